@@ -1,0 +1,131 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadDefaults(t *testing.T) {
+	t.Chdir(t.TempDir())
+	c, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Environment != Sandbox || c.HTTP.Addr != "127.0.0.1:8080" || c.DataDir != ".tenure" {
+		t.Errorf("unexpected defaults: %+v", c)
+	}
+	if c.HTTP.PublicURL != "http://127.0.0.1:8080" {
+		t.Errorf("public URL defaults to the listen address, got %q", c.HTTP.PublicURL)
+	}
+	if c.Auth.TokenTTL != 2*time.Hour || c.Dev.TemporalPort != 7233 || c.Dev.UIPort != 8233 {
+		t.Errorf("unexpected defaults: %+v", c)
+	}
+	if !strings.HasPrefix(c.Database.URL, "postgres://postgres@127.0.0.1:5432/tenure") {
+		t.Errorf("unexpected database default %q", c.Database.URL)
+	}
+}
+
+func TestLoadFileThenEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	file := filepath.Join(dir, "tenure.yaml")
+	if err := os.WriteFile(file, []byte("environment: production\nhttp:\n  addr: 127.0.0.1:9000\n  public_url: https://api.example.com/\ndev:\n  ui_port: 9233\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TENURE_HTTP_ADDR", "127.0.0.1:9100")
+	t.Setenv("TENURE_DEV_TEMPORAL_PORT", "9333")
+	c, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Environment != Production {
+		t.Errorf("the file sets the environment, got %q", c.Environment)
+	}
+	if c.HTTP.Addr != "127.0.0.1:9100" {
+		t.Errorf("the environment wins over the file, got %q", c.HTTP.Addr)
+	}
+	if c.HTTP.PublicURL != "https://api.example.com" {
+		t.Errorf("public URL loses its trailing slash, got %q", c.HTTP.PublicURL)
+	}
+	if c.Dev.UIPort != 9233 || c.Dev.TemporalPort != 9333 {
+		t.Errorf("dev ports from file and env: %+v", c.Dev)
+	}
+}
+
+func TestLoadRefusesMistypedValues(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("TENURE_DEV_UI_PORT", "eighty")
+	_, err := Load("")
+	if err == nil || !strings.Contains(err.Error(), "ui_port") {
+		t.Fatalf("want an error naming ui_port, got %v", err)
+	}
+}
+
+func TestLoadExplicitFileMissing(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "nope.yaml"))
+	if err == nil || !strings.Contains(err.Error(), "nope.yaml") {
+		t.Fatalf("want an error naming the file, got %v", err)
+	}
+}
+
+func validConfig(t *testing.T) *Config {
+	t.Chdir(t.TempDir())
+	c, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Auth.SigningKey = strings.Repeat("k", MinKeyLength)
+	c.Links.SigningKey = strings.Repeat("l", MinKeyLength)
+	return c
+}
+
+func TestValidateAcceptsDefaultsWithKeys(t *testing.T) {
+	c := validConfig(t)
+	if err := c.Validate(NeedDatabase | NeedTemporal | NeedHTTP | NeedDev); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestValidateNamesEveryBadKey(t *testing.T) {
+	c := validConfig(t)
+	c.Environment = "prod"
+	c.Database.URL = "mysql://x"
+	c.Temporal.Address = "nohostport"
+	c.Auth.SigningKey = "short"
+	c.Dev.UIPort = c.Dev.TemporalPort
+	err := c.Validate(NeedDatabase | NeedTemporal | NeedHTTP | NeedDev)
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	for _, want := range []string{
+		"environment (TENURE_ENVIRONMENT)",
+		"database.url (TENURE_DATABASE_URL)",
+		"temporal.address (TENURE_TEMPORAL_ADDRESS)",
+		"auth.signing_key (TENURE_AUTH_SIGNING_KEY)",
+		"dev.ui_port (TENURE_DEV_UI_PORT)",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not name %s:\n%v", want, err)
+		}
+	}
+}
+
+func TestValidateOnlyWhatIsNeeded(t *testing.T) {
+	c := validConfig(t)
+	c.Auth.SigningKey = ""
+	if err := c.Validate(NeedDatabase); err != nil {
+		t.Errorf("migrations need no signing key: %v", err)
+	}
+	if err := c.Validate(NeedHTTP); err == nil {
+		t.Error("the HTTP server needs a signing key")
+	}
+}
+
+func TestEnvName(t *testing.T) {
+	if got := EnvName("dev.temporal_port"); got != "TENURE_DEV_TEMPORAL_PORT" {
+		t.Errorf("got %s", got)
+	}
+}
