@@ -1,0 +1,16 @@
+-- name: CreateSellerCredential :one
+INSERT INTO seller_credentials (client_id, seller_id, secret_hash)
+VALUES ($1, $2, $3)
+RETURNING *;
+
+-- name: GetSellerCredential :one
+SELECT * FROM seller_credentials WHERE client_id = $1;
+
+-- name: ListSellerCredentials :many
+SELECT * FROM seller_credentials WHERE seller_id = $1 ORDER BY created_at, client_id;
+
+-- name: RotateSellerCredential :one
+UPDATE seller_credentials
+SET secret_hash = $2, rotated_at = now()
+WHERE client_id = $1
+RETURNING *;
