@@ -1,0 +1,180 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/tenurehq/tenure/api"
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/internal/testenv"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// harness is a Tenure HTTP application over a fresh database and a
+// namespace of the package's Temporal dev server.
+type harness struct {
+	app    *fiber.App
+	store  *db.Store
+	tokens *identity.Tokens
+	cfg    *config.Config
+}
+
+const testSigningKey = "test-signing-key-0123456789abcdef"
+
+func newHarness(t *testing.T, tune ...func(*config.Config)) *harness {
+	t.Helper()
+	t.Chdir(t.TempDir()) // no stray tenure.yaml
+	cfg, err := config.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Auth.SigningKey = testSigningKey
+	cfg.Links.SigningKey = "test-links-key-0123456789abcdef012"
+	for _, f := range tune {
+		f(cfg)
+	}
+	store := testenv.Database(t)
+	tokens := identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL)
+	app, err := api.New(api.Deps{
+		Config:   cfg,
+		Store:    store,
+		Temporal: testenv.Temporal(t),
+		Tokens:   tokens,
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{app: app, store: store, tokens: tokens, cfg: cfg}
+}
+
+// seller registers a seller directly in the database.
+func (h *harness) seller(t *testing.T) identity.NewSeller {
+	t.Helper()
+	s, err := identity.CreateSeller(t.Context(), h.store, "Seller "+t.Name(), "EUR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// token obtains an access token through POST /oauth2/token.
+func (h *harness) token(t *testing.T, s identity.NewSeller, scope string) string {
+	t.Helper()
+	resp := h.tokenRequest(t, s.Credentials.ClientID, s.Credentials.ClientSecret, url.Values{
+		"grant_type": {"client_credentials"}, "scope": {scope},
+	})
+	if resp.status != http.StatusOK {
+		t.Fatalf("token request: %d %s", resp.status, resp.body)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	resp.decode(t, &tok)
+	return tok.AccessToken
+}
+
+func (h *harness) tokenRequest(t *testing.T, clientID, secret string, form url.Values) response {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/oauth2/token", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if clientID != "" {
+		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(clientID+":"+secret)))
+	}
+	return h.send(t, req)
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r response) decode(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("decoding %s: %v", r.body, err)
+	}
+}
+
+// apiError decodes the contract's error object.
+func (r response) apiError(t *testing.T) map[string]any {
+	t.Helper()
+	if ct := r.header.Get("Content-Type"); ct != "application/vnd.goa.error" {
+		t.Errorf("error media type %q, want application/vnd.goa.error (body %s)", ct, r.body)
+	}
+	var e map[string]any
+	r.decode(t, &e)
+	for _, field := range []string{"name", "id", "message", "temporary", "timeout", "fault"} {
+		if _, ok := e[field]; !ok {
+			t.Errorf("error object lacks %s: %s", field, r.body)
+		}
+	}
+	return e
+}
+
+// do sends a request with an optional bearer token and JSON body (a string
+// is sent verbatim).
+func (h *harness) do(t *testing.T, method, target, token string, body any) response {
+	t.Helper()
+	var reader io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		reader = strings.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reader = bytes.NewReader(raw)
+	}
+	req := httptest.NewRequest(method, target, reader)
+	if reader != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return h.send(t, req)
+}
+
+// serve listens on a free local port, for tests that need a real
+// connection (Fiber's in-memory test transport reports some refusals, such
+// as an oversized body, as transport errors).
+func (h *harness) serve(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = h.app.Listener(ln) }()
+	t.Cleanup(func() { _ = h.app.Shutdown() })
+	return "http://" + ln.Addr().String()
+}
+
+func (h *harness) send(t *testing.T, req *http.Request) response {
+	t.Helper()
+	resp, err := h.app.Test(req, int((30 * time.Second).Milliseconds()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return response{status: resp.StatusCode, header: resp.Header, body: raw}
+}

@@ -1,0 +1,50 @@
+package api
+
+import (
+	"unicode/utf8"
+)
+
+// Length limits of free text, in characters. The published contract sets
+// none; these keep rows and indexes sane and are documented in seller.yaml.
+const (
+	maxReferenceLength = 255
+	maxNameLength      = 255
+)
+
+// maxPage bounds page indexes so offsets stay far from overflow.
+const maxPage = 1_000_000
+
+// pageIndex reads an optional zero-based page parameter.
+func pageIndex(p *int64) (int64, error) {
+	if p == nil {
+		return 0, nil
+	}
+	if *p < 0 || *p > maxPage {
+		return 0, BadRequest("query parameter page must be between 0 and %d, got %d", maxPage, *p)
+	}
+	return *p, nil
+}
+
+// requireText refuses an empty or over-long required text field.
+func requireText(field, value string, max int) error {
+	if value == "" {
+		return BadRequest("field %s must not be empty", field)
+	}
+	return limitText(field, value, max)
+}
+
+// limitText refuses an over-long text field.
+func limitText(field, value string, max int) error {
+	if n := utf8.RuneCountInString(value); n > max {
+		return BadRequest("field %s must be at most %d characters, got %d", field, max, n)
+	}
+	return nil
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

@@ -1,0 +1,81 @@
+// Package api serves Tenure's HTTP interfaces with Fiber: the Seller API
+// (generated from api/openapi/seller.yaml), the token endpoint, health
+// checks and the contract itself.
+package api
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+	"go.temporal.io/sdk/client"
+
+	"github.com/tenurehq/tenure/api/openapi"
+	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/identity"
+)
+
+// Deps are what the HTTP server needs from the rest of Tenure.
+type Deps struct {
+	Config   *config.Config
+	Store    *db.Store
+	Temporal client.Client
+	Tokens   *identity.Tokens
+	Logger   *slog.Logger
+}
+
+// sellerAPI implements the generated Seller API interface, one embedded
+// group per resource.
+type sellerAPI struct {
+	shippingMethods
+	pending
+}
+
+// New builds the HTTP application.
+func New(d Deps) (*fiber.App, error) {
+	operations, err := loadContract(openapi.Seller)
+	if err != nil {
+		return nil, err
+	}
+	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger)
+	if err != nil {
+		return nil, err
+	}
+
+	app := fiber.New(fiber.Config{
+		AppName:               "tenure",
+		DisableStartupMessage: true,
+		ErrorHandler:          errorHandler(d.Logger),
+		BodyLimit:             d.Config.HTTP.BodyLimit,
+		ReadTimeout:           30 * time.Second,
+		WriteTimeout:          60 * time.Second,
+		IdleTimeout:           2 * time.Minute,
+	})
+	app.Use(requestIDMiddleware, accessLog(d.Logger), recover.New(recover.Config{
+		EnableStackTrace: true,
+		StackTraceHandler: func(c *fiber.Ctx, e any) {
+			d.Logger.Error("panic while serving a request", "request_id", requestID(c), "panic", e)
+		},
+	}))
+
+	app.Get("/healthz", healthz)
+	app.Get("/readyz", readiness{pool: d.Store.Pool, temporal: d.Temporal}.handle)
+	app.Get("/openapi/seller.yaml", sellerContract)
+	app.Post("/oauth2/token", token.handle)
+
+	// Every /v1 request, routed or not, needs a valid token first.
+	app.Use("/v1", bearerAuth(d.Tokens, d.Logger))
+	impl := sellerAPI{
+		shippingMethods: shippingMethods{store: d.Store},
+	}
+	router := newGuardedRouter(app, operations)
+	sellerapi.RegisterHandlers(router, sellerapi.NewStrictHandler(impl, nil))
+	if len(router.unguarded) > 0 {
+		return nil, fmt.Errorf("routes without a contract operation: %v", router.unguarded)
+	}
+	return app, nil
+}

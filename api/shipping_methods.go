@@ -1,0 +1,95 @@
+package api
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
+)
+
+// shippingMethodPageSize is how many shipping methods one page holds.
+const shippingMethodPageSize = 50
+
+// shippingMethods serves a seller's shipping methods.
+type shippingMethods struct {
+	store *db.Store
+}
+
+// ListShippingMethods returns one zero-based page of the caller's shipping
+// methods in creation order.
+func (h shippingMethods) ListShippingMethods(ctx context.Context, req sellerapi.ListShippingMethodsRequestObject) (sellerapi.ListShippingMethodsResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	page, err := pageIndex(req.Params.Page)
+	if err != nil {
+		return nil, err
+	}
+	// One row more than a page tells whether another page follows.
+	rows, err := h.store.ListShippingMethods(ctx, dbgen.ListShippingMethodsParams{
+		SellerID:  claims.SellerID,
+		RowLimit:  shippingMethodPageSize + 1,
+		RowOffset: page * shippingMethodPageSize,
+	})
+	if err != nil {
+		return nil, err
+	}
+	hasMore := len(rows) > shippingMethodPageSize
+	if hasMore {
+		rows = rows[:shippingMethodPageSize]
+	}
+	data := make([]sellerapi.ShippingMethod, len(rows))
+	for i, r := range rows {
+		data[i] = shippingMethodView(r)
+	}
+	return sellerapi.ListShippingMethods200JSONResponse{
+		Data:       data,
+		Pagination: sellerapi.PageInfo{Page: page, HasMore: hasMore},
+	}, nil
+}
+
+// CreateShippingMethod adds a shipping method; its reference must be new for
+// the seller.
+func (h shippingMethods) CreateShippingMethod(ctx context.Context, req sellerapi.CreateShippingMethodRequestObject) (sellerapi.CreateShippingMethodResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	body := req.Body
+	if err := requireText("seller_shipping_method_reference", body.SellerShippingMethodReference, maxReferenceLength); err != nil {
+		return nil, err
+	}
+	name := deref(body.Name)
+	if err := limitText("name", name, maxNameLength); err != nil {
+		return nil, err
+	}
+	row, err := h.store.CreateShippingMethod(ctx, dbgen.CreateShippingMethodParams{
+		ID:                            uuid.Must(uuid.NewV7()),
+		SellerID:                      claims.SellerID,
+		SellerShippingMethodReference: body.SellerShippingMethodReference,
+		Name:                          name,
+		IsInStorePickup:               deref(body.IsInStorePickup),
+		Supported:                     true,
+	})
+	if db.IsNotFound(err) {
+		return nil, Unprocessable("a shipping method with seller_shipping_method_reference %q already exists", body.SellerShippingMethodReference)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sellerapi.CreateShippingMethod201JSONResponse(shippingMethodView(row)), nil
+}
+
+func shippingMethodView(r dbgen.ShippingMethod) sellerapi.ShippingMethod {
+	return sellerapi.ShippingMethod{
+		Id:                            r.ID.String(),
+		IsInStorePickup:               &r.IsInStorePickup,
+		Name:                          &r.Name,
+		SellerShippingMethodReference: r.SellerShippingMethodReference,
+		Supported:                     r.Supported,
+	}
+}
