@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/client"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/internal/temporalcli"
+)
+
+func devCommand(file func() string) *cobra.Command {
+	return &cobra.Command{
+		Use:   "dev",
+		Short: "Run everything on this machine: Temporal dev server and UI, migrations, API, worker, a sandbox seller",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := devConfig(file())
+			if err != nil {
+				return err
+			}
+			return runDev(cmd.Context(), cfg, newLogger(cfg), cmd.OutOrStdout())
+		},
+	}
+}
+
+// devSecrets are the signing keys `tenure dev` generates once and keeps in
+// its data directory, so tokens and links survive restarts.
+type devSecrets struct {
+	AuthSigningKey  string `json:"auth_signing_key"`
+	LinksSigningKey string `json:"links_signing_key"`
+}
+
+// devConfig loads the configuration and completes it for one machine: the
+// keys nobody configured come from the data directory, and the worker talks
+// to the dev server this command starts.
+func devConfig(file string) (*config.Config, error) {
+	cfg, err := config.Load(file)
+	if err != nil {
+		return nil, err
+	}
+	if os.Getenv(config.EnvName("log.format")) == "" && file == "" {
+		cfg.Log.Format = "text"
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data_dir (TENURE_DATA_DIR) %s cannot be created: %w", cfg.DataDir, err)
+	}
+	secrets, err := loadDevSecrets(filepath.Join(cfg.DataDir, "secrets.json"))
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Auth.SigningKey == "" {
+		cfg.Auth.SigningKey = secrets.AuthSigningKey
+	}
+	if cfg.Links.SigningKey == "" {
+		cfg.Links.SigningKey = secrets.LinksSigningKey
+	}
+	cfg.Temporal.Address = net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Dev.TemporalPort))
+	return cfg, cfg.Validate(config.NeedDatabase | config.NeedTemporal | config.NeedHTTP | config.NeedDev)
+}
+
+func loadDevSecrets(path string) (devSecrets, error) {
+	var s devSecrets
+	raw, err := os.ReadFile(path)
+	if err == nil {
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return s, fmt.Errorf("%s is damaged (%v): delete it to generate new keys", path, err)
+		}
+		return s, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return s, err
+	}
+	s = devSecrets{AuthSigningKey: randomKey(), LinksSigningKey: randomKey()}
+	raw, _ = json.MarshalIndent(s, "", "  ")
+	return s, os.WriteFile(path, raw, 0o600)
+}
+
+func randomKey() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// sandboxSellerFile is what `tenure dev` writes about the seller it seeded,
+// for people and scripts.
+type sandboxSellerFile struct {
+	SellerID      string `json:"seller_id"`
+	ClientID      string `json:"client_id"`
+	ClientSecret  string `json:"client_secret"`
+	APIURL        string `json:"api_url"`
+	TemporalUIURL string `json:"temporal_ui_url"`
+}
+
+func runDev(ctx context.Context, cfg *config.Config, logger *slog.Logger, out io.Writer) error {
+	// Every address is checked before anything starts, so a taken port is
+	// reported by its setting instead of as a half-started stack.
+	ln, err := listen("http.addr", cfg.HTTP.Addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	devServer := temporalcli.DevServerOptions{
+		IP:        "127.0.0.1",
+		Port:      cfg.Dev.TemporalPort,
+		UIPort:    cfg.Dev.UIPort,
+		DBFile:    filepath.Join(cfg.DataDir, "temporal.db"),
+		LogFile:   filepath.Join(cfg.DataDir, "temporal.log"),
+		Namespace: cfg.Temporal.Namespace,
+	}
+	for key, port := range map[string]int{"dev.temporal_port": devServer.Port, "dev.ui_port": devServer.UIPort} {
+		probe, err := listen(key, net.JoinHostPort(devServer.IP, strconv.Itoa(port)))
+		if err != nil {
+			return err
+		}
+		probe.Close()
+	}
+
+	if err := db.EnsureDatabase(ctx, cfg.Database.URL); err != nil {
+		return err
+	}
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Pool.Close()
+	if err := db.Migrate(ctx, store.Pool, logger); err != nil {
+		return err
+	}
+
+	logger.Info("looking for the Temporal CLI (the first run builds it, which takes a few minutes)", "version", temporalcli.Version)
+	if devServer.CLI, err = temporalcli.Find(ctx, cfg.Dev.TemporalCLI, cfg.DataDir); err != nil {
+		return err
+	}
+	server, err := temporalcli.StartDevServer(ctx, devServer)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		logger.Info("stopping the Temporal dev server")
+		if err := server.Stop(15 * time.Second); err != nil {
+			logger.Warn("Temporal dev server stopped uncleanly", "error", err)
+		}
+	}()
+	tc, err := dialTemporal(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer tc.Close()
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g, gctx := errgroup.WithContext(runCtx)
+	g.Go(func() error { return runWorkers(gctx, store, tc, logger) })
+	g.Go(func() error { return serveHTTP(gctx, ln, cfg, store, tc, logger) })
+
+	seller, err := devSeller(gctx, cfg, store, tc, devServer.UIURL())
+	if err != nil {
+		cancel()
+		_ = g.Wait()
+		return err
+	}
+	printDevBanner(out, cfg, seller)
+	return g.Wait()
+}
+
+// devSeller reuses the seller of an earlier run when its credentials still
+// work, and registers a new one otherwise. Either way the seller file is
+// rewritten with the current addresses.
+func devSeller(ctx context.Context, cfg *config.Config, store *db.Store, tc client.Client, uiURL string) (sandboxSellerFile, error) {
+	path := filepath.Join(cfg.DataDir, "sandbox-seller.json")
+	var seller sandboxSellerFile
+	if raw, err := os.ReadFile(path); err == nil && json.Unmarshal(raw, &seller) == nil && credentialsWork(ctx, store, seller) {
+		if cfg.Environment == config.Sandbox {
+			// Seeding is idempotent; running it again repairs fixtures
+			// a reset database lost.
+			if err := seedSandbox(ctx, tc, uuid.MustParse(seller.SellerID)); err != nil {
+				return seller, err
+			}
+		}
+	} else {
+		created, err := registerSeller(ctx, cfg, store, tc, "Sandbox Seller", "EUR")
+		if err != nil {
+			return seller, err
+		}
+		seller = sandboxSellerFile{
+			SellerID:     created.Seller.ID.String(),
+			ClientID:     created.Credentials.ClientID,
+			ClientSecret: created.Credentials.ClientSecret,
+		}
+	}
+	seller.APIURL = cfg.HTTP.PublicURL
+	seller.TemporalUIURL = uiURL
+	raw, _ := json.MarshalIndent(seller, "", "  ")
+	return seller, os.WriteFile(path, append(raw, '\n'), 0o600)
+}
+
+func credentialsWork(ctx context.Context, store *db.Store, s sandboxSellerFile) bool {
+	cred, err := store.GetSellerCredential(ctx, s.ClientID)
+	return err == nil && cred.SellerID.String() == s.SellerID && identity.SecretMatches(cred.SecretHash, s.ClientSecret)
+}
+
+func printDevBanner(out io.Writer, cfg *config.Config, s sandboxSellerFile) {
+	fmt.Fprintf(out, `
+Tenure is running (%s).
+
+  API            %s
+  Contract       %s/openapi/seller.yaml
+  Temporal UI    %s
+
+  Sandbox seller %s
+  Client id      %s
+  Client secret  %s
+  (saved in %s)
+
+Get an access token:
+  curl -s -u '%s:%s' -d grant_type=client_credentials -d scope=client %s/oauth2/token
+
+Press Ctrl-C to stop.
+`, cfg.Environment, s.APIURL, s.APIURL, s.TemporalUIURL, s.SellerID, s.ClientID, s.ClientSecret,
+		filepath.Join(cfg.DataDir, "sandbox-seller.json"), s.ClientID, s.ClientSecret, s.APIURL)
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"go.temporal.io/sdk/client"
+	temporallog "go.temporal.io/sdk/log"
+
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+)
+
+// loadConfig reads and validates the configuration parts a command needs.
+func loadConfig(file string, need config.Need) (*config.Config, error) {
+	cfg, err := config.Load(file)
+	if err != nil {
+		return nil, err
+	}
+	return cfg, cfg.Validate(need)
+}
+
+func newLogger(cfg *config.Config) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.Log.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.Log.Format == "text" {
+		return slog.New(slog.NewTextHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+}
+
+// openStore connects to PostgreSQL.
+func openStore(ctx context.Context, cfg *config.Config) (*db.Store, error) {
+	pool, err := db.Connect(ctx, cfg.Database.URL, cfg.Database.MaxConns)
+	if err != nil {
+		return nil, err
+	}
+	return db.NewStore(pool), nil
+}
+
+// dialTemporal connects to the Temporal frontend and checks it answers.
+func dialTemporal(ctx context.Context, cfg *config.Config, logger *slog.Logger) (client.Client, error) {
+	c, err := client.DialContext(ctx, client.Options{
+		HostPort:  cfg.Temporal.Address,
+		Namespace: cfg.Temporal.Namespace,
+		Logger:    temporallog.NewStructuredLogger(logger.With("component", "temporal")),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot reach Temporal at %s, namespace %q: %w\n"+
+			"Start a Temporal server or set temporal.address (TENURE_TEMPORAL_ADDRESS) and temporal.namespace (TENURE_TEMPORAL_NAMESPACE)",
+			cfg.Temporal.Address, cfg.Temporal.Namespace, err)
+	}
+	return c, nil
+}

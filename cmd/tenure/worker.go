@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/client"
+
+	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/workflows"
+)
+
+func workerCommand(file func() string) *cobra.Command {
+	return &cobra.Command{
+		Use:   "worker",
+		Short: "Run the Temporal worker (run as many as you need)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			cfg, err := loadConfig(file(), config.NeedDatabase|config.NeedTemporal)
+			if err != nil {
+				return err
+			}
+			logger := newLogger(cfg)
+			store, err := openStore(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			defer store.Pool.Close()
+			tc, err := dialTemporal(ctx, cfg, logger)
+			if err != nil {
+				return err
+			}
+			defer tc.Close()
+			return runWorkers(ctx, store, tc, logger)
+		},
+	}
+}
+
+// runWorkers polls every task queue until ctx ends, then stops the workers,
+// which lets running activities finish.
+func runWorkers(ctx context.Context, store *db.Store, tc client.Client, logger *slog.Logger) error {
+	workers := workflows.NewWorkers(tc, activities.New(store))
+	if err := workers.Start(); err != nil {
+		return err
+	}
+	logger.Info("worker polling")
+	<-ctx.Done()
+	logger.Info("stopping worker")
+	workers.Stop()
+	return nil
+}

@@ -1,0 +1,131 @@
+package temporalcli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"syscall"
+	"time"
+
+	"go.temporal.io/sdk/client"
+)
+
+// DevServerOptions configure a Temporal dev server process.
+type DevServerOptions struct {
+	// CLI is the path of the temporal binary.
+	CLI string
+	// IP the frontend and UI bind to.
+	IP string
+	// Port of the gRPC frontend; UIPort of the Web UI.
+	Port, UIPort int
+	// DBFile keeps workflow state across restarts.
+	DBFile string
+	// LogFile receives the server's own output.
+	LogFile string
+	// Namespace is created at start (default always exists).
+	Namespace string
+	// SearchAttributes to register, name -> type (Keyword, Text, ...).
+	SearchAttributes map[string]string
+}
+
+// DevServer is a running dev server process.
+type DevServer struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// Address is the host:port of the dev server's frontend.
+func (o DevServerOptions) Address() string { return net.JoinHostPort(o.IP, strconv.Itoa(o.Port)) }
+
+// UIURL is where the dev server's Web UI answers.
+func (o DevServerOptions) UIURL() string {
+	return "http://" + net.JoinHostPort(o.IP, strconv.Itoa(o.UIPort))
+}
+
+// StartDevServer starts the dev server and returns once its frontend
+// answers health checks.
+func StartDevServer(ctx context.Context, o DevServerOptions) (*DevServer, error) {
+	args := []string{"server", "start-dev",
+		"--ip", o.IP,
+		"--port", strconv.Itoa(o.Port),
+		"--ui-port", strconv.Itoa(o.UIPort),
+		"--db-filename", o.DBFile,
+		"--log-level", "warn",
+	}
+	if o.Namespace != "" && o.Namespace != "default" {
+		args = append(args, "--namespace", o.Namespace)
+	}
+	names := make([]string, 0, len(o.SearchAttributes))
+	for name := range o.SearchAttributes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		args = append(args, "--search-attribute", name+"="+o.SearchAttributes[name])
+	}
+	logFile, err := os.OpenFile(o.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer logFile.Close()
+	cmd := exec.Command(o.CLI, args...)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	// Its own process group: a Ctrl-C in the terminal reaches Tenure, which
+	// then stops the server in order, after its workers.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the Temporal dev server: %w", err)
+	}
+	s := &DevServer{cmd: cmd, done: make(chan error, 1)}
+	go func() { s.done <- cmd.Wait() }()
+	if err := s.waitHealthy(ctx, o); err != nil {
+		s.Stop(5 * time.Second)
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *DevServer) waitHealthy(ctx context.Context, o DevServerOptions) error {
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	for {
+		select {
+		case err := <-s.done:
+			s.done <- err
+			return fmt.Errorf("the Temporal dev server exited at start (%v); its log is %s", err, o.LogFile)
+		case <-ctx.Done():
+			return fmt.Errorf("the Temporal dev server did not become healthy at %s; its log is %s", o.Address(), o.LogFile)
+		case <-time.After(200 * time.Millisecond):
+		}
+		c, err := client.DialContext(ctx, client.Options{HostPort: o.Address(), Namespace: o.Namespace, Logger: quietLogger{}})
+		if err != nil {
+			continue
+		}
+		_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
+		c.Close()
+		if err == nil {
+			return nil
+		}
+	}
+}
+
+// Stop asks the server to shut down and kills it if it has not within timeout.
+func (s *DevServer) Stop(timeout time.Duration) error {
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.done:
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return nil // stopped by our signal
+		}
+		return err
+	case <-time.After(timeout):
+		_ = s.cmd.Process.Kill()
+		return <-s.done
+	}
+}

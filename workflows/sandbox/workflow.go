@@ -1,0 +1,38 @@
+package sandbox
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// SeedSeller creates a sandbox seller's fixtures. Each step is an idempotent
+// activity, so a retried or repeated run leaves the same records.
+func SeedSeller(ctx workflow.Context, in SeedInput) (SeedResult, error) {
+	s := &seeding{input: in}
+	s.setup(ctx)
+	return s.run()
+}
+
+type seeding struct {
+	input SeedInput
+	ctx   workflow.Context
+}
+
+func (s *seeding) setup(ctx workflow.Context) {
+	s.ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:    time.Second,
+			BackoffCoefficient: 2,
+			MaximumInterval:    30 * time.Second,
+		},
+	})
+}
+
+func (s *seeding) run() (SeedResult, error) {
+	var result SeedResult
+	err := workflow.ExecuteActivity(s.ctx, SeedShippingMethodsActivity, s.input).Get(s.ctx, &result.ShippingMethods)
+	return result, err
+}

@@ -1,0 +1,77 @@
+// Package workflows runs Tenure's Temporal workers: one per task queue, each
+// registering its queue's workflows and activities, all from this file.
+package workflows
+
+import (
+	"fmt"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/workflows/sandbox"
+)
+
+// queue is what one task queue's worker registers.
+type queue struct {
+	name       string
+	workflows  []any
+	activities map[string]any
+}
+
+func queues(acts *activities.Activities) []queue {
+	return []queue{
+		{
+			name:      sandbox.TaskQueue,
+			workflows: []any{sandbox.SeedSeller},
+			activities: map[string]any{
+				sandbox.SeedShippingMethodsActivity: acts.Sandbox.SeedShippingMethods,
+			},
+		},
+	}
+}
+
+// Workers are the started workers of one process.
+type Workers struct {
+	workers []worker.Worker
+}
+
+// NewWorkers creates a worker for every task queue, registering each
+// activity under the exact name its workflow calls it by.
+func NewWorkers(c client.Client, acts *activities.Activities) *Workers {
+	var ws Workers
+	for _, q := range queues(acts) {
+		w := worker.New(c, q.name, worker.Options{DisableRegistrationAliasing: true})
+		for _, wf := range q.workflows {
+			w.RegisterWorkflowWithOptions(wf, workflow.RegisterOptions{})
+		}
+		for name, fn := range q.activities {
+			w.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
+		}
+		ws.workers = append(ws.workers, w)
+	}
+	return &ws
+}
+
+// Start starts polling every queue; on error the ones already started are stopped.
+func (ws *Workers) Start() error {
+	for i, w := range ws.workers {
+		if err := w.Start(); err != nil {
+			for _, started := range ws.workers[:i] {
+				started.Stop()
+			}
+			return fmt.Errorf("starting worker: %w", err)
+		}
+	}
+	return nil
+}
+
+// Stop stops every worker, letting running activities finish within the
+// worker's stop timeout.
+func (ws *Workers) Stop() {
+	for _, w := range ws.workers {
+		w.Stop()
+	}
+}
