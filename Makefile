@@ -1,0 +1,49 @@
+# Tenure's developer entry points. The README's quick start is `make dev`
+# and `make test`; CI (.ci/run) calls `make test` too.
+
+SHELL := /bin/bash
+export GOTOOLCHAIN := local
+
+TENURE := bin/tenure
+REFERENCE_CONTRACT ?= ../shared/reference/seller-api-1.0.0.openapi.yaml
+
+.PHONY: build dev test temporal-cli generate check-generated check-format contract-check
+
+## build: compile the tenure command into bin/tenure
+build:
+	go build -o $(TENURE) ./cmd/tenure
+
+## dev: run Tenure on this machine (sandbox, API, worker, Temporal dev server and UI)
+dev: build
+	exec ./$(TENURE) dev
+
+## temporal-cli: build the pinned Temporal CLI into .tenure/bin unless it is there
+temporal-cli: build
+	./$(TENURE) temporal-cli
+
+## test: the whole suite: formatting, vet, generated code, unit and integration tests
+test: temporal-cli check-format check-generated
+	go vet ./...
+	go test -count=1 -timeout 25m ./...
+
+## generate: regenerate the sqlc queries and the Seller API server
+generate:
+	go tool sqlc generate
+	go tool oapi-codegen -config api/sellerapi/oapi-codegen.yaml api/openapi/seller.yaml
+
+## check-generated: fail when committed generated code differs from what make generate writes
+check-generated:
+	go tool sqlc diff
+	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
+	sed "s#^output: .*#output: $$tmp/sellerapi.gen.go#" api/sellerapi/oapi-codegen.yaml > $$tmp/config.yaml && \
+	go tool oapi-codegen -config $$tmp/config.yaml api/openapi/seller.yaml && \
+	diff -q api/sellerapi/sellerapi.gen.go $$tmp/sellerapi.gen.go >/dev/null || \
+	{ echo "api/sellerapi is stale: run make generate and commit the result"; exit 1; }
+
+check-format:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
+
+## contract-check: oasdiff gate from the published Seller API to api/openapi/seller.yaml
+contract-check:
+	go tool oasdiff breaking --fail-on WARN $(REFERENCE_CONTRACT) api/openapi/seller.yaml

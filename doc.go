@@ -1,0 +1,8 @@
+// Package tenure is the root of Tenure, an open-source rental-financing
+// platform: merchants sync a catalog, get rental prices, create offers that
+// their customers check out, and follow accepted offers as orders through
+// webhooks. The command lives in cmd/tenure; README.md explains how to run it.
+//
+// This package holds no code: its tests check the files at the root of the
+// repository (docker-compose.yml).
+package tenure

@@ -1,0 +1,62 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/testsuite"
+)
+
+func TestSeedSellerSeedsShippingMethods(t *testing.T) {
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestWorkflowEnvironment()
+	seller := uuid.New()
+	var seeded []uuid.UUID
+	env.RegisterActivityWithOptions(func(_ context.Context, in SeedInput) (int, error) {
+		seeded = append(seeded, in.SellerID)
+		return 2, nil
+	}, activity.RegisterOptions{Name: SeedShippingMethodsActivity})
+
+	env.ExecuteWorkflow(SeedSeller, SeedInput{SellerID: seller})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var result SeedResult
+	if err := env.GetWorkflowResult(&result); err != nil {
+		t.Fatal(err)
+	}
+	if result.ShippingMethods != 2 || len(seeded) != 1 || seeded[0] != seller {
+		t.Errorf("result %+v, seeded %v", result, seeded)
+	}
+}
+
+func TestSeedSellerRetriesFailedActivities(t *testing.T) {
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestWorkflowEnvironment()
+	attempts := 0
+	env.RegisterActivityWithOptions(func(context.Context, SeedInput) (int, error) {
+		attempts++
+		if attempts < 3 {
+			return 0, errors.New("database unavailable")
+		}
+		return 2, nil
+	}, activity.RegisterOptions{Name: SeedShippingMethodsActivity})
+
+	env.ExecuteWorkflow(SeedSeller, SeedInput{SellerID: uuid.New()})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatalf("a transient failure is retried: %v", err)
+	}
+	if attempts != 3 {
+		t.Errorf("%d attempts", attempts)
+	}
+}
+
+func TestWorkflowID(t *testing.T) {
+	id := uuid.MustParse("0193c3a8-7c1e-7b3e-9a4e-4b1f2d3c4e5f")
+	if got := WorkflowID(id); got != "sandbox-fixtures/0193c3a8-7c1e-7b3e-9a4e-4b1f2d3c4e5f" {
+		t.Errorf("got %s", got)
+	}
+}
