@@ -71,7 +71,13 @@ func TemporalAddress(t testing.TB) string {
 // tests never take this test's tasks.
 func Temporal(t testing.TB) client.Client {
 	t.Helper()
-	ns := Namespace(t)
+	return ClientFor(t, Namespace(t))
+}
+
+// ClientFor returns a client on an existing namespace of the package's dev
+// server, closed when the test ends.
+func ClientFor(t testing.TB, ns string) client.Client {
+	t.Helper()
 	c, err := client.Dial(client.Options{HostPort: TemporalAddress(t), Namespace: ns, Logger: Logger()})
 	if err != nil {
 		t.Fatal(err)
