@@ -4,8 +4,21 @@
 package activities
 
 import (
+	"log/slog"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 )
+
+// Deps are what activities need from the process that runs them.
+type Deps struct {
+	Config   *config.Config
+	Store    *db.Store
+	Temporal client.Client
+	Logger   *slog.Logger
+}
 
 // Activities gathers the activity groups the worker registers.
 type Activities struct {
@@ -13,8 +26,8 @@ type Activities struct {
 }
 
 // New builds the activity groups over their dependencies.
-func New(store *db.Store) *Activities {
+func New(d Deps) *Activities {
 	return &Activities{
-		Sandbox: &SandboxFixtures{Store: store},
+		Sandbox: &SandboxFixtures{Store: d.Store},
 	}
 }

@@ -34,17 +34,9 @@ type harness struct {
 	cfg    *config.Config
 }
 
-const testSigningKey = "test-signing-key-0123456789abcdef"
-
 func newHarness(t *testing.T, tune ...func(*config.Config)) *harness {
 	t.Helper()
-	t.Chdir(t.TempDir()) // no stray tenure.yaml
-	cfg, err := config.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Auth.SigningKey = testSigningKey
-	cfg.Links.SigningKey = "test-links-key-0123456789abcdef012"
+	cfg := testenv.Config(t)
 	for _, f := range tune {
 		f(cfg)
 	}

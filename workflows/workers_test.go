@@ -5,11 +5,9 @@ import (
 
 	"go.temporal.io/sdk/client"
 
-	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/workflows"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 
@@ -20,11 +18,7 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 func TestWorkerRunsSandboxFixtures(t *testing.T) {
 	store := testenv.Database(t)
 	tc := testenv.Temporal(t)
-	workers := workflows.NewWorkers(tc, activities.New(store))
-	if err := workers.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(workers.Stop)
+	testenv.Worker(t, testenv.Config(t), store, tc)
 
 	seller, err := identity.CreateSeller(t.Context(), store, "Fixture Seller", "EUR")
 	if err != nil {

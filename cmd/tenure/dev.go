@@ -169,7 +169,7 @@ func runDev(ctx context.Context, cfg *config.Config, logger *slog.Logger, out io
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g, gctx := errgroup.WithContext(runCtx)
-	g.Go(func() error { return runWorkers(gctx, store, tc, logger) })
+	g.Go(func() error { return runWorkers(gctx, cfg, store, tc, logger) })
 	g.Go(func() error { return serveHTTP(gctx, ln, cfg, store, tc, logger) })
 
 	seller, err := devSeller(gctx, cfg, store, tc, devServer.UIURL())

@@ -8,12 +8,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/workflows"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 
@@ -54,12 +52,7 @@ func TestSellersCommands(t *testing.T) {
 		"TENURE_TEMPORAL_NAMESPACE="+namespace,
 	)
 	// The sandbox fixtures are seeded by a worker polling the same namespace.
-	workerClient := testenv.ClientFor(t, namespace)
-	workers := workflows.NewWorkers(workerClient, activities.New(store))
-	if err := workers.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer workers.Stop()
+	testenv.Worker(t, testenv.Config(t), store, testenv.ClientFor(t, namespace))
 
 	var created sellerCredentialsOutput
 	if err := json.Unmarshal(tenureCLI(t, env, "sellers", "create", "--name", "CLI Shop", "--currency", "CHF", "--json"), &created); err != nil {

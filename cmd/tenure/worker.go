@@ -35,15 +35,15 @@ func workerCommand(file func() string) *cobra.Command {
 				return err
 			}
 			defer tc.Close()
-			return runWorkers(ctx, store, tc, logger)
+			return runWorkers(ctx, cfg, store, tc, logger)
 		},
 	}
 }
 
 // runWorkers polls every task queue until ctx ends, then stops the workers,
 // which lets running activities finish.
-func runWorkers(ctx context.Context, store *db.Store, tc client.Client, logger *slog.Logger) error {
-	workers := workflows.NewWorkers(tc, activities.New(store))
+func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc client.Client, logger *slog.Logger) error {
+	workers := workflows.NewWorkers(tc, activities.New(activities.Deps{Config: cfg, Store: store, Temporal: tc, Logger: logger}))
 	if err := workers.Start(); err != nil {
 		return err
 	}

@@ -1,0 +1,49 @@
+package testenv
+
+import (
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/workflows"
+)
+
+// Config is the default configuration (with the machine's TENURE_*
+// variables, but no stray tenure.yaml) plus test signing keys.
+func Config(t testing.TB) *config.Config {
+	t.Helper()
+	empty := filepath.Join(t.TempDir(), "tenure.yaml")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Auth.SigningKey = "test-signing-key-" + strings.Repeat("0", 32)
+	cfg.Links.SigningKey = "test-links-key-" + strings.Repeat("1", 32)
+	return cfg
+}
+
+// Worker runs Tenure's workers on the client's namespace until the test ends.
+func Worker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) {
+	t.Helper()
+	workers := workflows.NewWorkers(c, activities.New(activities.Deps{
+		Config:   cfg,
+		Store:    store,
+		Temporal: c,
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}))
+	if err := workers.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(workers.Stop)
+}
