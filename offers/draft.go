@@ -1,0 +1,25 @@
+package offers
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/api/sellerapi"
+)
+
+// Draft is a validated, priced offer ready to be stored: everything the
+// Seller API returns for it except what its workflow decides (status and
+// the moments of its transitions).
+type Draft struct {
+	ID                   uuid.UUID
+	SellerID             uuid.UUID
+	SellerOfferReference string
+	SalesChannel         string
+	ExpiresAt            time.Time
+	// CreatedBy is the sales agent's e-mail, for the created_by filter.
+	CreatedBy string
+	// Partner marks offers created for a partner (POST /v1/offers/partners).
+	Partner  bool
+	Document sellerapi.Offer
+}

@@ -1,0 +1,23 @@
+// Package orders is the order as a record: its statuses, how an accepted
+// offer becomes one, shipments, and how a stored order renders as the
+// Seller API returns it (and as webhooks send it).
+package orders
+
+// Status is where an order is in its lifecycle.
+type Status string
+
+// The statuses of the spec's order transition table.
+const (
+	Created            Status = "created"
+	Acknowledged       Status = "acknowledged"
+	Confirmed          Status = "confirmed"
+	PartiallyFulfilled Status = "partially_fulfilled"
+	Completed          Status = "completed"
+	Canceled           Status = "canceled"
+	Rejected           Status = "rejected"
+)
+
+// Final reports whether no transition leaves the status.
+func (s Status) Final() bool {
+	return s == Completed || s == Canceled || s == Rejected
+}

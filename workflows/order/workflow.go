@@ -1,0 +1,126 @@
+package order
+
+import (
+	"slices"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/workflows/entity"
+)
+
+// Order is the workflow of one order.
+func Order(ctx workflow.Context, in Input) (Result, error) {
+	w := &orderWorkflow{input: in, state: in.State}
+	if err := w.setup(ctx); err != nil {
+		return Result{}, err
+	}
+	return w.run(ctx)
+}
+
+type orderWorkflow struct {
+	input Input
+	state State
+	guard *entity.Guard
+}
+
+// allowedFrom is the spec's order transition table, with DESIGN.md's
+// decisions for shipping and cancelling.
+var allowedFrom = map[string][]orders.Status{
+	AcknowledgeUpdate: {orders.Created},
+	AcceptUpdate:      {orders.Created, orders.Acknowledged},
+	RejectUpdate:      {orders.Created, orders.Acknowledged},
+	ShipUpdate:        {orders.Confirmed, orders.PartiallyFulfilled},
+	CancelUpdate:      {orders.Created, orders.Acknowledged, orders.Confirmed},
+}
+
+// targets are the statuses the plain transitions lead to.
+var targets = map[string]orders.Status{
+	AcknowledgeUpdate: orders.Acknowledged,
+	RejectUpdate:      orders.Rejected,
+	CancelUpdate:      orders.Canceled,
+}
+
+func (w *orderWorkflow) setup(ctx workflow.Context) error {
+	w.guard = entity.NewGuard(ctx)
+	for _, update := range []string{AcknowledgeUpdate, RejectUpdate, CancelUpdate} {
+		err := workflow.SetUpdateHandlerWithOptions(ctx, update,
+			func(ctx workflow.Context) error { return w.transition(ctx, update) },
+			workflow.UpdateHandlerOptions{Validator: func() error { return w.validate(update) }})
+		if err != nil {
+			return err
+		}
+	}
+	err := workflow.SetUpdateHandlerWithOptions(ctx, AcceptUpdate, w.confirm,
+		workflow.UpdateHandlerOptions{Validator: func() error { return w.validate(AcceptUpdate) }})
+	if err != nil {
+		return err
+	}
+	return workflow.SetUpdateHandlerWithOptions(ctx, ShipUpdate, w.ship,
+		workflow.UpdateHandlerOptions{Validator: func(ShipRequest) error { return w.validate(ShipUpdate) }})
+}
+
+// validate refuses an update the current status does not allow.
+func (w *orderWorkflow) validate(update string) error {
+	if slices.Contains(allowedFrom[update], w.state.Status) {
+		return nil
+	}
+	return temporal.NewApplicationError(Refusal(w.state.Status, update), ErrStatus)
+}
+
+func (w *orderWorkflow) transition(ctx workflow.Context, update string) error {
+	return w.guard.Do(ctx, func() error { return w.validate(update) }, func(actx workflow.Context) error {
+		in := TransitionInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, To: targets[update]}
+		if err := workflow.ExecuteActivity(actx, TransitionActivity, in).Get(actx, nil); err != nil {
+			return err
+		}
+		return w.moveTo(actx, in.To)
+	})
+}
+
+// confirm accepts the order; the rental contracts start in the same transaction.
+func (w *orderWorkflow) confirm(ctx workflow.Context) error {
+	return w.guard.Do(ctx, func() error { return w.validate(AcceptUpdate) }, func(actx workflow.Context) error {
+		in := TransitionInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, To: orders.Confirmed}
+		if err := workflow.ExecuteActivity(actx, ConfirmActivity, in).Get(actx, nil); err != nil {
+			return err
+		}
+		return w.moveTo(actx, orders.Confirmed)
+	})
+}
+
+// ship records a shipment; the activity checks its items against the
+// order's assets and answers the order's new status.
+func (w *orderWorkflow) ship(ctx workflow.Context, req ShipRequest) (Result, error) {
+	err := w.guard.Do(ctx, func() error { return w.validate(ShipUpdate) }, func(actx workflow.Context) error {
+		in := ShipInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, Shipment: req.Shipment}
+		var to orders.Status
+		if err := workflow.ExecuteActivity(actx, ShipActivity, in).Get(actx, &to); err != nil {
+			return err
+		}
+		return w.moveTo(actx, to)
+	})
+	return Result{Status: w.state.Status}, err
+}
+
+func (w *orderWorkflow) moveTo(ctx workflow.Context, status orders.Status) error {
+	w.state.Status = status
+	return entity.PublishStatus(ctx, string(status))
+}
+
+func (w *orderWorkflow) run(ctx workflow.Context) (Result, error) {
+	for !w.state.Status.Final() {
+		if entity.ContinueAsNewSuggested(ctx) {
+			return Result{}, entity.ContinueAsNew(ctx, Order, func() any {
+				return Input{OrderID: w.input.OrderID, SellerID: w.input.SellerID, State: w.state}
+			})
+		}
+		status := w.state.Status
+		err := workflow.Await(ctx, func() bool { return w.state.Status != status || entity.ContinueAsNewSuggested(ctx) })
+		if err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{Status: w.state.Status}, entity.HandlersFinished(ctx)
+}
