@@ -1,14 +1,21 @@
 package workflows_test
 
 import (
+	"io"
 	"testing"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/sdk/testsuite"
 
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/workflows"
 	"github.com/tenurehq/tenure/workflows/sandbox"
+	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -50,5 +57,45 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 	}
 	if len(methods) != 2 || !supported[sandbox.SupportedShippingReference] || supported[sandbox.UnsupportedShippingReference] {
 		t.Errorf("fixtures after two runs: %+v", methods)
+	}
+}
+
+// A cluster without Tenure's search attributes gets them from the worker,
+// and asking again changes nothing. (The package's dev server registers
+// them at start, so this test runs a bare one of its own.)
+func TestEnsureSearchAttributes(t *testing.T) {
+	server, err := testsuite.StartDevServer(t.Context(), testsuite.DevServerOptions{
+		ExistingPath:  testenv.TemporalCLI(t),
+		LogLevel:      "error",
+		ClientOptions: &client.Options{Logger: testenv.Logger()},
+		Stdout:        io.Discard,
+		Stderr:        io.Discard,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Stop()
+	c := server.Client()
+	list := func() map[string]enums.IndexedValueType {
+		resp, err := c.OperatorService().ListSearchAttributes(t.Context(), &operatorservice.ListSearchAttributesRequest{Namespace: "default"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.GetCustomAttributes()
+	}
+	if _, ok := list()[searchattr.Status.GetName()]; ok {
+		t.Fatal("a bare dev server already knows TenureStatus")
+	}
+	for range 2 {
+		if err := workflows.EnsureSearchAttributes(t.Context(), c, "default"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	registered := list()
+	for name, kind := range searchattr.All() {
+		want, _ := enums.IndexedValueTypeFromString(kind)
+		if registered[name] != want {
+			t.Errorf("%s is %s, want %s", name, registered[name], kind)
+		}
 	}
 }

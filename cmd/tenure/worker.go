@@ -43,6 +43,9 @@ func workerCommand(file func() string) *cobra.Command {
 // runWorkers polls every task queue until ctx ends, then stops the workers,
 // which lets running activities finish.
 func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc client.Client, logger *slog.Logger) error {
+	if err := workflows.EnsureSearchAttributes(ctx, tc, cfg.Temporal.Namespace); err != nil {
+		return err
+	}
 	workers := workflows.NewWorkers(tc, activities.New(activities.Deps{Config: cfg, Store: store, Temporal: tc, Logger: logger}))
 	if err := workers.Start(); err != nil {
 		return err

@@ -18,6 +18,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tenurehq/tenure/internal/temporalcli"
+	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
 var (
@@ -54,8 +55,9 @@ func TemporalAddress(t testing.TB) string {
 			ClientOptions: &client.Options{
 				Logger: Logger(),
 			},
-			Stdout: io.Discard,
-			Stderr: io.Discard,
+			ExtraArgs: searchAttributeFlags(),
+			Stdout:    io.Discard,
+			Stderr:    io.Discard,
 		})
 		if devServerErr == nil {
 			atExit(func() { _ = devServer.Stop() })
@@ -109,4 +111,14 @@ func Namespace(t testing.TB) string {
 // errors only.
 func Logger() temporallog.Logger {
 	return temporallog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+}
+
+// searchAttributeFlags registers the entity workflows' search attributes on
+// the dev server, as `tenure dev` does.
+func searchAttributeFlags() []string {
+	var flags []string
+	for name, kind := range searchattr.All() {
+		flags = append(flags, "--search-attribute", name+"="+kind)
+	}
+	return flags
 }
