@@ -8,7 +8,74 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
 )
+
+type Offer struct {
+	ID                   uuid.UUID
+	SellerID             uuid.UUID
+	SellerOfferReference string
+	Status               string
+	SalesChannel         string
+	CreatedBy            string
+	Partner              bool
+	SearchText           string
+	Document             []byte
+	SupersededByID       *uuid.UUID
+	ExpiresAt            time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
+}
+
+type Order struct {
+	ID                   uuid.UUID
+	SellerID             uuid.UUID
+	OfferID              uuid.UUID
+	SellerOfferReference string
+	Status               string
+	CreatedBy            string
+	Partner              bool
+	SearchText           string
+	AgentName            string
+	CompanyName          string
+	FullName             string
+	Document             []byte
+	Metadata             []byte
+	OfferCreatedAt       time.Time
+	CanceledAt           *time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
+}
+
+type OrderAsset struct {
+	ID                      uuid.UUID
+	OrderID                 uuid.UUID
+	SellerID                uuid.UUID
+	Position                int32
+	ProductID               *uuid.UUID
+	Title                   string
+	SellerProductReferences []byte
+	RequiresSerialNumber    bool
+	Status                  string
+	SerialNumber            *string
+	TrackingUrl             *string
+	ShipmentID              *uuid.UUID
+}
+
+type RentalContract struct {
+	ID             uuid.UUID
+	OrderID        uuid.UUID
+	SellerID       uuid.UUID
+	LinePosition   int32
+	ProductID      *uuid.UUID
+	Quantity       int32
+	StartDate      pgtype.Date
+	DurationMonths int32
+	MonthlyNet     int64
+	MonthlyGross   int64
+	Currency       string
+	CreatedAt      time.Time
+}
 
 type Seller struct {
 	ID        uuid.UUID
@@ -23,6 +90,15 @@ type SellerCredential struct {
 	SecretHash string
 	CreatedAt  time.Time
 	RotatedAt  *time.Time
+}
+
+type Shipment struct {
+	ID          uuid.UUID
+	OrderID     uuid.UUID
+	SellerID    uuid.UUID
+	TrackingUrl string
+	Metadata    []byte
+	CreatedAt   time.Time
 }
 
 type ShippingMethod struct {
