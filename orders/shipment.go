@@ -8,22 +8,8 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/workflows/order"
 )
-
-// SerialNumber assigns a serial number to one unit of a product; an empty
-// serial number ships an item that has none (an accessory).
-type SerialNumber struct {
-	Source       string
-	Reference    string
-	SerialNumber string
-}
-
-// Shipment reports items of an order as shipped.
-type Shipment struct {
-	SerialNumbers []SerialNumber
-	TrackingURL   string
-	Metadata      map[string]any
-}
 
 // Allocation is one asset a shipment ships, with its serial number.
 type Allocation struct {
@@ -42,7 +28,7 @@ func (e *ShipmentError) Error() string { return e.Reason }
 // rent option needs a serial number; an item without one is sent with an
 // empty serial number. It also reports whether the shipment ships the
 // last unshipped assets.
-func Allocate(assets []dbgen.OrderAsset, s Shipment) (allocations []Allocation, complete bool, err error) {
+func Allocate(assets []dbgen.OrderAsset, s order.Shipment) (allocations []Allocation, complete bool, err error) {
 	if len(s.SerialNumbers) == 0 {
 		return nil, false, &ShipmentError{"serial_numbers must list at least one shipped item"}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/workflows/order"
 )
 
 func asset(title, source, reference string, rentable bool, status string) dbgen.OrderAsset {
@@ -24,7 +25,7 @@ func TestAllocate(t *testing.T) {
 	shipped := asset("Laptop", "sku", "L1", true, AssetShipped)
 	assets := []dbgen.OrderAsset{shipped, laptop1, laptop2, bag}
 
-	allocations, complete, err := Allocate(assets, Shipment{SerialNumbers: []SerialNumber{
+	allocations, complete, err := Allocate(assets, order.Shipment{SerialNumbers: []order.SerialNumber{
 		{Source: "sku", Reference: "L1", SerialNumber: "SN-1"},
 		{Source: "sku", Reference: "B1", SerialNumber: ""},
 	}})
@@ -36,7 +37,7 @@ func TestAllocate(t *testing.T) {
 	}
 
 	// Any of a product's references identifies it.
-	_, complete, err = Allocate(assets, Shipment{SerialNumbers: []SerialNumber{
+	_, complete, err = Allocate(assets, order.Shipment{SerialNumbers: []order.SerialNumber{
 		{Source: "sku", Reference: "L1", SerialNumber: "SN-1"},
 		{Source: "ean", Reference: "Laptop", SerialNumber: "SN-2"},
 		{Source: "sku", Reference: "B1"},
@@ -49,18 +50,18 @@ func TestAllocate(t *testing.T) {
 func TestAllocateRefusals(t *testing.T) {
 	assets := []dbgen.OrderAsset{asset("Laptop", "sku", "L1", true, AssetCreated), asset("Bag", "sku", "B1", false, AssetCreated)}
 	cases := map[string]struct {
-		items []SerialNumber
+		items []order.SerialNumber
 		want  string
 	}{
 		"nothing":              {nil, "at least one"},
-		"missing serial":       {[]SerialNumber{{Source: "sku", Reference: "L1"}}, "must be shipped with a serial number"},
-		"unknown reference":    {[]SerialNumber{{Source: "sku", Reference: "X9", SerialNumber: "S"}}, "no unshipped item with seller_product_reference sku/X9"},
-		"more units than sold": {[]SerialNumber{{Source: "sku", Reference: "B1"}, {Source: "sku", Reference: "B1"}}, "no unshipped item"},
-		"serial twice":         {[]SerialNumber{{Source: "sku", Reference: "L1", SerialNumber: "S"}, {Source: "sku", Reference: "B1", SerialNumber: "S"}}, "listed twice"},
+		"missing serial":       {[]order.SerialNumber{{Source: "sku", Reference: "L1"}}, "must be shipped with a serial number"},
+		"unknown reference":    {[]order.SerialNumber{{Source: "sku", Reference: "X9", SerialNumber: "S"}}, "no unshipped item with seller_product_reference sku/X9"},
+		"more units than sold": {[]order.SerialNumber{{Source: "sku", Reference: "B1"}, {Source: "sku", Reference: "B1"}}, "no unshipped item"},
+		"serial twice":         {[]order.SerialNumber{{Source: "sku", Reference: "L1", SerialNumber: "S"}, {Source: "sku", Reference: "B1", SerialNumber: "S"}}, "listed twice"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, _, err := Allocate(assets, Shipment{SerialNumbers: tc.items})
+			_, _, err := Allocate(assets, order.Shipment{SerialNumbers: tc.items})
 			var se *ShipmentError
 			if !errors.As(err, &se) || !strings.Contains(se.Reason, tc.want) {
 				t.Errorf("want a ShipmentError with %q, got %v", tc.want, err)

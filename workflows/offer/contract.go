@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/tenurehq/tenure/offers"
 )
 
 // TaskQueue is the queue offer workflows and their activities run on.
@@ -42,7 +40,7 @@ type Input struct {
 // State is what the workflow knows between events; it survives
 // continue-as-new.
 type State struct {
-	Status    offers.Status
+	Status    Status
 	ExpiresAt time.Time
 	// Reviewed is set once the risk rules ran, so they run once.
 	Reviewed bool
@@ -62,7 +60,7 @@ const (
 
 // CreateRequest creates the offer the workflow stands for.
 type CreateRequest struct {
-	Draft offers.Draft
+	Draft Draft
 }
 
 // VoidRequest voids the offer, naming the offer that supersedes it if any.
@@ -72,7 +70,7 @@ type VoidRequest struct {
 
 // EditRequest replaces the offer by a new one built from a full payload.
 type EditRequest struct {
-	Draft offers.Draft
+	Draft Draft
 }
 
 // EditResult names the superseding offer.
@@ -87,7 +85,7 @@ type AcceptResult struct {
 
 // Result is how the workflow ended.
 type Result struct {
-	Status offers.Status
+	Status Status
 	// OrderID is set when the offer was accepted.
 	OrderID uuid.UUID
 }
@@ -102,7 +100,7 @@ const (
 
 // Refusal is the text of the spec for an update the status forbids, such
 // as "offers with status=created cannot be declined".
-func Refusal(status offers.Status, update string) string {
+func Refusal(status Status, update string) string {
 	verbs := map[string]string{
 		SubmitForReviewUpdate: "submitted for review",
 		AcceptUpdate:          "accepted",
@@ -135,8 +133,8 @@ const (
 type TransitionInput struct {
 	OfferID      uuid.UUID
 	SellerID     uuid.UUID
-	From         offers.Status
-	To           offers.Status
+	From         Status
+	To           Status
 	SupersededBy *uuid.UUID
 }
 
@@ -144,7 +142,7 @@ type TransitionInput struct {
 type EditInput struct {
 	OfferID  uuid.UUID
 	SellerID uuid.UUID
-	Draft    offers.Draft
+	Draft    Draft
 }
 
 // StartOfferInput starts the workflow of an offer whose row exists.

@@ -8,7 +8,6 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/workflows/entity"
 )
 
@@ -64,12 +63,12 @@ func (w *offerWorkflow) setup(ctx workflow.Context) error {
 
 // allowedFrom is the spec's offer transition table, with DESIGN.md's
 // decisions for voiding and editing.
-var allowedFrom = map[string][]offers.Status{
-	SubmitForReviewUpdate: {offers.Created},
-	AcceptUpdate:          {offers.PendingReview},
-	DeclineUpdate:         {offers.PendingReview},
-	VoidUpdate:            {offers.Created, offers.PendingReview},
-	EditUpdate:            {offers.Created},
+var allowedFrom = map[string][]Status{
+	SubmitForReviewUpdate: {Created},
+	AcceptUpdate:          {PendingReview},
+	DeclineUpdate:         {PendingReview},
+	VoidUpdate:            {Created, PendingReview},
+	EditUpdate:            {Created},
 }
 
 func (w *offerWorkflow) validateCreate() error {
@@ -107,14 +106,14 @@ func (w *offerWorkflow) create(ctx workflow.Context, req CreateRequest) error {
 			return err
 		}
 		w.created = true
-		w.state = State{Status: offers.Created, ExpiresAt: req.Draft.ExpiresAt}
+		w.state = State{Status: Created, ExpiresAt: req.Draft.ExpiresAt}
 		return entity.PublishStatus(actx, string(w.state.Status))
 	})
 }
 
 func (w *offerWorkflow) submitForReview(ctx workflow.Context) error {
 	return w.change(ctx, SubmitForReviewUpdate, func(actx workflow.Context) error {
-		return w.transition(actx, offers.PendingReview, nil)
+		return w.transition(actx, PendingReview, nil)
 	})
 }
 
@@ -134,7 +133,7 @@ func (w *offerWorkflow) acceptNow(actx workflow.Context) (AcceptResult, error) {
 	if err := workflow.ExecuteActivity(actx, AcceptActivity, w.ref()).Get(actx, &result); err != nil {
 		return result, err
 	}
-	w.state.Status = offers.Accepted
+	w.state.Status = Accepted
 	w.orderID = result.OrderID
 	if err := entity.PublishStatus(actx, string(w.state.Status)); err != nil {
 		return result, err
@@ -145,13 +144,13 @@ func (w *offerWorkflow) acceptNow(actx workflow.Context) (AcceptResult, error) {
 
 func (w *offerWorkflow) decline(ctx workflow.Context) error {
 	return w.change(ctx, DeclineUpdate, func(actx workflow.Context) error {
-		return w.transition(actx, offers.Declined, nil)
+		return w.transition(actx, Declined, nil)
 	})
 }
 
 func (w *offerWorkflow) void(ctx workflow.Context, req VoidRequest) error {
 	return w.change(ctx, VoidUpdate, func(actx workflow.Context) error {
-		return w.transition(actx, offers.Voided, req.SupersededBy)
+		return w.transition(actx, Voided, req.SupersededBy)
 	})
 }
 
@@ -163,7 +162,7 @@ func (w *offerWorkflow) edit(ctx workflow.Context, req EditRequest) (EditResult,
 		if err := workflow.ExecuteActivity(actx, EditActivity, in).Get(actx, nil); err != nil {
 			return err
 		}
-		w.state.Status = offers.Voided
+		w.state.Status = Voided
 		if err := entity.PublishStatus(actx, string(w.state.Status)); err != nil {
 			return err
 		}
@@ -173,7 +172,7 @@ func (w *offerWorkflow) edit(ctx workflow.Context, req EditRequest) (EditResult,
 	return EditResult{OfferID: req.Draft.ID}, err
 }
 
-func (w *offerWorkflow) transition(actx workflow.Context, to offers.Status, supersededBy *uuid.UUID) error {
+func (w *offerWorkflow) transition(actx workflow.Context, to Status, supersededBy *uuid.UUID) error {
 	in := TransitionInput{
 		OfferID:      w.input.OfferID,
 		SellerID:     w.input.SellerID,
@@ -206,16 +205,16 @@ func (w *offerWorkflow) run(ctx workflow.Context) (Result, error) {
 		}
 		var err error
 		switch {
-		case w.state.Status == offers.Created:
+		case w.state.Status == Created:
 			err = w.untilDeadline(ctx, w.state.ExpiresAt, func(actx workflow.Context) error {
-				return w.transition(actx, offers.Expired, nil)
+				return w.transition(actx, Expired, nil)
 			})
 		case w.input.Review == ReviewByRules && !w.state.Reviewed:
 			err = w.review(ctx)
 		case w.input.Review == ReviewByRules:
 			// An operator did not decide in time.
 			err = w.untilDeadline(ctx, w.state.DecideBy, func(actx workflow.Context) error {
-				return w.transition(actx, offers.Declined, nil)
+				return w.transition(actx, Declined, nil)
 			})
 		default:
 			// The sandbox waits for a scenario simulation.
@@ -274,13 +273,13 @@ func (w *offerWorkflow) review(ctx workflow.Context) error {
 			_, err := w.acceptNow(actx)
 			return err
 		case DecisionDecline:
-			return w.transition(actx, offers.Declined, nil)
+			return w.transition(actx, Declined, nil)
 		default:
 			w.state.DecideBy = workflow.Now(actx).Add(r.ManualDeadline)
 			return nil
 		}
 	})
-	if w.state.Status != offers.PendingReview {
+	if w.state.Status != PendingReview {
 		return nil // decided, by the rules or by someone faster
 	}
 	return err

@@ -14,13 +14,11 @@ import (
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
-
-	"github.com/tenurehq/tenure/offers"
 )
 
 // fakes stand in for the offer activities and record what they were asked.
 type fakes struct {
-	created     []offers.Draft
+	created     []Draft
 	transitions []TransitionInput
 	accepted    []Ref
 	edits       []EditInput
@@ -39,7 +37,7 @@ func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
 	register := func(name string, fn any) {
 		env.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
 	}
-	register(CreateActivity, func(_ context.Context, d offers.Draft) error { f.created = append(f.created, d); return nil })
+	register(CreateActivity, func(_ context.Context, d Draft) error { f.created = append(f.created, d); return nil })
 	register(TransitionActivity, func(_ context.Context, in TransitionInput) error {
 		f.transitions = append(f.transitions, in)
 		return nil
@@ -84,8 +82,8 @@ func send(env *testsuite.TestWorkflowEnvironment, delay time.Duration, name stri
 	return o
 }
 
-func draft(expiresIn time.Duration) offers.Draft {
-	return offers.Draft{ID: uuid.New(), SellerOfferReference: "ref-1", ExpiresAt: time.Now().Add(expiresIn)}
+func draft(expiresIn time.Duration) Draft {
+	return Draft{ID: uuid.New(), SellerOfferReference: "ref-1", ExpiresAt: time.Now().Add(expiresIn)}
 }
 
 func input() Input {
@@ -133,13 +131,13 @@ func TestLifecycleToAccepted(t *testing.T) {
 		}
 	}
 	r := result(t, env)
-	if r.Status != offers.Accepted || r.OrderID != f.orderID {
+	if r.Status != Accepted || r.OrderID != f.orderID {
 		t.Errorf("result %+v", r)
 	}
 	if len(f.created) != 1 || f.created[0].ID != d.ID {
 		t.Errorf("created %+v", f.created)
 	}
-	if len(f.transitions) != 1 || f.transitions[0].From != offers.Created || f.transitions[0].To != offers.PendingReview {
+	if len(f.transitions) != 1 || f.transitions[0].From != Created || f.transitions[0].To != PendingReview {
 		t.Errorf("transitions %+v", f.transitions)
 	}
 	if len(f.startedOrds) != 1 || f.startedOrds[0].OrderID != f.orderID || f.startedOrds[0].SellerID != in.SellerID {
@@ -160,10 +158,10 @@ func TestRefusalsUseTheSpecTexts(t *testing.T) {
 
 	appError(t, decline.rejected, ErrStatus, "offers with status=created cannot be declined")
 	appError(t, accept.rejected, ErrStatus, "offers with status=created cannot be accepted")
-	if r := result(t, env); r.Status != offers.Voided {
+	if r := result(t, env); r.Status != Voided {
 		t.Errorf("result %+v", r)
 	}
-	if len(f.transitions) != 1 || f.transitions[0].To != offers.Voided {
+	if len(f.transitions) != 1 || f.transitions[0].To != Voided {
 		t.Errorf("refused updates recorded nothing: %+v", f.transitions)
 	}
 }
@@ -179,10 +177,10 @@ func TestVoidNamesTheSupersedingOffer(t *testing.T) {
 		t.Fatalf("void from pending_review: %+v", void)
 	}
 	last := f.transitions[len(f.transitions)-1]
-	if last.From != offers.PendingReview || last.To != offers.Voided || last.SupersededBy == nil || *last.SupersededBy != by {
+	if last.From != PendingReview || last.To != Voided || last.SupersededBy == nil || *last.SupersededBy != by {
 		t.Errorf("transition %+v", last)
 	}
-	if r := result(t, env); r.Status != offers.Voided {
+	if r := result(t, env); r.Status != Voided {
 		t.Errorf("result %+v", r)
 	}
 }
@@ -192,10 +190,10 @@ func TestCreatedOfferExpires(t *testing.T) {
 	d := draft(72 * time.Hour)
 	send(env, 0, CreateUpdate, CreateRequest{Draft: d})
 	env.ExecuteWorkflow(Offer, input())
-	if r := result(t, env); r.Status != offers.Expired {
+	if r := result(t, env); r.Status != Expired {
 		t.Fatalf("result %+v", r)
 	}
-	if len(f.transitions) != 1 || f.transitions[0].From != offers.Created || f.transitions[0].To != offers.Expired {
+	if len(f.transitions) != 1 || f.transitions[0].From != Created || f.transitions[0].To != Expired {
 		t.Errorf("transitions %+v", f.transitions)
 	}
 	if now := env.Now(); now.Before(d.ExpiresAt) {
@@ -212,11 +210,11 @@ func TestOfferUnderReviewDoesNotExpire(t *testing.T) {
 	if decline.err != nil || decline.rejected != nil {
 		t.Fatalf("a month later the offer is still under review and can be declined: %+v", decline)
 	}
-	if r := result(t, env); r.Status != offers.Declined {
+	if r := result(t, env); r.Status != Declined {
 		t.Errorf("result %+v", r)
 	}
 	for _, tr := range f.transitions {
-		if tr.To == offers.Expired {
+		if tr.To == Expired {
 			t.Error("an offer under review expired")
 		}
 	}
@@ -241,7 +239,7 @@ func TestEdit(t *testing.T) {
 	if len(f.startedOffs) != 1 || f.startedOffs[0].OfferID != replacement.ID || !f.startedOffs[0].ExpiresAt.Equal(replacement.ExpiresAt) {
 		t.Errorf("the superseding offer's workflow is started: %+v", f.startedOffs)
 	}
-	if r := result(t, env); r.Status != offers.Voided {
+	if r := result(t, env); r.Status != Voided {
 		t.Errorf("result %+v", r)
 	}
 }
@@ -276,10 +274,10 @@ func TestFailedCreationEndsTheWorkflow(t *testing.T) {
 func TestResumesFromCarriedState(t *testing.T) {
 	env, f := newEnv(t)
 	in := input()
-	in.State = &State{Status: offers.PendingReview}
+	in.State = &State{Status: PendingReview}
 	send(env, time.Second, AcceptUpdate)
 	env.ExecuteWorkflow(Offer, in)
-	if r := result(t, env); r.Status != offers.Accepted {
+	if r := result(t, env); r.Status != Accepted {
 		t.Errorf("result %+v", r)
 	}
 	if len(f.created) != 0 || len(f.accepted) != 1 {
@@ -292,12 +290,12 @@ func TestProductionRiskReview(t *testing.T) {
 		name     string
 		decision ReviewResult
 		operator string
-		want     offers.Status
+		want     Status
 	}{
-		{"rules accept", ReviewResult{Decision: DecisionAccept}, "", offers.Accepted},
-		{"rules decline", ReviewResult{Decision: DecisionDecline}, "", offers.Declined},
-		{"operator accepts", ReviewResult{Decision: DecisionManual, ManualDeadline: 48 * time.Hour}, AcceptUpdate, offers.Accepted},
-		{"deadline passes", ReviewResult{Decision: DecisionManual, ManualDeadline: 48 * time.Hour}, "", offers.Declined},
+		{"rules accept", ReviewResult{Decision: DecisionAccept}, "", Accepted},
+		{"rules decline", ReviewResult{Decision: DecisionDecline}, "", Declined},
+		{"operator accepts", ReviewResult{Decision: DecisionManual, ManualDeadline: 48 * time.Hour}, AcceptUpdate, Accepted},
+		{"deadline passes", ReviewResult{Decision: DecisionManual, ManualDeadline: 48 * time.Hour}, "", Declined},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -326,10 +324,10 @@ func TestProductionRiskReview(t *testing.T) {
 const mockAny = mock.Anything
 
 func TestRefusalText(t *testing.T) {
-	if got := Refusal(offers.Voided, VoidUpdate); got != "offers with status=voided cannot be voided" {
+	if got := Refusal(Voided, VoidUpdate); got != "offers with status=voided cannot be voided" {
 		t.Errorf("got %q", got)
 	}
-	if got := Refusal(offers.Accepted, SubmitForReviewUpdate); got != "offers with status=accepted cannot be submitted for review" {
+	if got := Refusal(Accepted, SubmitForReviewUpdate); got != "offers with status=accepted cannot be submitted for review" {
 		t.Errorf("got %q", got)
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
-
-	"github.com/tenurehq/tenure/orders"
 )
 
 // TaskQueue is the queue order workflows and their activities run on.
@@ -28,7 +26,7 @@ type Input struct {
 // State is what the workflow knows between events; it survives
 // continue-as-new.
 type State struct {
-	Status orders.Status
+	Status Status
 }
 
 // Update names. Each is also the verb of the refusal texts.
@@ -42,12 +40,12 @@ const (
 
 // ShipRequest reports a shipment.
 type ShipRequest struct {
-	Shipment orders.Shipment
+	Shipment Shipment
 }
 
 // Result is how the workflow ended.
 type Result struct {
-	Status orders.Status
+	Status Status
 }
 
 // ErrStatus is the Temporal application error type of an update the
@@ -56,7 +54,7 @@ const ErrStatus = "OrderStatus"
 
 // Refusal is the text for an update the status forbids, in the words of
 // the offer refusals ("orders with status=confirmed cannot be rejected").
-func Refusal(status orders.Status, update string) string {
+func Refusal(status Status, update string) string {
 	verbs := map[string]string{
 		AcknowledgeUpdate: "acknowledged",
 		AcceptUpdate:      "accepted",
@@ -81,14 +79,14 @@ const (
 type TransitionInput struct {
 	OrderID  uuid.UUID
 	SellerID uuid.UUID
-	From     orders.Status
-	To       orders.Status
+	From     Status
+	To       Status
 }
 
 // ShipInput records a shipment of an order in a status that allows it.
 type ShipInput struct {
 	OrderID  uuid.UUID
 	SellerID uuid.UUID
-	From     orders.Status
-	Shipment orders.Shipment
+	From     Status
+	Shipment Shipment
 }

@@ -6,7 +6,6 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/workflows/entity"
 )
 
@@ -27,19 +26,19 @@ type orderWorkflow struct {
 
 // allowedFrom is the spec's order transition table, with DESIGN.md's
 // decisions for shipping and cancelling.
-var allowedFrom = map[string][]orders.Status{
-	AcknowledgeUpdate: {orders.Created},
-	AcceptUpdate:      {orders.Created, orders.Acknowledged},
-	RejectUpdate:      {orders.Created, orders.Acknowledged},
-	ShipUpdate:        {orders.Confirmed, orders.PartiallyFulfilled},
-	CancelUpdate:      {orders.Created, orders.Acknowledged, orders.Confirmed},
+var allowedFrom = map[string][]Status{
+	AcknowledgeUpdate: {Created},
+	AcceptUpdate:      {Created, Acknowledged},
+	RejectUpdate:      {Created, Acknowledged},
+	ShipUpdate:        {Confirmed, PartiallyFulfilled},
+	CancelUpdate:      {Created, Acknowledged, Confirmed},
 }
 
 // targets are the statuses the plain transitions lead to.
-var targets = map[string]orders.Status{
-	AcknowledgeUpdate: orders.Acknowledged,
-	RejectUpdate:      orders.Rejected,
-	CancelUpdate:      orders.Canceled,
+var targets = map[string]Status{
+	AcknowledgeUpdate: Acknowledged,
+	RejectUpdate:      Rejected,
+	CancelUpdate:      Canceled,
 }
 
 func (w *orderWorkflow) setup(ctx workflow.Context) error {
@@ -82,11 +81,11 @@ func (w *orderWorkflow) transition(ctx workflow.Context, update string) error {
 // confirm accepts the order; the rental contracts start in the same transaction.
 func (w *orderWorkflow) confirm(ctx workflow.Context) error {
 	return w.guard.Do(ctx, func() error { return w.validate(AcceptUpdate) }, func(actx workflow.Context) error {
-		in := TransitionInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, To: orders.Confirmed}
+		in := TransitionInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, To: Confirmed}
 		if err := workflow.ExecuteActivity(actx, ConfirmActivity, in).Get(actx, nil); err != nil {
 			return err
 		}
-		return w.moveTo(actx, orders.Confirmed)
+		return w.moveTo(actx, Confirmed)
 	})
 }
 
@@ -95,7 +94,7 @@ func (w *orderWorkflow) confirm(ctx workflow.Context) error {
 func (w *orderWorkflow) ship(ctx workflow.Context, req ShipRequest) (Result, error) {
 	err := w.guard.Do(ctx, func() error { return w.validate(ShipUpdate) }, func(actx workflow.Context) error {
 		in := ShipInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, Shipment: req.Shipment}
-		var to orders.Status
+		var to Status
 		if err := workflow.ExecuteActivity(actx, ShipActivity, in).Get(actx, &to); err != nil {
 			return err
 		}
@@ -104,7 +103,7 @@ func (w *orderWorkflow) ship(ctx workflow.Context, req ShipRequest) (Result, err
 	return Result{Status: w.state.Status}, err
 }
 
-func (w *orderWorkflow) moveTo(ctx workflow.Context, status orders.Status) error {
+func (w *orderWorkflow) moveTo(ctx workflow.Context, status Status) error {
 	w.state.Status = status
 	return entity.PublishStatus(ctx, string(status))
 }

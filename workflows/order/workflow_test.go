@@ -13,8 +13,6 @@ import (
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
-
-	"github.com/tenurehq/tenure/orders"
 )
 
 type fakes struct {
@@ -22,7 +20,7 @@ type fakes struct {
 	confirmed   []TransitionInput
 	shipments   []ShipInput
 	// shipTo is what each successive shipment leads to; "" refuses it.
-	shipTo []orders.Status
+	shipTo []Status
 }
 
 func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
@@ -39,7 +37,7 @@ func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
 		f.confirmed = append(f.confirmed, in)
 		return nil
 	}, activity.RegisterOptions{Name: ConfirmActivity})
-	env.RegisterActivityWithOptions(func(_ context.Context, in ShipInput) (orders.Status, error) {
+	env.RegisterActivityWithOptions(func(_ context.Context, in ShipInput) (Status, error) {
 		f.shipments = append(f.shipments, in)
 		next := f.shipTo[0]
 		f.shipTo = f.shipTo[1:]
@@ -69,10 +67,10 @@ func send(env *testsuite.TestWorkflowEnvironment, delay time.Duration, name stri
 }
 
 func start() Input {
-	return Input{OrderID: uuid.New(), SellerID: uuid.New(), State: State{Status: orders.Created}}
+	return Input{OrderID: uuid.New(), SellerID: uuid.New(), State: State{Status: Created}}
 }
 
-func finalStatus(t *testing.T, env *testsuite.TestWorkflowEnvironment) orders.Status {
+func finalStatus(t *testing.T, env *testsuite.TestWorkflowEnvironment) Status {
 	t.Helper()
 	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
 		t.Fatalf("the workflow did not complete cleanly: %v", env.GetWorkflowError())
@@ -94,14 +92,14 @@ func refused(t *testing.T, o *outcome, want string) {
 
 func TestOrderLifecycle(t *testing.T) {
 	env, f := newEnv(t)
-	f.shipTo = []orders.Status{orders.PartiallyFulfilled, orders.Completed}
+	f.shipTo = []Status{PartiallyFulfilled, Completed}
 	shipEarly := send(env, time.Second, ShipUpdate, ShipRequest{})
 	send(env, 2*time.Second, AcknowledgeUpdate)
 	ackAgain := send(env, 3*time.Second, AcknowledgeUpdate)
 	send(env, 4*time.Second, AcceptUpdate)
 	reject := send(env, 5*time.Second, RejectUpdate)
-	first := send(env, 6*time.Second, ShipUpdate, ShipRequest{Shipment: orders.Shipment{TrackingURL: "https://t.example/1"}})
-	second := send(env, 7*time.Second, ShipUpdate, ShipRequest{Shipment: orders.Shipment{TrackingURL: "https://t.example/2"}})
+	first := send(env, 6*time.Second, ShipUpdate, ShipRequest{Shipment: Shipment{TrackingURL: "https://t.example/1"}})
+	second := send(env, 7*time.Second, ShipUpdate, ShipRequest{Shipment: Shipment{TrackingURL: "https://t.example/2"}})
 	env.ExecuteWorkflow(Order, start())
 
 	refused(t, shipEarly, "orders with status=created cannot be shipped")
@@ -110,13 +108,13 @@ func TestOrderLifecycle(t *testing.T) {
 	if first.err != nil || second.err != nil {
 		t.Fatalf("shipments: %+v %+v", first, second)
 	}
-	if got := finalStatus(t, env); got != orders.Completed {
+	if got := finalStatus(t, env); got != Completed {
 		t.Fatalf("status %s", got)
 	}
-	if len(f.confirmed) != 1 || f.confirmed[0].From != orders.Acknowledged {
+	if len(f.confirmed) != 1 || f.confirmed[0].From != Acknowledged {
 		t.Errorf("confirmations %+v", f.confirmed)
 	}
-	if len(f.shipments) != 2 || f.shipments[0].From != orders.Confirmed || f.shipments[1].From != orders.PartiallyFulfilled ||
+	if len(f.shipments) != 2 || f.shipments[0].From != Confirmed || f.shipments[1].From != PartiallyFulfilled ||
 		f.shipments[1].Shipment.TrackingURL != "https://t.example/2" {
 		t.Errorf("shipments %+v", f.shipments)
 	}
@@ -126,10 +124,10 @@ func TestRejectFromCreated(t *testing.T) {
 	env, f := newEnv(t)
 	send(env, time.Second, RejectUpdate)
 	env.ExecuteWorkflow(Order, start())
-	if got := finalStatus(t, env); got != orders.Rejected {
+	if got := finalStatus(t, env); got != Rejected {
 		t.Fatalf("status %s", got)
 	}
-	if len(f.transitions) != 1 || f.transitions[0].To != orders.Rejected {
+	if len(f.transitions) != 1 || f.transitions[0].To != Rejected {
 		t.Errorf("transitions %+v", f.transitions)
 	}
 }
@@ -139,34 +137,34 @@ func TestCancelAfterConfirmation(t *testing.T) {
 	send(env, time.Second, AcceptUpdate)
 	send(env, 2*time.Second, CancelUpdate)
 	env.ExecuteWorkflow(Order, start())
-	if got := finalStatus(t, env); got != orders.Canceled {
+	if got := finalStatus(t, env); got != Canceled {
 		t.Fatalf("status %s", got)
 	}
-	if len(f.transitions) != 1 || f.transitions[0].From != orders.Confirmed || f.transitions[0].To != orders.Canceled {
+	if len(f.transitions) != 1 || f.transitions[0].From != Confirmed || f.transitions[0].To != Canceled {
 		t.Errorf("transitions %+v", f.transitions)
 	}
 }
 
 func TestNoCancelWhileFulfilling(t *testing.T) {
 	env, f := newEnv(t)
-	f.shipTo = []orders.Status{orders.PartiallyFulfilled, orders.Completed}
+	f.shipTo = []Status{PartiallyFulfilled, Completed}
 	in := start()
-	in.State.Status = orders.Confirmed
+	in.State.Status = Confirmed
 	send(env, time.Second, ShipUpdate, ShipRequest{})
 	cancel := send(env, 2*time.Second, CancelUpdate)
 	send(env, 3*time.Second, ShipUpdate, ShipRequest{})
 	env.ExecuteWorkflow(Order, in)
 	refused(t, cancel, "orders with status=partially_fulfilled cannot be canceled")
-	if got := finalStatus(t, env); got != orders.Completed {
+	if got := finalStatus(t, env); got != Completed {
 		t.Fatalf("status %s", got)
 	}
 }
 
 func TestFailedShipmentChangesNothing(t *testing.T) {
 	env, f := newEnv(t)
-	f.shipTo = []orders.Status{"", orders.Completed}
+	f.shipTo = []Status{"", Completed}
 	in := start()
-	in.State.Status = orders.Confirmed
+	in.State.Status = Confirmed
 	bad := send(env, time.Second, ShipUpdate, ShipRequest{})
 	send(env, 2*time.Second, ShipUpdate, ShipRequest{})
 	env.ExecuteWorkflow(Order, in)
@@ -174,7 +172,7 @@ func TestFailedShipmentChangesNothing(t *testing.T) {
 	if !errors.As(bad.err, &app) || app.Type() != "InvalidShipment" {
 		t.Fatalf("the shipment's refusal reaches the caller: %+v", bad)
 	}
-	if got := finalStatus(t, env); got != orders.Completed {
+	if got := finalStatus(t, env); got != Completed {
 		t.Fatalf("status %s", got)
 	}
 }

@@ -1,7 +1,4 @@
-// Package orders is the order as a record: its statuses, how an accepted
-// offer becomes one, shipments, and how a stored order renders as the
-// Seller API returns it (and as webhooks send it).
-package orders
+package order
 
 // Status is where an order is in its lifecycle.
 type Status string

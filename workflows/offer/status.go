@@ -1,7 +1,4 @@
-// Package offers is the offer as a record: its statuses, the draft the API
-// builds from a merchant's payload, and how a stored offer renders as the
-// Seller API returns it (and as webhooks send it).
-package offers
+package offer
 
 // Status is where an offer is in its lifecycle.
 type Status string
