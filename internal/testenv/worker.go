@@ -30,6 +30,7 @@ func Config(t testing.TB) *config.Config {
 	}
 	cfg.Auth.SigningKey = "test-signing-key-" + strings.Repeat("0", 32)
 	cfg.Links.SigningKey = "test-links-key-" + strings.Repeat("1", 32)
+	cfg.Webhooks.SecretKey = "test-webhooks-key-" + strings.Repeat("2", 32)
 	return cfg
 }
 
