@@ -231,21 +231,22 @@ func (q *Queries) LockUndispatchedEvent(ctx context.Context, id uuid.UUID) (Even
 
 const lockUndispatchedEvents = `-- name: LockUndispatchedEvents :many
 SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at FROM events
-WHERE dispatched_at IS NULL AND created_at < $1
+WHERE dispatched_at IS NULL
+  AND created_at < now() - make_interval(secs => $1::float8)
 ORDER BY created_at
 LIMIT $2
 FOR UPDATE SKIP LOCKED
 `
 
 type LockUndispatchedEventsParams struct {
-	Before   time.Time
-	RowLimit int32
+	GraceSeconds float64
+	RowLimit     int32
 }
 
-// The relay's batch: events committed before a cut-off and not dispatched,
-// skipping those another worker holds.
+// The relay's batch: undispatched events older than the grace period (by
+// the database's clock), skipping those another process holds.
 func (q *Queries) LockUndispatchedEvents(ctx context.Context, arg LockUndispatchedEventsParams) ([]Event, error) {
-	rows, err := q.db.Query(ctx, lockUndispatchedEvents, arg.Before, arg.RowLimit)
+	rows, err := q.db.Query(ctx, lockUndispatchedEvents, arg.GraceSeconds, arg.RowLimit)
 	if err != nil {
 		return nil, err
 	}

@@ -12,10 +12,11 @@ WHERE id = $1 AND dispatched_at IS NULL
 FOR UPDATE SKIP LOCKED;
 
 -- name: LockUndispatchedEvents :many
--- The relay's batch: events committed before a cut-off and not dispatched,
--- skipping those another worker holds.
+-- The relay's batch: undispatched events older than the grace period (by
+-- the database's clock), skipping those another process holds.
 SELECT * FROM events
-WHERE dispatched_at IS NULL AND created_at < sqlc.arg(before)
+WHERE dispatched_at IS NULL
+  AND created_at < now() - make_interval(secs => sqlc.arg(grace_seconds)::float8)
 ORDER BY created_at
 LIMIT sqlc.arg(row_limit)
 FOR UPDATE SKIP LOCKED;
