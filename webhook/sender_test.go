@@ -29,7 +29,9 @@ func TestSenderClassifiesAnswers(t *testing.T) {
 		_, _ = w.Write([]byte("database down\x00" + strings.Repeat("x", 10_000)))
 	})
 	mux.HandleFunc("/gone", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusGone) })
-	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ok-after-redirect", http.StatusFound) })
+	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/ok-after-redirect", http.StatusFound)
+	})
 	mux.HandleFunc("/ok-after-redirect", func(w http.ResponseWriter, r *http.Request) { redirectFollowed.Store(true) })
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		select {
