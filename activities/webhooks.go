@@ -115,14 +115,16 @@ func (w *Webhooks) RecordAttempt(ctx context.Context, in delivery.RecordInput) e
 			return settle(q, delivery.StatusCancelled)
 		}
 		outcome := string(o.Verdict)
+		latency := int32(o.Latency.Milliseconds())
+		latencyMs := &latency
 		if o.ErrorClass == webhook.ClassInterrupted {
-			outcome = "interrupted"
+			outcome, latencyMs = "interrupted", nil
 		}
 		_, err := q.FinishAttempt(ctx, dbgen.FinishAttemptParams{
 			EventID: a.EventID, EndpointID: a.EndpointID, Run: a.Run, Attempt: a.Attempt,
 			Outcome:         outcome,
 			StatusCode:      optional(int32(o.StatusCode)),
-			LatencyMs:       optional(int32(o.Latency.Milliseconds())),
+			LatencyMs:       latencyMs,
 			ErrorClass:      optional(o.ErrorClass),
 			ResponseExcerpt: optional(o.Excerpt),
 		})
