@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	svix "github.com/svix/svix-webhooks/go"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+	svix "github.com/svix/svix-webhooks/go"
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db/dbgen"
@@ -196,7 +196,9 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 // 410 disables the endpoint; its other pending deliveries stop and are
 // cancelled, and nothing more is sent to it.
 func TestGoneDisablesTheEndpoint(t *testing.T) {
-	s := newStack(t, func(c *config.Config) { c.Webhooks.RetrySchedule = []time.Duration{0, 2 * time.Second, 2 * time.Second} })
+	s := newStack(t, func(c *config.Config) {
+		c.Webhooks.RetrySchedule = []time.Duration{0, 2 * time.Second, 2 * time.Second}
+	})
 	s.worker(t)
 	failing := testenv.NewReceiver(t, testenv.Always(http.StatusInternalServerError))
 	ep := s.endpoint(t, failing.URL)
