@@ -214,7 +214,7 @@ func TestWebhookEndpointBadInput(t *testing.T) {
 	created.decode(t, &ep)
 	for body, status := range map[string]int{
 		`{"url": "http://192.168.1.1/x", "description": "changed"}`: 422,
-		`{"events": ["order.shipped"], "description": "changed"}`:  400,
+		`{"events": ["order.shipped"], "description": "changed"}`:   400,
 		`{"description": 5}`: 400,
 	} {
 		if resp := production.do(t, http.MethodPatch, "/v1/webhook-endpoints/"+ep.ID, token, body); resp.status != status {
