@@ -118,6 +118,10 @@ func (d *Dispatcher) start(ctx context.Context, dl dbgen.WebhookDelivery, reuse 
 		WorkflowIDReusePolicy:                    reuse,
 		WorkflowIDConflictPolicy:                 enums.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		// When this process also runs a webhooks worker on the same client
+		// (tenure dev, activities that emit events), the first workflow
+		// task comes back with the start: one round trip less.
+		EnableEagerStart: true,
 	}, delivery.Deliver, delivery.DeliveryInput{
 		EventID:        dl.EventID,
 		EndpointID:     dl.EndpointID,

@@ -34,7 +34,7 @@ type stack struct {
 // growing waits) in a test's time scale.
 var fastSchedule = []time.Duration{0, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond}
 
-func newStack(t *testing.T, tune ...func(*config.Config)) *stack {
+func newStack(t testing.TB, tune ...func(*config.Config)) *stack {
 	t.Helper()
 	cfg := testenv.Config(t)
 	cfg.Webhooks.RetrySchedule = fastSchedule
@@ -58,9 +58,9 @@ func newStack(t *testing.T, tune ...func(*config.Config)) *stack {
 }
 
 // worker starts the worker with the stack's configuration.
-func (s *stack) worker(t *testing.T) { testenv.Worker(t, s.cfg, s.store, s.temporal) }
+func (s *stack) worker(t testing.TB) { testenv.Worker(t, s.cfg, s.store, s.temporal) }
 
-func (s *stack) endpoint(t *testing.T, url string, events ...string) webhook.EndpointWithSecret {
+func (s *stack) endpoint(t testing.TB, url string, events ...string) webhook.EndpointWithSecret {
 	t.Helper()
 	ep, err := s.endpoints.Create(t.Context(), s.seller, webhook.EndpointInput{URL: url, Events: events})
 	if err != nil {
@@ -71,7 +71,7 @@ func (s *stack) endpoint(t *testing.T, url string, events ...string) webhook.End
 
 // record writes an event as an offer or order persistence activity will:
 // inside a transaction, with a payload shaped like the offer.
-func (s *stack) record(t *testing.T, typ string) uuid.UUID {
+func (s *stack) record(t testing.TB, typ string) uuid.UUID {
 	t.Helper()
 	objectID := uuid.Must(uuid.NewV7())
 	payload := fmt.Sprintf(`{"id":"%s","status":"accepted","created_at":"2026-01-02T03:04:05Z","checkout_redirect_url":"https://checkout.example/%s"}`, objectID, objectID)
@@ -88,7 +88,7 @@ func (s *stack) record(t *testing.T, typ string) uuid.UUID {
 }
 
 // emit records and dispatches an event.
-func (s *stack) emit(t *testing.T, typ string) uuid.UUID {
+func (s *stack) emit(t testing.TB, typ string) uuid.UUID {
 	t.Helper()
 	id := s.record(t, typ)
 	if err := s.dispatcher.Dispatch(t.Context(), id); err != nil {
@@ -99,7 +99,7 @@ func (s *stack) emit(t *testing.T, typ string) uuid.UUID {
 
 // settled waits until the delivery of an event to an endpoint leaves
 // pending and returns it.
-func (s *stack) settled(t *testing.T, eventID, endpointID uuid.UUID, timeout time.Duration) dbgen.WebhookDelivery {
+func (s *stack) settled(t testing.TB, eventID, endpointID uuid.UUID, timeout time.Duration) dbgen.WebhookDelivery {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
@@ -114,7 +114,7 @@ func (s *stack) settled(t *testing.T, eventID, endpointID uuid.UUID, timeout tim
 	}
 }
 
-func (s *stack) attempts(t *testing.T, eventID uuid.UUID) []dbgen.WebhookAttempt {
+func (s *stack) attempts(t testing.TB, eventID uuid.UUID) []dbgen.WebhookAttempt {
 	t.Helper()
 	a, err := s.store.ListEventAttempts(t.Context(), eventID)
 	if err != nil {

@@ -14,7 +14,8 @@ type Received struct {
 	ID     string
 	Header http.Header
 	Body   []byte
-	At     time.Time
+	// At is when the request arrived (its body read).
+	At time.Time
 	// Status is what the receiver answered.
 	Status int
 }
@@ -68,6 +69,7 @@ func (r *Receiver) Close() { _ = r.server.Close() }
 
 // ServeHTTP records the request and answers as the Reply says.
 func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	arrived := time.Now()
 	body, _ := io.ReadAll(req.Body)
 	id := req.Header.Get("webhook-id")
 	r.mu.Lock()
@@ -87,7 +89,7 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.requests = append(r.requests, Received{ID: id, Header: req.Header.Clone(), Body: body, At: time.Now(), Status: status})
+	r.requests = append(r.requests, Received{ID: id, Header: req.Header.Clone(), Body: body, At: arrived, Status: status})
 	if status >= 200 && status < 300 {
 		r.delivered[id]++
 	}

@@ -40,7 +40,9 @@ func (d *delivery) setup(ctx workflow.Context) {
 		StartToCloseTimeout: d.input.AttemptTimeout + 15*time.Second,
 		RetryPolicy:         infrastructureRetry,
 	})
-	d.recordCtx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+	// Recording is a short, idempotent database write: a local activity,
+	// run inside the workflow task, saves a round trip through the server.
+	d.recordCtx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy:         infrastructureRetry,
 	})
@@ -66,7 +68,7 @@ func (d *delivery) run() (DeliveryResult, error) {
 		}
 		last := i == len(d.input.Delays)-1
 		record := RecordInput{Attempt: attempt, Outcome: outcome, Last: last}
-		if err := workflow.ExecuteActivity(d.recordCtx, RecordAttemptActivity, record).Get(d.ctx, nil); err != nil {
+		if err := workflow.ExecuteLocalActivity(d.recordCtx, RecordAttemptActivity, record).Get(d.ctx, nil); err != nil {
 			return DeliveryResult{}, err
 		}
 		switch outcome.Verdict {
