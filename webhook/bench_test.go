@@ -16,7 +16,6 @@ import (
 // benchEvents is how many events each webhook benchmark sends.
 const benchEvents = 1000
 
-
 // benchRates are the steady rates, in events per second, the latency
 // benchmark commits at.
 var benchRates = []int{20, 50}
