@@ -403,6 +403,11 @@ func TestEventListFiltersAndRedelivery(t *testing.T) {
 	} else if again.status != http.StatusAccepted {
 		t.Errorf("a second redelivery: %d %s", again.status, again.body)
 	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("event after redelivery: %s", h.do(t, http.MethodGet, "/v1/events/"+canceled[0].String(), token, nil).body)
+		}
+	})
 	if got := healed.WaitDelivered(t, 1, 30*time.Second); got[canceled[0].String()] == 0 {
 		t.Errorf("the redelivery carries another id: %v", got)
 	}

@@ -47,15 +47,12 @@ func NewDispatcher(store *db.Store, temporal client.Client, cfg config.WebhooksC
 func (d *Dispatcher) Dispatch(ctx context.Context, eventIDs ...uuid.UUID) error {
 	var errs []error
 	for _, id := range eventIDs {
-		err := d.store.InTx(ctx, func(q *dbgen.Queries) error {
+		err := d.dispatch(ctx, func(q *dbgen.Queries) ([]dbgen.Event, error) {
 			ev, err := q.LockUndispatchedEvent(ctx, id)
 			if db.IsNotFound(err) {
-				return nil
+				return nil, nil
 			}
-			if err != nil {
-				return err
-			}
-			return d.dispatchLocked(ctx, q, ev)
+			return []dbgen.Event{ev}, err
 		})
 		if err != nil {
 			errs = append(errs, fmt.Errorf("dispatching event %s: %w", id, err))
@@ -64,33 +61,82 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventIDs ...uuid.UUID) error 
 	return errors.Join(errs...)
 }
 
-// dispatchLocked dispatches an event whose row the transaction holds.
-func (d *Dispatcher) dispatchLocked(ctx context.Context, q *dbgen.Queries, ev dbgen.Event) error {
-	endpoints, err := d.recipients(ctx, q, ev)
+// claimedEvent is an event whose deliveries exist, with those still pending.
+type claimedEvent struct {
+	id      uuid.UUID
+	pending []dbgen.WebhookDelivery
+}
+
+// dispatch creates the deliveries of the events lock returns and commits
+// them, then starts their workflows and marks each event dispatched. The
+// workflows start only once their delivery rows are committed, so the
+// first attempt always finds them; a crash before an event is marked
+// leaves it to the relay, which finds its deliveries and workflows in place.
+func (d *Dispatcher) dispatch(ctx context.Context, lock func(q *dbgen.Queries) ([]dbgen.Event, error)) error {
+	var claimed []claimedEvent
+	err := d.store.InTx(ctx, func(q *dbgen.Queries) error {
+		events, err := lock(q)
+		if err != nil {
+			return err
+		}
+		for _, ev := range events {
+			c, err := d.createDeliveries(ctx, q, ev)
+			if err != nil {
+				return err
+			}
+			claimed = append(claimed, c)
+		}
+		return nil
+	})
 	if err != nil {
 		return err
+	}
+	var errs []error
+	for _, c := range claimed {
+		if err := d.launch(ctx, c); err != nil {
+			errs = append(errs, fmt.Errorf("event %s: %w", c.id, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// createDeliveries creates the deliveries of an event to its recipients
+// and returns those still pending.
+func (d *Dispatcher) createDeliveries(ctx context.Context, q *dbgen.Queries, ev dbgen.Event) (claimedEvent, error) {
+	c := claimedEvent{id: ev.ID}
+	endpoints, err := d.recipients(ctx, q, ev)
+	if err != nil {
+		return c, err
 	}
 	for _, ep := range endpoints {
 		err := q.CreateDelivery(ctx, dbgen.CreateDeliveryParams{EventID: ev.ID, EndpointID: ep.ID, SellerID: ev.SellerID})
 		if err != nil {
-			return err
+			return c, err
 		}
 	}
 	deliveries, err := q.ListEventDeliveries(ctx, ev.ID)
 	if err != nil {
-		return err
+		return c, err
 	}
 	for _, dl := range deliveries {
-		if dl.Status != delivery.StatusPending {
-			continue
+		if dl.Status == delivery.StatusPending {
+			c.pending = append(c.pending, dl)
 		}
+	}
+	return c, nil
+}
+
+// launch starts the workflows of an event's pending deliveries (an
+// existing one counts as started) and marks the event dispatched.
+func (d *Dispatcher) launch(ctx context.Context, c claimedEvent) error {
+	for _, dl := range c.pending {
 		err := d.start(ctx, dl, enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
 		var started *serviceerror.WorkflowExecutionAlreadyStarted
 		if err != nil && !errors.As(err, &started) {
 			return err
 		}
 	}
-	return q.MarkEventDispatched(ctx, ev.ID)
+	return d.store.MarkEventDispatched(ctx, c.id)
 }
 
 // recipients are the endpoints an event goes to: its target endpoint for a
@@ -135,7 +181,9 @@ func (d *Dispatcher) start(ctx context.Context, dl dbgen.WebhookDelivery, reuse 
 // Redeliver starts a new delivery run of a seller's event to every endpoint
 // subscribed to it now, with the same webhook-id (the event id). It refuses
 // with ErrDeliveryRunning while any delivery of the event is pending, and
-// with ErrNotFound for an event the seller does not have.
+// with ErrNotFound for an event the seller does not have. A run whose
+// workflow cannot be started is cancelled, so nothing stays pending for
+// ever.
 func (d *Dispatcher) Redeliver(ctx context.Context, sellerID, eventID uuid.UUID) ([]dbgen.WebhookDelivery, error) {
 	var runs []dbgen.WebhookDelivery
 	err := d.store.InTx(ctx, func(q *dbgen.Queries) error {
@@ -164,19 +212,33 @@ func (d *Dispatcher) Redeliver(ctx context.Context, sellerID, eventID uuid.UUID)
 			if err != nil {
 				return err
 			}
-			err = d.start(ctx, dl, enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
-			var started *serviceerror.WorkflowExecutionAlreadyStarted
-			if errors.As(err, &started) {
-				return ErrDeliveryRunning
-			}
-			if err != nil {
-				return err
-			}
 			runs = append(runs, dl)
 		}
+		// The relay has nothing to do for this event: its runs start below.
 		return q.MarkEventDispatched(ctx, eventID)
 	})
-	return runs, err
+	if err != nil {
+		return nil, err
+	}
+	for i, dl := range runs {
+		err := d.start(ctx, dl, enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
+		if err == nil {
+			continue
+		}
+		for _, unstarted := range runs[i:] {
+			if cerr := d.store.SettleDelivery(ctx, dbgen.SettleDeliveryParams{
+				EventID: unstarted.EventID, EndpointID: unstarted.EndpointID, Run: unstarted.Run, Status: delivery.StatusCancelled,
+			}); cerr != nil {
+				err = errors.Join(err, cerr)
+			}
+		}
+		var started *serviceerror.WorkflowExecutionAlreadyStarted
+		if errors.As(err, &started) {
+			return nil, ErrDeliveryRunning
+		}
+		return nil, err
+	}
+	return runs, nil
 }
 
 // pingPayload is the body of a ping event.

@@ -63,26 +63,16 @@ func (r *Relay) Stop() {
 	<-r.done
 }
 
-// RunOnce dispatches one batch of undispatched events and says how many.
+// RunOnce dispatches one batch of undispatched events and says how many
+// it found.
 func (r *Relay) RunOnce(ctx context.Context) (int, error) {
 	n := 0
-	err := r.dispatcher.store.InTx(ctx, func(q *dbgen.Queries) error {
+	err := r.dispatcher.dispatch(ctx, func(q *dbgen.Queries) ([]dbgen.Event, error) {
 		events, err := q.LockUndispatchedEvents(ctx, dbgen.LockUndispatchedEventsParams{
 			GraceSeconds: r.grace.Seconds(), RowLimit: relayBatch,
 		})
-		if err != nil {
-			return err
-		}
-		for _, ev := range events {
-			if err := r.dispatcher.dispatchLocked(ctx, q, ev); err != nil {
-				return err
-			}
-			n++
-		}
-		return nil
+		n = len(events)
+		return events, err
 	})
-	if err != nil {
-		return 0, err
-	}
-	return n, nil
+	return n, err
 }
