@@ -486,3 +486,49 @@ func TestRecordIsIdempotentAndValidates(t *testing.T) {
 		}
 	}
 }
+
+// Several workers' relays running at once share the undispatched events:
+// each is delivered once.
+func TestConcurrentRelaysDeliverEachEventOnce(t *testing.T) {
+	s := newStack(t)
+	s.worker(t)
+	rcv := testenv.NewReceiver(t, testenv.Always(http.StatusOK))
+	s.endpoint(t, rcv.URL)
+	const events = 40
+	for range events {
+		s.record(t, webhook.OrderCreated)
+	}
+	relays := make(chan int, 4)
+	for range 4 {
+		relay := webhook.NewRelay(s.dispatcher, time.Hour, 0, nil)
+		go func() {
+			total := 0
+			for range 3 {
+				n, err := relay.RunOnce(t.Context())
+				if err != nil {
+					t.Error(err)
+				}
+				total += n
+			}
+			relays <- total
+		}()
+	}
+	dispatched := 0
+	for range 4 {
+		dispatched += <-relays
+	}
+	// The worker's own relay may have taken some as well.
+	if dispatched > events {
+		t.Errorf("the relays dispatched %d events, more than the %d recorded", dispatched, events)
+	}
+	delivered := rcv.WaitDelivered(t, events, 30*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	for id, n := range delivered {
+		if n != 1 {
+			t.Errorf("event %s delivered %d times", id, n)
+		}
+	}
+	if n := len(rcv.Requests()); n != events {
+		t.Errorf("%d requests for %d events", n, events)
+	}
+}
