@@ -7,7 +7,7 @@ export GOTOOLCHAIN := local
 TENURE := bin/tenure
 REFERENCE_CONTRACT ?= ../shared/reference/seller-api-1.0.0.openapi.yaml
 
-.PHONY: build dev test temporal-cli generate check-generated check-format contract-check
+.PHONY: build dev test temporal-cli generate check-generated check-format contract-check bench-webhooks
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -25,6 +25,10 @@ temporal-cli: build
 test: temporal-cli check-format check-generated
 	go vet ./...
 	go test -count=1 -timeout 25m ./...
+
+## bench-webhooks: webhook latency (commit to receipt, p50/p99 over 1,000 events) and retry throughput on the real stack
+bench-webhooks: temporal-cli
+	go test ./webhook -run '^$$' -bench 'BenchmarkWebhook' -benchtime 1x -timeout 30m
 
 ## generate: regenerate the sqlc queries and the Seller API server
 generate:

@@ -27,6 +27,7 @@ func loadCompose(t *testing.T, env ...string) (*types.Project, error) {
 var composeSecrets = []string{
 	"TENURE_AUTH_SIGNING_KEY=" + strings.Repeat("a", 64),
 	"TENURE_LINKS_SIGNING_KEY=" + strings.Repeat("b", 64),
+	"TENURE_WEBHOOKS_SECRET_KEY=" + strings.Repeat("c", 64),
 }
 
 func TestComposeTopology(t *testing.T) {
@@ -89,6 +90,9 @@ func TestComposeTopology(t *testing.T) {
 	}
 	for _, name := range []string{"tenure-api", "tenure-worker"} {
 		s := svc(name)
+		if got := env(s, "TENURE_WEBHOOKS_SECRET_KEY"); got != strings.Repeat("c", 64) {
+			t.Errorf("%s does not take the webhook secret key from the environment", name)
+		}
 		if got := env(s, "TENURE_TEMPORAL_ADDRESS"); got != "temporal:7233" {
 			t.Errorf("%s's Temporal is %q", name, got)
 		}

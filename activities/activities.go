@@ -10,6 +10,7 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/webhook"
 )
 
 // Deps are what activities need from the process that runs them.
@@ -22,12 +23,31 @@ type Deps struct {
 
 // Activities gathers the activity groups the worker registers.
 type Activities struct {
-	Sandbox *SandboxFixtures
+	Sandbox  *SandboxFixtures
+	Webhooks *Webhooks
+	// Dispatcher starts the deliveries of recorded events; activities that
+	// record events (webhook.Record) hand their ids to it after committing.
+	Dispatcher *webhook.Dispatcher
+	// MaxConcurrentAttempts bounds the webhook attempts the worker runs at once.
+	MaxConcurrentAttempts int
 }
 
-// New builds the activity groups over their dependencies.
-func New(d Deps) *Activities {
+// New builds the activity groups over their dependencies. It fails when
+// the webhook secret key is missing.
+func New(d Deps) (*Activities, error) {
+	box, err := webhook.NewSecretBox(d.Config.Webhooks.SecretKey)
+	if err != nil {
+		return nil, err
+	}
 	return &Activities{
 		Sandbox: &SandboxFixtures{Store: d.Store},
-	}
+		Webhooks: &Webhooks{
+			Store:  d.Store,
+			Box:    box,
+			Sender: webhook.NewSender(webhook.PolicyFor(d.Config.Environment), d.Config.Webhooks.AttemptTimeout),
+			Logger: d.Logger,
+		},
+		Dispatcher:            webhook.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks),
+		MaxConcurrentAttempts: d.Config.Webhooks.MaxConcurrentAttempts,
+	}, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/webhook"
 )
 
 // Deps are what the HTTP server needs from the rest of Tenure.
@@ -32,6 +33,8 @@ type Deps struct {
 // group per resource.
 type sellerAPI struct {
 	shippingMethods
+	webhookEndpoints
+	events
 	pending
 }
 
@@ -69,8 +72,15 @@ func New(d Deps) (*fiber.App, error) {
 
 	// Every /v1 request, routed or not, needs a valid token first.
 	app.Use("/v1", bearerAuth(d.Tokens, d.Logger))
+	endpoints, err := webhook.NewEndpoints(d.Store, d.Config)
+	if err != nil {
+		return nil, err
+	}
+	dispatcher := webhook.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
 	impl := sellerAPI{
-		shippingMethods: shippingMethods{store: d.Store},
+		shippingMethods:  shippingMethods{store: d.Store},
+		webhookEndpoints: webhookEndpoints{store: d.Store, endpoints: endpoints, dispatcher: dispatcher},
+		events:           events{store: d.Store, dispatcher: dispatcher},
 	}
 	router := newGuardedRouter(app, operations)
 	sellerapi.RegisterHandlers(router, sellerapi.NewStrictHandler(impl, nil))

@@ -35,6 +35,7 @@ type Config struct {
 	Temporal    TemporalCfg   `mapstructure:"temporal"`
 	Auth        AuthConfig    `mapstructure:"auth"`
 	Links       LinksConfig   `mapstructure:"links"`
+	Webhooks    WebhooksCfg   `mapstructure:"webhooks"`
 	Log         LogConfig     `mapstructure:"log"`
 	Dev         DevConfig     `mapstructure:"dev"`
 	Shutdown    time.Duration `mapstructure:"shutdown_timeout"`
@@ -72,6 +73,30 @@ type LinksConfig struct {
 	SigningKey string `mapstructure:"signing_key"`
 }
 
+// WebhooksCfg configures webhook endpoints and event delivery.
+type WebhooksCfg struct {
+	// SecretKey encrypts endpoint signing secrets at rest.
+	SecretKey string `mapstructure:"secret_key"`
+	// RetrySchedule is the delay before each attempt of a delivery; its
+	// length is the number of attempts.
+	RetrySchedule []time.Duration `mapstructure:"retry_schedule"`
+	// AttemptTimeout bounds one HTTP attempt, response included.
+	AttemptTimeout time.Duration `mapstructure:"attempt_timeout"`
+	// RotationOverlap is how long a rotated-out secret keeps signing.
+	RotationOverlap time.Duration `mapstructure:"rotation_overlap"`
+	// RelayInterval is how often a worker looks for undispatched events.
+	RelayInterval time.Duration `mapstructure:"relay_interval"`
+	// RelayGrace is how old an undispatched event must be before the relay
+	// takes it, leaving the committing process time to dispatch it itself.
+	RelayGrace time.Duration `mapstructure:"relay_grace"`
+	// MaxConcurrentAttempts bounds the HTTP attempts one worker runs at once.
+	MaxConcurrentAttempts int `mapstructure:"max_concurrent_attempts"`
+}
+
+// StandardWebhooksSchedule is the retry schedule of the Standard Webhooks
+// specification: ten attempts over about three days.
+const StandardWebhooksSchedule = "0s,5s,5m,30m,2h,5h,10h,14h,20h,24h"
+
 // LogConfig configures structured logging.
 type LogConfig struct {
 	Level  string `mapstructure:"level"`
@@ -89,24 +114,31 @@ type DevConfig struct {
 const MinKeyLength = 32
 
 var defaults = map[string]any{
-	"environment":        string(Sandbox),
-	"data_dir":           ".tenure",
-	"http.addr":          "127.0.0.1:8080",
-	"http.public_url":    "",
-	"http.body_limit":    8 << 20,
-	"database.url":       "postgres://postgres@127.0.0.1:5432/tenure?sslmode=disable",
-	"database.max_conns": 20,
-	"temporal.address":   "127.0.0.1:7233",
-	"temporal.namespace": "default",
-	"auth.signing_key":   "",
-	"auth.token_ttl":     "2h",
-	"links.signing_key":  "",
-	"log.level":          "info",
-	"log.format":         "json",
-	"dev.temporal_port":  7233,
-	"dev.ui_port":        8233,
-	"dev.temporal_cli":   "",
-	"shutdown_timeout":   "20s",
+	"environment":                      string(Sandbox),
+	"data_dir":                         ".tenure",
+	"http.addr":                        "127.0.0.1:8080",
+	"http.public_url":                  "",
+	"http.body_limit":                  8 << 20,
+	"database.url":                     "postgres://postgres@127.0.0.1:5432/tenure?sslmode=disable",
+	"database.max_conns":               20,
+	"temporal.address":                 "127.0.0.1:7233",
+	"temporal.namespace":               "default",
+	"auth.signing_key":                 "",
+	"auth.token_ttl":                   "2h",
+	"links.signing_key":                "",
+	"webhooks.secret_key":              "",
+	"webhooks.retry_schedule":          StandardWebhooksSchedule,
+	"webhooks.attempt_timeout":         "15s",
+	"webhooks.rotation_overlap":        "24h",
+	"webhooks.relay_interval":          "1s",
+	"webhooks.relay_grace":             "5s",
+	"webhooks.max_concurrent_attempts": 200,
+	"log.level":                        "info",
+	"log.format":                       "json",
+	"dev.temporal_port":                7233,
+	"dev.ui_port":                      8233,
+	"dev.temporal_cli":                 "",
+	"shutdown_timeout":                 "20s",
 }
 
 // Load reads the configuration. file is an explicit tenure.yaml path; when it
@@ -134,6 +166,7 @@ func Load(file string) (*Config, error) {
 	}
 	var c Config
 	err := v.Unmarshal(&c, viper.DecodeHook(mapstructure.ComposeDecodeHookFunc(
+		mapstructure.StringToWeakSliceHookFunc(","),
 		mapstructure.StringToTimeDurationHookFunc(),
 	)))
 	if err != nil {
@@ -148,7 +181,7 @@ func Load(file string) (*Config, error) {
 
 // decodeProblem matches one line of mapstructure's decoding error, which
 // quotes the key that failed.
-var decodeProblem = regexp.MustCompile(`'([a-z_.]+)'\s*(.*)`)
+var decodeProblem = regexp.MustCompile(`'([a-z_.]+)(\[\d+\])?'\s*(.*)`)
 
 // describeDecodeError names each key that could not be read, with its
 // variable and the kind of value it takes, without Go's parser vocabulary.
@@ -160,12 +193,14 @@ func describeDecodeError(err error) string {
 			continue
 		}
 		want := "a value of the right kind"
-		switch {
-		case strings.Contains(m[2], "'int'") || strings.Contains(m[2], "'uint'"):
+		switch problem := m[3]; {
+		case strings.Contains(problem, "'int'") || strings.Contains(problem, "'uint'"):
 			want = "a whole number"
-		case strings.Contains(m[2], "'bool'"):
+		case strings.Contains(problem, "'bool'"):
 			want = "true or false"
-		case strings.Contains(m[2], "duration"):
+		case strings.Contains(problem, "duration") && m[2] != "":
+			want = "a comma-separated list of durations such as 0s,5s,5m"
+		case strings.Contains(problem, "duration"):
 			want = "a duration such as 30s or 2h"
 		}
 		problems = append(problems, fmt.Sprintf("%s (%s): must be %s", m[1], EnvName(m[1]), want))
@@ -194,6 +229,8 @@ const (
 	NeedHTTP
 	// NeedDev validates the settings of `tenure dev`.
 	NeedDev
+	// NeedWebhooks validates the webhook settings (API, worker, set-webhook).
+	NeedWebhooks
 )
 
 // Validate checks the parts of the configuration a command needs and
@@ -259,6 +296,9 @@ func (c *Config) Validate(need Need) error {
 			bad("links.signing_key", "must be a secret of at least %d bytes (generate one with `openssl rand -hex 32`)", MinKeyLength)
 		}
 	}
+	if need&NeedWebhooks != 0 {
+		c.validateWebhooks(bad)
+	}
 	if need&NeedDev != 0 {
 		for key, port := range map[string]int{"dev.temporal_port": c.Dev.TemporalPort, "dev.ui_port": c.Dev.UIPort} {
 			if port < 1 || port > 65535 {
@@ -273,4 +313,38 @@ func (c *Config) Validate(need Need) error {
 		return nil
 	}
 	return errors.New("invalid configuration:\n  " + strings.Join(problems, "\n  "))
+}
+
+// maxRetryAttempts bounds the retry schedule, and so a delivery's history.
+const maxRetryAttempts = 50
+
+func (c *Config) validateWebhooks(bad func(key, format string, args ...any)) {
+	w := c.Webhooks
+	if len(w.SecretKey) < MinKeyLength {
+		bad("webhooks.secret_key", "must be a secret of at least %d bytes (generate one with `openssl rand -hex 32`)", MinKeyLength)
+	}
+	if len(w.RetrySchedule) == 0 || len(w.RetrySchedule) > maxRetryAttempts {
+		bad("webhooks.retry_schedule", "must list 1 to %d comma-separated delays such as %s", maxRetryAttempts, StandardWebhooksSchedule)
+	}
+	for _, d := range w.RetrySchedule {
+		if d < 0 {
+			bad("webhooks.retry_schedule", "delays must not be negative, got %s", d)
+			break
+		}
+	}
+	if w.AttemptTimeout < 100*time.Millisecond || w.AttemptTimeout > 5*time.Minute {
+		bad("webhooks.attempt_timeout", "must be between 100ms and 5m, got %s", w.AttemptTimeout)
+	}
+	if w.RotationOverlap < 0 || w.RotationOverlap > 30*24*time.Hour {
+		bad("webhooks.rotation_overlap", "must be between 0s and 720h, got %s", w.RotationOverlap)
+	}
+	if w.RelayInterval < 10*time.Millisecond {
+		bad("webhooks.relay_interval", "must be at least 10ms, got %s", w.RelayInterval)
+	}
+	if w.RelayGrace < 0 {
+		bad("webhooks.relay_grace", "must not be negative, got %s", w.RelayGrace)
+	}
+	if w.MaxConcurrentAttempts < 1 {
+		bad("webhooks.max_concurrent_attempts", "must be at least 1, got %d", w.MaxConcurrentAttempts)
+	}
 }

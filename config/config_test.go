@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -79,13 +80,62 @@ func validConfig(t *testing.T) *Config {
 	}
 	c.Auth.SigningKey = strings.Repeat("k", MinKeyLength)
 	c.Links.SigningKey = strings.Repeat("l", MinKeyLength)
+	c.Webhooks.SecretKey = strings.Repeat("w", MinKeyLength)
 	return c
 }
 
 func TestValidateAcceptsDefaultsWithKeys(t *testing.T) {
 	c := validConfig(t)
-	if err := c.Validate(NeedDatabase | NeedTemporal | NeedHTTP | NeedDev); err != nil {
+	if err := c.Validate(NeedDatabase | NeedTemporal | NeedHTTP | NeedDev | NeedWebhooks); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestWebhookDefaultsAreTheStandardSchedule(t *testing.T) {
+	t.Chdir(t.TempDir())
+	c, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []time.Duration{0, 5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour,
+		5 * time.Hour, 10 * time.Hour, 14 * time.Hour, 20 * time.Hour, 24 * time.Hour}
+	if !slices.Equal(c.Webhooks.RetrySchedule, want) {
+		t.Errorf("retry schedule %v, want %v", c.Webhooks.RetrySchedule, want)
+	}
+	if c.Webhooks.AttemptTimeout != 15*time.Second || c.Webhooks.RotationOverlap != 24*time.Hour {
+		t.Errorf("unexpected webhook defaults: %+v", c.Webhooks)
+	}
+}
+
+func TestWebhookScheduleFromEnvironment(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("TENURE_WEBHOOKS_RETRY_SCHEDULE", "0s,100ms,1s")
+	c, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []time.Duration{0, 100 * time.Millisecond, time.Second}; !slices.Equal(c.Webhooks.RetrySchedule, want) {
+		t.Errorf("got %v, want %v", c.Webhooks.RetrySchedule, want)
+	}
+	t.Setenv("TENURE_WEBHOOKS_RETRY_SCHEDULE", "0s,soon")
+	if _, err := Load(""); err == nil || !strings.Contains(err.Error(), "TENURE_WEBHOOKS_RETRY_SCHEDULE") {
+		t.Errorf("a bad delay names the variable, got %v", err)
+	}
+}
+
+func TestValidateWebhooks(t *testing.T) {
+	c := validConfig(t)
+	c.Webhooks.SecretKey = "short"
+	c.Webhooks.RetrySchedule = nil
+	c.Webhooks.AttemptTimeout = 0
+	err := c.Validate(NeedWebhooks)
+	for _, want := range []string{"webhooks.secret_key (TENURE_WEBHOOKS_SECRET_KEY)", "webhooks.retry_schedule", "webhooks.attempt_timeout"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not name %s: %v", want, err)
+		}
+	}
+	if err := c.Validate(NeedDatabase); err != nil {
+		t.Errorf("migrations need no webhook key: %v", err)
 	}
 }
 

@@ -28,12 +28,21 @@ const (
 	ScopeUserInfoRead       Scope = "user-info:read"
 )
 
+// Tenure's extension scopes.
+const (
+	// ScopeWebhookRead reads webhook endpoints and the event log.
+	ScopeWebhookRead Scope = "seller-webhook:read"
+	// ScopeWebhookEdit manages webhook endpoints and redelivers events.
+	ScopeWebhookEdit Scope = "seller-webhook:edit"
+)
+
 // SellerScopes is every scope a seller's client may be granted.
 var SellerScopes = []Scope{
 	ScopeBrandingRead, ScopeCatalogEdit, ScopeCatalogRead, ScopeMetricsRead,
 	ScopeOfferEdit, ScopeOfferRead, ScopeOrderEdit, ScopeOrderRead,
 	ScopeSimulationsRun, ScopeShipmentEdit, ScopeShippingMethodEdit,
 	ScopeShippingMethodRead, ScopeUserInfoRead,
+	ScopeWebhookRead, ScopeWebhookEdit,
 }
 
 // ClientScope is the scope value sellers send to the token endpoint to ask

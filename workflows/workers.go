@@ -12,13 +12,15 @@ import (
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/workflows/sandbox"
+	"github.com/tenurehq/tenure/workflows/webhook"
 )
 
-// queue is what one task queue's worker registers.
+// queue is what one task queue's worker registers, and how it polls.
 type queue struct {
 	name       string
 	workflows  []any
 	activities map[string]any
+	options    worker.Options
 }
 
 func queues(acts *activities.Activities) []queue {
@@ -28,6 +30,22 @@ func queues(acts *activities.Activities) []queue {
 			workflows: []any{sandbox.SeedSeller},
 			activities: map[string]any{
 				sandbox.SeedShippingMethodsActivity: acts.Sandbox.SeedShippingMethods,
+			},
+		},
+		{
+			name:      webhook.TaskQueue,
+			workflows: []any{webhook.Deliver},
+			activities: map[string]any{
+				webhook.SendAttemptActivity:   acts.Webhooks.SendAttempt,
+				webhook.RecordAttemptActivity: acts.Webhooks.RecordAttempt,
+			},
+			// Attempts mostly wait on receivers: many run at once, and
+			// enough pollers keep a burst from queueing behind one poll.
+			options: worker.Options{
+				MaxConcurrentActivityExecutionSize:     acts.MaxConcurrentAttempts,
+				MaxConcurrentActivityTaskPollers:       8,
+				MaxConcurrentWorkflowTaskPollers:       4,
+				MaxConcurrentWorkflowTaskExecutionSize: 200,
 			},
 		},
 	}
@@ -43,7 +61,9 @@ type Workers struct {
 func NewWorkers(c client.Client, acts *activities.Activities) *Workers {
 	var ws Workers
 	for _, q := range queues(acts) {
-		w := worker.New(c, q.name, worker.Options{DisableRegistrationAliasing: true})
+		opts := q.options
+		opts.DisableRegistrationAliasing = true
+		w := worker.New(c, q.name, opts)
 		for _, wf := range q.workflows {
 			w.RegisterWorkflowWithOptions(wf, workflow.RegisterOptions{})
 		}

@@ -376,6 +376,57 @@ func (e SalesChannel) Valid() bool {
 	}
 }
 
+// Defines values for WebhookAttemptOutcome.
+const (
+	WebhookAttemptOutcomeDelivered   WebhookAttemptOutcome = "delivered"
+	WebhookAttemptOutcomeFailed      WebhookAttemptOutcome = "failed"
+	WebhookAttemptOutcomeGone        WebhookAttemptOutcome = "gone"
+	WebhookAttemptOutcomeInterrupted WebhookAttemptOutcome = "interrupted"
+	WebhookAttemptOutcomeSending     WebhookAttemptOutcome = "sending"
+)
+
+// Valid indicates whether the value is a known member of the WebhookAttemptOutcome enum.
+func (e WebhookAttemptOutcome) Valid() bool {
+	switch e {
+	case WebhookAttemptOutcomeDelivered:
+		return true
+	case WebhookAttemptOutcomeFailed:
+		return true
+	case WebhookAttemptOutcomeGone:
+		return true
+	case WebhookAttemptOutcomeInterrupted:
+		return true
+	case WebhookAttemptOutcomeSending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookDeliveryStatus.
+const (
+	WebhookDeliveryStatusCancelled WebhookDeliveryStatus = "cancelled"
+	WebhookDeliveryStatusDelivered WebhookDeliveryStatus = "delivered"
+	WebhookDeliveryStatusFailed    WebhookDeliveryStatus = "failed"
+	WebhookDeliveryStatusPending   WebhookDeliveryStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the WebhookDeliveryStatus enum.
+func (e WebhookDeliveryStatus) Valid() bool {
+	switch e {
+	case WebhookDeliveryStatusCancelled:
+		return true
+	case WebhookDeliveryStatusDelivered:
+		return true
+	case WebhookDeliveryStatusFailed:
+		return true
+	case WebhookDeliveryStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListOffersPaginatedParamsSortBy.
 const (
 	ListOffersPaginatedParamsSortByCreatedAt ListOffersPaginatedParamsSortBy = "created_at"
@@ -836,6 +887,39 @@ type Error struct {
 
 	// Timeout True when the failure was a timeout.
 	Timeout bool `json:"timeout"`
+}
+
+// Event Something that happened to an offer or order (or a `ping`), as sent to webhook endpoints.
+type Event struct {
+	// Attempts Every delivery attempt, oldest first (only in `getEvent`).
+	Attempts *[]WebhookAttempt `json:"attempts,omitempty"`
+
+	// CreatedAt When the change that caused the event was committed.
+	CreatedAt time.Time `json:"created_at"`
+
+	// Deliveries One delivery per endpoint the event was sent to.
+	Deliveries []WebhookDelivery `json:"deliveries"`
+
+	// Id Event id; also the `webhook-id` (and `svix-id`) header of every delivery attempt.
+	Id string `json:"id"`
+
+	// ObjectId Id of the offer or order (for `ping`, of the endpoint).
+	ObjectId string `json:"object_id"`
+
+	// Payload The request body sent to endpoints, byte for byte (the offer or order as `getOffer` or `getOrder` returned it when the event happened).
+	Payload json.RawMessage `json:"payload"`
+
+	// Type Event type, e.g. `offer.accepted`; also the `webhook-event-type` header.
+	Type string `json:"type"`
+}
+
+// EventPage One page of events.
+type EventPage struct {
+	// Events Events on this page.
+	Events []Event `json:"events"`
+
+	// Pagination Position of a page in a paginated list.
+	Pagination Pagination `json:"pagination"`
 }
 
 // FirstPartyService A service provided with an order line by the financing platform itself (repair, replacement, ...).
@@ -2181,6 +2265,177 @@ type SupportCheckResult struct {
 	Products []ProductSupport `json:"products"`
 }
 
+// WebhookAttempt One HTTP request of a delivery.
+type WebhookAttempt struct {
+	// Attempt Attempt number within the run, from 1.
+	Attempt int32 `json:"attempt"`
+
+	// AttemptedAt When the request was sent.
+	AttemptedAt time.Time `json:"attempted_at"`
+
+	// EndpointId The endpoint called.
+	EndpointId string `json:"endpoint_id"`
+
+	// ErrorClass Why the attempt failed: `timeout`, `connection_refused`, `network_error`, `blocked_address` (a non-public address in production), `redirect` (3xx, never followed), `http_status` (another non-2xx answer), `gone` (410) or `interrupted`.
+	ErrorClass *string `json:"error_class,omitempty"`
+
+	// LatencyMs Milliseconds from sending to the end of the answer (or the failure).
+	LatencyMs *int32 `json:"latency_ms,omitempty"`
+
+	// Outcome `delivered` (2xx within the timeout), `failed`, `gone` (410: the endpoint was disabled), `interrupted` (the worker stopped during the attempt; whether it arrived is unknown) or `sending`.
+	Outcome WebhookAttemptOutcome `json:"outcome"`
+
+	// ResponseExcerpt The first 4 KiB of the answer's body, or what went wrong on the way.
+	ResponseExcerpt *string `json:"response_excerpt,omitempty"`
+
+	// Run Delivery run, 1 and then one more per redelivery.
+	Run int32 `json:"run"`
+
+	// StatusCode HTTP status of the answer, absent when none arrived.
+	StatusCode *int32 `json:"status_code,omitempty"`
+}
+
+// WebhookAttemptOutcome `delivered` (2xx within the timeout), `failed`, `gone` (410: the endpoint was disabled), `interrupted` (the worker stopped during the attempt; whether it arrived is unknown) or `sending`.
+type WebhookAttemptOutcome string
+
+// WebhookDelivery The delivery of an event to one endpoint.
+type WebhookDelivery struct {
+	// Attempts Attempts made, all runs together.
+	Attempts int32 `json:"attempts"`
+
+	// DeliveredAt When the endpoint acknowledged the event.
+	DeliveredAt *time.Time `json:"delivered_at,omitempty"`
+
+	// EndpointId The endpoint.
+	EndpointId string `json:"endpoint_id"`
+
+	// LastAttemptAt When the latest attempt was sent.
+	LastAttemptAt *time.Time `json:"last_attempt_at,omitempty"`
+
+	// Run Delivery run, 1 and then one more per redelivery.
+	Run int32 `json:"run"`
+
+	// Status `pending` (attempts go on), `delivered`, `failed` (every attempt of the retry schedule failed, or the endpoint answered 410) or `cancelled` (the endpoint was disabled or deleted).
+	Status WebhookDeliveryStatus `json:"status"`
+}
+
+// WebhookDeliveryStatus `pending` (attempts go on), `delivered`, `failed` (every attempt of the retry schedule failed, or the endpoint answered 410) or `cancelled` (the endpoint was disabled or deleted).
+type WebhookDeliveryStatus string
+
+// WebhookEndpoint A URL that receives the seller's events.
+type WebhookEndpoint struct {
+	// CreatedAt When the endpoint was registered.
+	CreatedAt time.Time `json:"created_at"`
+
+	// Description The seller's note about the endpoint.
+	Description string `json:"description"`
+
+	// DisabledAt When the endpoint was disabled.
+	DisabledAt *time.Time `json:"disabled_at,omitempty"`
+
+	// DisabledReason Why the endpoint was disabled.
+	DisabledReason *string `json:"disabled_reason,omitempty"`
+
+	// Enabled False when Tenure disabled the endpoint (it answered 410) or the seller did.
+	Enabled bool `json:"enabled"`
+
+	// Events Subscribed event types; empty means every type.
+	Events []string `json:"events"`
+
+	// Id Endpoint id.
+	Id string `json:"id"`
+
+	// PreviousSecretExpiresAt Until when the secret replaced by the latest rotation still signs, next to the new one.
+	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at,omitempty"`
+
+	// UpdatedAt When the endpoint last changed.
+	UpdatedAt time.Time `json:"updated_at"`
+
+	// Url Where events are POSTed.
+	Url string `json:"url"`
+}
+
+// WebhookEndpointCreateRequest A new webhook endpoint.
+type WebhookEndpointCreateRequest struct {
+	// Description A note for the seller, at most 500 characters.
+	Description *string `json:"description,omitempty"`
+
+	// Events Event types to receive; empty or absent means every type.
+	Events *[]string `json:"events,omitempty"`
+
+	// Url Absolute http(s) URL, at most 2,048 characters; public addresses only in production.
+	Url string `json:"url"`
+}
+
+// WebhookEndpointList The seller's webhook endpoints.
+type WebhookEndpointList struct {
+	// Data Endpoints, oldest first.
+	Data []WebhookEndpoint `json:"data"`
+}
+
+// WebhookEndpointUpdateRequest Fields of an endpoint to change; absent fields stay as they are.
+type WebhookEndpointUpdateRequest struct {
+	// Description New note, at most 500 characters.
+	Description *string `json:"description,omitempty"`
+
+	// Enabled True re-enables a disabled endpoint; false disables it.
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// Events New subscriptions; an empty list subscribes to every type.
+	Events *[]string `json:"events,omitempty"`
+
+	// Url New URL, same rules as on creation.
+	Url *string `json:"url,omitempty"`
+}
+
+// WebhookEndpointWithSecret An endpoint with its signing secret, shown only on creation and rotation.
+type WebhookEndpointWithSecret struct {
+	// CreatedAt When the endpoint was registered.
+	CreatedAt time.Time `json:"created_at"`
+
+	// Description The seller's note about the endpoint.
+	Description string `json:"description"`
+
+	// DisabledAt When the endpoint was disabled.
+	DisabledAt *time.Time `json:"disabled_at,omitempty"`
+
+	// DisabledReason Why the endpoint was disabled.
+	DisabledReason *string `json:"disabled_reason,omitempty"`
+
+	// Enabled False when Tenure disabled the endpoint (it answered 410) or the seller did.
+	Enabled bool `json:"enabled"`
+
+	// Events Subscribed event types; empty means every type.
+	Events []string `json:"events"`
+
+	// Id Endpoint id.
+	Id string `json:"id"`
+
+	// PreviousSecretExpiresAt Until when the secret replaced by the latest rotation still signs, next to the new one.
+	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at,omitempty"`
+
+	// Secret The `whsec_` signing secret (base64 of the HMAC key after the prefix). Keep it safe; Tenure never shows it again.
+	Secret string `json:"secret"`
+
+	// UpdatedAt When the endpoint last changed.
+	UpdatedAt time.Time `json:"updated_at"`
+
+	// Url Where events are POSTed.
+	Url string `json:"url"`
+}
+
+// EventID defines model for EventID.
+type EventID = string
+
+// WebhookEndpointID defines model for WebhookEndpointID.
+type WebhookEndpointID = string
+
+// Forbidden defines model for Forbidden.
+type Forbidden = string
+
+// Unauthorized defines model for Unauthorized.
+type Unauthorized = string
+
 // SearchProductsParams defines parameters for SearchProducts.
 type SearchProductsParams struct {
 	// Term Text to look for in product titles and seller product references; empty matches every product.
@@ -2209,6 +2464,36 @@ type FilterProductsPaginatedParams struct {
 
 	// Page Zero-based page index (at most 1,000,000).
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// ListEventsParams defines parameters for ListEvents.
+type ListEventsParams struct {
+	// Type Only events of this type (one of the eight event types, or `ping`).
+	Type *string `form:"type,omitempty" json:"type,omitempty"`
+
+	// ObjectId Only events about this offer or order (its id).
+	ObjectId *string `form:"object_id,omitempty" json:"object_id,omitempty"`
+
+	// DeliverySuccess `true`: only events every delivery of which is delivered (events without deliveries are left out). `false`: only events with at least one failed delivery (attempts exhausted or 410). Events whose deliveries are pending or cancelled match neither.
+	DeliverySuccess *bool `form:"delivery_success,omitempty" json:"delivery_success,omitempty"`
+
+	// CreatedAtGt Only events created after this RFC 3339 time.
+	CreatedAtGt *time.Time `form:"created_at_gt,omitempty" json:"created_at_gt,omitempty"`
+
+	// CreatedAtGte Only events created at or after this RFC 3339 time.
+	CreatedAtGte *time.Time `form:"created_at_gte,omitempty" json:"created_at_gte,omitempty"`
+
+	// CreatedAtLt Only events created before this RFC 3339 time.
+	CreatedAtLt *time.Time `form:"created_at_lt,omitempty" json:"created_at_lt,omitempty"`
+
+	// CreatedAtLte Only events created at or before this RFC 3339 time.
+	CreatedAtLte *time.Time `form:"created_at_lte,omitempty" json:"created_at_lte,omitempty"`
+
+	// Page Zero-based page index (at most 1,000,000).
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Page size, 50 by default; values above 100 are capped at 100.
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // ListOffersParams defines parameters for ListOffers.
@@ -2407,6 +2692,12 @@ type CreateShipmentJSONRequestBody = ShipmentCreateRequest
 // CreateShippingMethodJSONRequestBody defines body for CreateShippingMethod for application/json ContentType.
 type CreateShippingMethodJSONRequestBody = ShippingMethodCreateRequest
 
+// CreateWebhookEndpointJSONRequestBody defines body for CreateWebhookEndpoint for application/json ContentType.
+type CreateWebhookEndpointJSONRequestBody = WebhookEndpointCreateRequest
+
+// UpdateWebhookEndpointJSONRequestBody defines body for UpdateWebhookEndpoint for application/json ContentType.
+type UpdateWebhookEndpointJSONRequestBody = WebhookEndpointUpdateRequest
+
 // Getter for additional properties for ScenarioInput. Returns the specified
 // element and whether it was found
 func (a ScenarioInput) Get(fieldName string) (value interface{}, found bool) {
@@ -2535,6 +2826,15 @@ type ServerInterface interface {
 	// FilterProductsPaginated Search and filter products, paginated
 	// (POST /v1/catalog/products_paginated)
 	FilterProductsPaginated(c *fiber.Ctx, params FilterProductsPaginatedParams) error
+	// ListEvents List events
+	// (GET /v1/events)
+	ListEvents(c *fiber.Ctx, params ListEventsParams) error
+	// GetEvent Get an event
+	// (GET /v1/events/{id})
+	GetEvent(c *fiber.Ctx, id EventID) error
+	// RedeliverEvent Redeliver an event
+	// (POST /v1/events/{id}/redeliver)
+	RedeliverEvent(c *fiber.Ctx, id EventID) error
 	// ListOffers List offers (deprecated)
 	// (GET /v1/offers)
 	//
@@ -2599,6 +2899,27 @@ type ServerInterface interface {
 	// CreateShippingMethod Create a shipping method
 	// (POST /v1/shipping-method/method)
 	CreateShippingMethod(c *fiber.Ctx) error
+	// ListWebhookEndpoints List webhook endpoints
+	// (GET /v1/webhook-endpoints)
+	ListWebhookEndpoints(c *fiber.Ctx) error
+	// CreateWebhookEndpoint Register a webhook endpoint
+	// (POST /v1/webhook-endpoints)
+	CreateWebhookEndpoint(c *fiber.Ctx) error
+	// DeleteWebhookEndpoint Delete a webhook endpoint
+	// (DELETE /v1/webhook-endpoints/{id})
+	DeleteWebhookEndpoint(c *fiber.Ctx, id WebhookEndpointID) error
+	// GetWebhookEndpoint Get a webhook endpoint
+	// (GET /v1/webhook-endpoints/{id})
+	GetWebhookEndpoint(c *fiber.Ctx, id WebhookEndpointID) error
+	// UpdateWebhookEndpoint Update a webhook endpoint
+	// (PATCH /v1/webhook-endpoints/{id})
+	UpdateWebhookEndpoint(c *fiber.Ctx, id WebhookEndpointID) error
+	// RotateWebhookEndpointSecret Rotate a webhook endpoint's secret
+	// (POST /v1/webhook-endpoints/{id}/rotate-secret)
+	RotateWebhookEndpointSecret(c *fiber.Ctx, id WebhookEndpointID) error
+	// TestWebhookEndpoint Send a test event to a webhook endpoint
+	// (POST /v1/webhook-endpoints/{id}/test)
+	TestWebhookEndpoint(c *fiber.Ctx, id WebhookEndpointID) error
 }
 
 // ServerInterfaceWrapper converts contexts to parameters.
@@ -2949,6 +3270,157 @@ func (siw *ServerInterfaceWrapper) FilterProductsPaginated(c *fiber.Ctx) error {
 
 	handler := func(c *fiber.Ctx) error {
 		return siw.Handler.FilterProductsPaginated(c, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// ListEvents operation middleware
+func (siw *ServerInterfaceWrapper) ListEvents(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListEventsParams
+
+	var query url.Values
+	query, err = url.ParseQuery(string(c.Request().URI().QueryString()))
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for query string: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "type" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "type", query, &params.Type, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter type: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "object_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "object_id", query, &params.ObjectId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter object_id: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "delivery_success" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "delivery_success", query, &params.DeliverySuccess, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter delivery_success: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "created_at_gt" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "created_at_gt", query, &params.CreatedAtGt, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter created_at_gt: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "created_at_gte" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "created_at_gte", query, &params.CreatedAtGte, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter created_at_gte: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "created_at_lt" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "created_at_lt", query, &params.CreatedAtLt, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter created_at_lt: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "created_at_lte" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "created_at_lte", query, &params.CreatedAtLte, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter created_at_lte: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", query, &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter page: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", query, &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter limit: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.ListEvents(c, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// GetEvent operation middleware
+func (siw *ServerInterfaceWrapper) GetEvent(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id EventID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.GetEvent(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// RedeliverEvent operation middleware
+func (siw *ServerInterfaceWrapper) RedeliverEvent(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id EventID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.RedeliverEvent(c, id)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -3751,6 +4223,187 @@ func (siw *ServerInterfaceWrapper) CreateShippingMethod(c *fiber.Ctx) error {
 	return handler(c)
 }
 
+// ListWebhookEndpoints operation middleware
+func (siw *ServerInterfaceWrapper) ListWebhookEndpoints(c *fiber.Ctx) error {
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.ListWebhookEndpoints(c)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// CreateWebhookEndpoint operation middleware
+func (siw *ServerInterfaceWrapper) CreateWebhookEndpoint(c *fiber.Ctx) error {
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.CreateWebhookEndpoint(c)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// DeleteWebhookEndpoint operation middleware
+func (siw *ServerInterfaceWrapper) DeleteWebhookEndpoint(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WebhookEndpointID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.DeleteWebhookEndpoint(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// GetWebhookEndpoint operation middleware
+func (siw *ServerInterfaceWrapper) GetWebhookEndpoint(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WebhookEndpointID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.GetWebhookEndpoint(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// UpdateWebhookEndpoint operation middleware
+func (siw *ServerInterfaceWrapper) UpdateWebhookEndpoint(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WebhookEndpointID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.UpdateWebhookEndpoint(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// RotateWebhookEndpointSecret operation middleware
+func (siw *ServerInterfaceWrapper) RotateWebhookEndpointSecret(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WebhookEndpointID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.RotateWebhookEndpointSecret(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// TestWebhookEndpoint operation middleware
+func (siw *ServerInterfaceWrapper) TestWebhookEndpoint(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WebhookEndpointID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.TestWebhookEndpoint(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
 // FiberServerOptions provides options for the Fiber server.
 type FiberServerOptions struct {
 	BaseURL            string
@@ -3838,9 +4491,51 @@ func RegisterHandlersWithOptions(router fiber.Router, si ServerInterface, option
 
 	router.Post(options.BaseURL+"/v1/shipping-method/method", wrapper.CreateShippingMethod)
 
+	router.Get(options.BaseURL+"/v1/webhook-endpoints", wrapper.ListWebhookEndpoints)
+
+	router.Post(options.BaseURL+"/v1/webhook-endpoints", wrapper.CreateWebhookEndpoint)
+
+	router.Delete(options.BaseURL+"/v1/webhook-endpoints/:id", wrapper.DeleteWebhookEndpoint)
+
+	router.Get(options.BaseURL+"/v1/webhook-endpoints/:id", wrapper.GetWebhookEndpoint)
+
+	router.Patch(options.BaseURL+"/v1/webhook-endpoints/:id", wrapper.UpdateWebhookEndpoint)
+
+	router.Post(options.BaseURL+"/v1/webhook-endpoints/:id/rotate-secret", wrapper.RotateWebhookEndpointSecret)
+
+	router.Post(options.BaseURL+"/v1/webhook-endpoints/:id/test", wrapper.TestWebhookEndpoint)
+
+	router.Get(options.BaseURL+"/v1/events", wrapper.ListEvents)
+
+	router.Get(options.BaseURL+"/v1/events/:id", wrapper.GetEvent)
+
+	router.Post(options.BaseURL+"/v1/events/:id/redeliver", wrapper.RedeliverEvent)
+
 	router.Post(options.BaseURL+"/v1/scenario_simulations/:scenario_name", wrapper.RunScenarioSimulation)
 
 }
+
+type BadRequestApplicationvndGoaErrorResponse struct {
+	Body io.Reader
+
+	ContentLength int64
+}
+
+type ForbiddenJSONResponse string
+
+type NotFoundApplicationvndGoaErrorResponse struct {
+	Body io.Reader
+
+	ContentLength int64
+}
+
+type TooLargeApplicationvndGoaErrorResponse struct {
+	Body io.Reader
+
+	ContentLength int64
+}
+
+type UnauthorizedJSONResponse string
 
 type CalculateBasketPricingRequestObject struct {
 	Body *CalculateBasketPricingJSONRequestBody
@@ -4992,6 +5687,220 @@ func (response FilterProductsPaginated422ApplicationvndGoaErrorResponse) VisitFi
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ListEventsRequestObject struct {
+	Params ListEventsParams
+}
+
+type ListEventsResponseObject interface {
+	VisitListEventsResponse(ctx *fiber.Ctx) error
+}
+
+type ListEvents200JSONResponse EventPage
+
+func (response ListEvents200JSONResponse) VisitListEventsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type ListEvents400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response ListEvents400ApplicationvndGoaErrorResponse) VisitListEventsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ListEvents401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListEvents401JSONResponse) VisitListEventsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type ListEvents403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListEvents403JSONResponse) VisitListEventsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetEventRequestObject struct {
+	Id EventID `json:"id"`
+}
+
+type GetEventResponseObject interface {
+	VisitGetEventResponse(ctx *fiber.Ctx) error
+}
+
+type GetEvent200JSONResponse Event
+
+func (response GetEvent200JSONResponse) VisitGetEventResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type GetEvent400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response GetEvent400ApplicationvndGoaErrorResponse) VisitGetEventResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetEvent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetEvent401JSONResponse) VisitGetEventResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type GetEvent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetEvent403JSONResponse) VisitGetEventResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetEvent404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response GetEvent404ApplicationvndGoaErrorResponse) VisitGetEventResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type RedeliverEventRequestObject struct {
+	Id EventID `json:"id"`
+}
+
+type RedeliverEventResponseObject interface {
+	VisitRedeliverEventResponse(ctx *fiber.Ctx) error
+}
+
+type RedeliverEvent202JSONResponse Event
+
+func (response RedeliverEvent202JSONResponse) VisitRedeliverEventResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(202)
+
+	return ctx.JSON(&response)
+}
+
+type RedeliverEvent400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response RedeliverEvent400ApplicationvndGoaErrorResponse) VisitRedeliverEventResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type RedeliverEvent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RedeliverEvent401JSONResponse) VisitRedeliverEventResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type RedeliverEvent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RedeliverEvent403JSONResponse) VisitRedeliverEventResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type RedeliverEvent404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response RedeliverEvent404ApplicationvndGoaErrorResponse) VisitRedeliverEventResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type RedeliverEvent409ApplicationvndGoaErrorResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response RedeliverEvent409ApplicationvndGoaErrorResponse) VisitRedeliverEventResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(409)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -6708,6 +7617,541 @@ func (response CreateShippingMethod422ApplicationvndGoaErrorResponse) VisitCreat
 	return err
 }
 
+type ListWebhookEndpointsRequestObject struct {
+}
+
+type ListWebhookEndpointsResponseObject interface {
+	VisitListWebhookEndpointsResponse(ctx *fiber.Ctx) error
+}
+
+type ListWebhookEndpoints200JSONResponse WebhookEndpointList
+
+func (response ListWebhookEndpoints200JSONResponse) VisitListWebhookEndpointsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type ListWebhookEndpoints401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListWebhookEndpoints401JSONResponse) VisitListWebhookEndpointsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type ListWebhookEndpoints403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListWebhookEndpoints403JSONResponse) VisitListWebhookEndpointsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type CreateWebhookEndpointRequestObject struct {
+	Body *CreateWebhookEndpointJSONRequestBody
+}
+
+type CreateWebhookEndpointResponseObject interface {
+	VisitCreateWebhookEndpointResponse(ctx *fiber.Ctx) error
+}
+
+type CreateWebhookEndpoint201JSONResponse WebhookEndpointWithSecret
+
+func (response CreateWebhookEndpoint201JSONResponse) VisitCreateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(201)
+
+	return ctx.JSON(&response)
+}
+
+type CreateWebhookEndpoint400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response CreateWebhookEndpoint400ApplicationvndGoaErrorResponse) VisitCreateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type CreateWebhookEndpoint401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateWebhookEndpoint401JSONResponse) VisitCreateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type CreateWebhookEndpoint403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateWebhookEndpoint403JSONResponse) VisitCreateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type CreateWebhookEndpoint413ApplicationvndGoaErrorResponse struct {
+	TooLargeApplicationvndGoaErrorResponse
+}
+
+func (response CreateWebhookEndpoint413ApplicationvndGoaErrorResponse) VisitCreateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(413)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type CreateWebhookEndpoint422ApplicationvndGoaErrorResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response CreateWebhookEndpoint422ApplicationvndGoaErrorResponse) VisitCreateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type DeleteWebhookEndpointRequestObject struct {
+	Id WebhookEndpointID `json:"id"`
+}
+
+type DeleteWebhookEndpointResponseObject interface {
+	VisitDeleteWebhookEndpointResponse(ctx *fiber.Ctx) error
+}
+
+type DeleteWebhookEndpoint204Response struct {
+}
+
+func (response DeleteWebhookEndpoint204Response) VisitDeleteWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Status(204)
+	return nil
+}
+
+type DeleteWebhookEndpoint400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response DeleteWebhookEndpoint400ApplicationvndGoaErrorResponse) VisitDeleteWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type DeleteWebhookEndpoint401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteWebhookEndpoint401JSONResponse) VisitDeleteWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type DeleteWebhookEndpoint403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteWebhookEndpoint403JSONResponse) VisitDeleteWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type DeleteWebhookEndpoint404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response DeleteWebhookEndpoint404ApplicationvndGoaErrorResponse) VisitDeleteWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetWebhookEndpointRequestObject struct {
+	Id WebhookEndpointID `json:"id"`
+}
+
+type GetWebhookEndpointResponseObject interface {
+	VisitGetWebhookEndpointResponse(ctx *fiber.Ctx) error
+}
+
+type GetWebhookEndpoint200JSONResponse WebhookEndpoint
+
+func (response GetWebhookEndpoint200JSONResponse) VisitGetWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type GetWebhookEndpoint400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response GetWebhookEndpoint400ApplicationvndGoaErrorResponse) VisitGetWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetWebhookEndpoint401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetWebhookEndpoint401JSONResponse) VisitGetWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type GetWebhookEndpoint403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetWebhookEndpoint403JSONResponse) VisitGetWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetWebhookEndpoint404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response GetWebhookEndpoint404ApplicationvndGoaErrorResponse) VisitGetWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type UpdateWebhookEndpointRequestObject struct {
+	Id   WebhookEndpointID `json:"id"`
+	Body *UpdateWebhookEndpointJSONRequestBody
+}
+
+type UpdateWebhookEndpointResponseObject interface {
+	VisitUpdateWebhookEndpointResponse(ctx *fiber.Ctx) error
+}
+
+type UpdateWebhookEndpoint200JSONResponse WebhookEndpoint
+
+func (response UpdateWebhookEndpoint200JSONResponse) VisitUpdateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type UpdateWebhookEndpoint400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response UpdateWebhookEndpoint400ApplicationvndGoaErrorResponse) VisitUpdateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type UpdateWebhookEndpoint401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateWebhookEndpoint401JSONResponse) VisitUpdateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type UpdateWebhookEndpoint403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateWebhookEndpoint403JSONResponse) VisitUpdateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type UpdateWebhookEndpoint404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response UpdateWebhookEndpoint404ApplicationvndGoaErrorResponse) VisitUpdateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type UpdateWebhookEndpoint413ApplicationvndGoaErrorResponse struct {
+	TooLargeApplicationvndGoaErrorResponse
+}
+
+func (response UpdateWebhookEndpoint413ApplicationvndGoaErrorResponse) VisitUpdateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(413)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type UpdateWebhookEndpoint422ApplicationvndGoaErrorResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response UpdateWebhookEndpoint422ApplicationvndGoaErrorResponse) VisitUpdateWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type RotateWebhookEndpointSecretRequestObject struct {
+	Id WebhookEndpointID `json:"id"`
+}
+
+type RotateWebhookEndpointSecretResponseObject interface {
+	VisitRotateWebhookEndpointSecretResponse(ctx *fiber.Ctx) error
+}
+
+type RotateWebhookEndpointSecret200JSONResponse WebhookEndpointWithSecret
+
+func (response RotateWebhookEndpointSecret200JSONResponse) VisitRotateWebhookEndpointSecretResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type RotateWebhookEndpointSecret400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response RotateWebhookEndpointSecret400ApplicationvndGoaErrorResponse) VisitRotateWebhookEndpointSecretResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type RotateWebhookEndpointSecret401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RotateWebhookEndpointSecret401JSONResponse) VisitRotateWebhookEndpointSecretResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type RotateWebhookEndpointSecret403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RotateWebhookEndpointSecret403JSONResponse) VisitRotateWebhookEndpointSecretResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type RotateWebhookEndpointSecret404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response RotateWebhookEndpointSecret404ApplicationvndGoaErrorResponse) VisitRotateWebhookEndpointSecretResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type TestWebhookEndpointRequestObject struct {
+	Id WebhookEndpointID `json:"id"`
+}
+
+type TestWebhookEndpointResponseObject interface {
+	VisitTestWebhookEndpointResponse(ctx *fiber.Ctx) error
+}
+
+type TestWebhookEndpoint202JSONResponse Event
+
+func (response TestWebhookEndpoint202JSONResponse) VisitTestWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(202)
+
+	return ctx.JSON(&response)
+}
+
+type TestWebhookEndpoint400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response TestWebhookEndpoint400ApplicationvndGoaErrorResponse) VisitTestWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type TestWebhookEndpoint401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response TestWebhookEndpoint401JSONResponse) VisitTestWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type TestWebhookEndpoint403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response TestWebhookEndpoint403JSONResponse) VisitTestWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type TestWebhookEndpoint404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response TestWebhookEndpoint404ApplicationvndGoaErrorResponse) VisitTestWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type TestWebhookEndpoint422ApplicationvndGoaErrorResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response TestWebhookEndpoint422ApplicationvndGoaErrorResponse) VisitTestWebhookEndpointResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// CalculateBasketPricing Price a basket (deprecated)
@@ -6753,6 +8197,15 @@ type StrictServerInterface interface {
 	// FilterProductsPaginated Search and filter products, paginated
 	// (POST /v1/catalog/products_paginated)
 	FilterProductsPaginated(ctx context.Context, request FilterProductsPaginatedRequestObject) (FilterProductsPaginatedResponseObject, error)
+	// ListEvents List events
+	// (GET /v1/events)
+	ListEvents(ctx context.Context, request ListEventsRequestObject) (ListEventsResponseObject, error)
+	// GetEvent Get an event
+	// (GET /v1/events/{id})
+	GetEvent(ctx context.Context, request GetEventRequestObject) (GetEventResponseObject, error)
+	// RedeliverEvent Redeliver an event
+	// (POST /v1/events/{id}/redeliver)
+	RedeliverEvent(ctx context.Context, request RedeliverEventRequestObject) (RedeliverEventResponseObject, error)
 	// ListOffers List offers (deprecated)
 	// (GET /v1/offers)
 	//
@@ -6817,6 +8270,27 @@ type StrictServerInterface interface {
 	// CreateShippingMethod Create a shipping method
 	// (POST /v1/shipping-method/method)
 	CreateShippingMethod(ctx context.Context, request CreateShippingMethodRequestObject) (CreateShippingMethodResponseObject, error)
+	// ListWebhookEndpoints List webhook endpoints
+	// (GET /v1/webhook-endpoints)
+	ListWebhookEndpoints(ctx context.Context, request ListWebhookEndpointsRequestObject) (ListWebhookEndpointsResponseObject, error)
+	// CreateWebhookEndpoint Register a webhook endpoint
+	// (POST /v1/webhook-endpoints)
+	CreateWebhookEndpoint(ctx context.Context, request CreateWebhookEndpointRequestObject) (CreateWebhookEndpointResponseObject, error)
+	// DeleteWebhookEndpoint Delete a webhook endpoint
+	// (DELETE /v1/webhook-endpoints/{id})
+	DeleteWebhookEndpoint(ctx context.Context, request DeleteWebhookEndpointRequestObject) (DeleteWebhookEndpointResponseObject, error)
+	// GetWebhookEndpoint Get a webhook endpoint
+	// (GET /v1/webhook-endpoints/{id})
+	GetWebhookEndpoint(ctx context.Context, request GetWebhookEndpointRequestObject) (GetWebhookEndpointResponseObject, error)
+	// UpdateWebhookEndpoint Update a webhook endpoint
+	// (PATCH /v1/webhook-endpoints/{id})
+	UpdateWebhookEndpoint(ctx context.Context, request UpdateWebhookEndpointRequestObject) (UpdateWebhookEndpointResponseObject, error)
+	// RotateWebhookEndpointSecret Rotate a webhook endpoint's secret
+	// (POST /v1/webhook-endpoints/{id}/rotate-secret)
+	RotateWebhookEndpointSecret(ctx context.Context, request RotateWebhookEndpointSecretRequestObject) (RotateWebhookEndpointSecretResponseObject, error)
+	// TestWebhookEndpoint Send a test event to a webhook endpoint
+	// (POST /v1/webhook-endpoints/{id}/test)
+	TestWebhookEndpoint(ctx context.Context, request TestWebhookEndpointRequestObject) (TestWebhookEndpointResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx *fiber.Ctx, args any) (any, error)
@@ -7278,6 +8752,87 @@ func (sh *strictHandler) FilterProductsPaginated(ctx *fiber.Ctx, params FilterPr
 		return err
 	} else if validResponse, ok := response.(FilterProductsPaginatedResponseObject); ok {
 		if err := validResponse.VisitFilterProductsPaginatedResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListEvents operation middleware
+func (sh *strictHandler) ListEvents(ctx *fiber.Ctx, params ListEventsParams) error {
+	var request ListEventsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.ListEvents(ctx.UserContext(), request.(ListEventsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListEvents")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListEventsResponseObject); ok {
+		if err := validResponse.VisitListEventsResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetEvent operation middleware
+func (sh *strictHandler) GetEvent(ctx *fiber.Ctx, id EventID) error {
+	var request GetEventRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.GetEvent(ctx.UserContext(), request.(GetEventRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetEvent")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetEventResponseObject); ok {
+		if err := validResponse.VisitGetEventResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RedeliverEvent operation middleware
+func (sh *strictHandler) RedeliverEvent(ctx *fiber.Ctx, id EventID) error {
+	var request RedeliverEventRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.RedeliverEvent(ctx.UserContext(), request.(RedeliverEventRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RedeliverEvent")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RedeliverEventResponseObject); ok {
+		if err := validResponse.VisitRedeliverEventResponse(ctx); err != nil {
 			return err
 		}
 	} else if response != nil {
@@ -7934,6 +9489,219 @@ func (sh *strictHandler) CreateShippingMethod(ctx *fiber.Ctx) error {
 		return err
 	} else if validResponse, ok := response.(CreateShippingMethodResponseObject); ok {
 		if err := validResponse.VisitCreateShippingMethodResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListWebhookEndpoints operation middleware
+func (sh *strictHandler) ListWebhookEndpoints(ctx *fiber.Ctx) error {
+	var request ListWebhookEndpointsRequestObject
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.ListWebhookEndpoints(ctx.UserContext(), request.(ListWebhookEndpointsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListWebhookEndpoints")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListWebhookEndpointsResponseObject); ok {
+		if err := validResponse.VisitListWebhookEndpointsResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateWebhookEndpoint operation middleware
+func (sh *strictHandler) CreateWebhookEndpoint(ctx *fiber.Ctx) error {
+	var request CreateWebhookEndpointRequestObject
+
+	var body CreateWebhookEndpointJSONRequestBody
+	var err error
+	// The validation middleware stores the value a kin-openapi validator
+	// validated in the Fiber context. Bind that value, matching member
+	// names exactly, so the handler receives what was validated instead
+	// of a second, case-insensitive decode.
+	if v := ctx.Locals(validatedBodyLocalsKey); v == nil || runtime.BindJSONValue(v, &body) != nil {
+		err = ctx.BodyParser(&body)
+	}
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, err.Error())
+	}
+	request.Body = &body
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateWebhookEndpoint(ctx.UserContext(), request.(CreateWebhookEndpointRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateWebhookEndpoint")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateWebhookEndpointResponseObject); ok {
+		if err := validResponse.VisitCreateWebhookEndpointResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteWebhookEndpoint operation middleware
+func (sh *strictHandler) DeleteWebhookEndpoint(ctx *fiber.Ctx, id WebhookEndpointID) error {
+	var request DeleteWebhookEndpointRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteWebhookEndpoint(ctx.UserContext(), request.(DeleteWebhookEndpointRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteWebhookEndpoint")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteWebhookEndpointResponseObject); ok {
+		if err := validResponse.VisitDeleteWebhookEndpointResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetWebhookEndpoint operation middleware
+func (sh *strictHandler) GetWebhookEndpoint(ctx *fiber.Ctx, id WebhookEndpointID) error {
+	var request GetWebhookEndpointRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.GetWebhookEndpoint(ctx.UserContext(), request.(GetWebhookEndpointRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetWebhookEndpoint")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetWebhookEndpointResponseObject); ok {
+		if err := validResponse.VisitGetWebhookEndpointResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateWebhookEndpoint operation middleware
+func (sh *strictHandler) UpdateWebhookEndpoint(ctx *fiber.Ctx, id WebhookEndpointID) error {
+	var request UpdateWebhookEndpointRequestObject
+
+	request.Id = id
+
+	var body UpdateWebhookEndpointJSONRequestBody
+	var err error
+	// The validation middleware stores the value a kin-openapi validator
+	// validated in the Fiber context. Bind that value, matching member
+	// names exactly, so the handler receives what was validated instead
+	// of a second, case-insensitive decode.
+	if v := ctx.Locals(validatedBodyLocalsKey); v == nil || runtime.BindJSONValue(v, &body) != nil {
+		err = ctx.BodyParser(&body)
+	}
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, err.Error())
+	}
+	request.Body = &body
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateWebhookEndpoint(ctx.UserContext(), request.(UpdateWebhookEndpointRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateWebhookEndpoint")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateWebhookEndpointResponseObject); ok {
+		if err := validResponse.VisitUpdateWebhookEndpointResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RotateWebhookEndpointSecret operation middleware
+func (sh *strictHandler) RotateWebhookEndpointSecret(ctx *fiber.Ctx, id WebhookEndpointID) error {
+	var request RotateWebhookEndpointSecretRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.RotateWebhookEndpointSecret(ctx.UserContext(), request.(RotateWebhookEndpointSecretRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RotateWebhookEndpointSecret")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RotateWebhookEndpointSecretResponseObject); ok {
+		if err := validResponse.VisitRotateWebhookEndpointSecretResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// TestWebhookEndpoint operation middleware
+func (sh *strictHandler) TestWebhookEndpoint(ctx *fiber.Ctx, id WebhookEndpointID) error {
+	var request TestWebhookEndpointRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.TestWebhookEndpoint(ctx.UserContext(), request.(TestWebhookEndpointRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "TestWebhookEndpoint")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(TestWebhookEndpointResponseObject); ok {
+		if err := validResponse.VisitTestWebhookEndpointResponse(ctx); err != nil {
 			return err
 		}
 	} else if response != nil {

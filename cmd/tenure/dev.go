@@ -46,8 +46,9 @@ func devCommand(file func() string) *cobra.Command {
 // devSecrets are the signing keys `tenure dev` generates once and keeps in
 // its data directory, so tokens and links survive restarts.
 type devSecrets struct {
-	AuthSigningKey  string `json:"auth_signing_key"`
-	LinksSigningKey string `json:"links_signing_key"`
+	AuthSigningKey    string `json:"auth_signing_key"`
+	LinksSigningKey   string `json:"links_signing_key"`
+	WebhooksSecretKey string `json:"webhooks_secret_key"`
 }
 
 // devConfig loads the configuration and completes it for one machine: the
@@ -74,10 +75,15 @@ func devConfig(file string) (*config.Config, error) {
 	if cfg.Links.SigningKey == "" {
 		cfg.Links.SigningKey = secrets.LinksSigningKey
 	}
+	if cfg.Webhooks.SecretKey == "" {
+		cfg.Webhooks.SecretKey = secrets.WebhooksSecretKey
+	}
 	cfg.Temporal.Address = net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Dev.TemporalPort))
-	return cfg, cfg.Validate(config.NeedDatabase | config.NeedTemporal | config.NeedHTTP | config.NeedDev)
+	return cfg, cfg.Validate(config.NeedDatabase | config.NeedTemporal | config.NeedHTTP | config.NeedDev | config.NeedWebhooks)
 }
 
+// loadDevSecrets reads the kept keys, generating (and keeping) any that are
+// missing, such as a key a later version added to an older data directory.
 func loadDevSecrets(path string) (devSecrets, error) {
 	var s devSecrets
 	raw, err := os.ReadFile(path)
@@ -85,12 +91,18 @@ func loadDevSecrets(path string) (devSecrets, error) {
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return s, fmt.Errorf("%s is damaged (%v): delete it to generate new keys", path, err)
 		}
-		return s, nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
+	} else if !errors.Is(err, fs.ErrNotExist) {
 		return s, err
 	}
-	s = devSecrets{AuthSigningKey: randomKey(), LinksSigningKey: randomKey()}
+	missing := false
+	for _, key := range []*string{&s.AuthSigningKey, &s.LinksSigningKey, &s.WebhooksSecretKey} {
+		if *key == "" {
+			*key, missing = randomKey(), true
+		}
+	}
+	if !missing {
+		return s, nil
+	}
 	raw, _ = json.MarshalIndent(s, "", "  ")
 	return s, os.WriteFile(path, raw, 0o600)
 }

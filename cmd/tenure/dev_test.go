@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/tenurehq/tenure/internal/testenv"
 )
@@ -246,6 +247,7 @@ func TestDevRunsTheWholeStack(t *testing.T) {
 	runReadmeSnippet(t, apiURL, filepath.Join(dataDir, "sandbox-seller.json"))
 
 	token := accessToken(t, apiURL, clientID, secret)
+	runWebhookSnippet(t, apiURL, token)
 	status := httpJSON(t, http.MethodPost, apiURL+"/v1/shipping-method/method", token,
 		map[string]any{"seller_shipping_method_reference": "e2e-courier", "name": "E2E Courier"}, nil)
 	if status != http.StatusCreated {
@@ -302,6 +304,44 @@ func runReadmeSnippet(t *testing.T, apiURL, sellerFile string) {
 	if strings.Count(string(out), `"seller_shipping_method_reference":"ups-standard"`) != 2 ||
 		!strings.Contains(string(out), `"seller_shipping_method_reference":"unsupported-shipping-reference"`) {
 		t.Errorf("the README walk-through did not create and list the method:\n%s", out)
+	}
+}
+
+// runWebhookSnippet runs the README's webhook walk-through against this
+// instance, with a real receiver in place of the placeholder URL, and
+// checks that the ping arrived signed with the secret it printed.
+func runWebhookSnippet(t *testing.T, apiURL, token string) {
+	t.Helper()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```sh\n(# Register an endpoint.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("the README has no webhook walk-through starting with # Register an endpoint")
+	}
+	rcv := testenv.NewReceiver(t, testenv.Always(http.StatusOK))
+	script := "API=" + apiURL + "\nTOKEN=" + token + "\n" + strings.Replace(string(m[1]), "http://127.0.0.1:4000/webhooks", rcv.URL, 1)
+	out, err := exec.Command("bash", "-euo", "pipefail", "-c", script).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the README webhook walk-through fails: %v\n%s", err, out)
+	}
+	var endpoint struct {
+		ID     string `json:"id"`
+		Secret string `json:"secret"`
+	}
+	first, rest, _ := strings.Cut(string(out), "\n")
+	if err := json.Unmarshal([]byte(first), &endpoint); err != nil || endpoint.Secret == "" {
+		t.Fatalf("the walk-through did not print the endpoint: %v\n%s", err, out)
+	}
+	if !strings.Contains(rest, `"type":"ping"`) {
+		t.Errorf("the walk-through did not show the ping event:\n%s", out)
+	}
+	rcv.WaitDelivered(t, 1, time.Minute)
+	got := rcv.Requests()[0]
+	wh, _ := standardwebhooks.NewWebhook(endpoint.Secret)
+	if err := wh.Verify(got.Body, got.Header); err != nil {
+		t.Errorf("the ping does not verify with the printed secret: %v", err)
 	}
 }
 

@@ -20,8 +20,8 @@ import (
 )
 
 func sellersCommand(file func() string) *cobra.Command {
-	cmd := &cobra.Command{Use: "sellers", Short: "Create and list sellers, rotate their client secrets"}
-	cmd.AddCommand(sellersCreateCommand(file), sellersListCommand(file), sellersRotateCommand(file))
+	cmd := &cobra.Command{Use: "sellers", Short: "Create and list sellers, rotate their client secrets, register webhook endpoints"}
+	cmd.AddCommand(sellersCreateCommand(file), sellersListCommand(file), sellersRotateCommand(file), sellersSetWebhookCommand(file))
 	return cmd
 }
 

@@ -24,7 +24,7 @@ func serveCommand(file func() string) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			cfg, err := loadConfig(file(), config.NeedDatabase|config.NeedTemporal|config.NeedHTTP)
+			cfg, err := loadConfig(file(), config.NeedDatabase|config.NeedTemporal|config.NeedHTTP|config.NeedWebhooks)
 			if err != nil {
 				return err
 			}

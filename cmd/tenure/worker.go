@@ -10,6 +10,7 @@ import (
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/webhook"
 	"github.com/tenurehq/tenure/workflows"
 )
 
@@ -20,7 +21,7 @@ func workerCommand(file func() string) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			cfg, err := loadConfig(file(), config.NeedDatabase|config.NeedTemporal)
+			cfg, err := loadConfig(file(), config.NeedDatabase|config.NeedTemporal|config.NeedWebhooks)
 			if err != nil {
 				return err
 			}
@@ -40,19 +41,26 @@ func workerCommand(file func() string) *cobra.Command {
 	}
 }
 
-// runWorkers polls every task queue until ctx ends, then stops the workers,
-// which lets running activities finish.
+// runWorkers polls every task queue and runs the webhook relay until ctx
+// ends, then stops them, which lets running activities finish.
 func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc client.Client, logger *slog.Logger) error {
 	if err := workflows.EnsureSearchAttributes(ctx, tc, cfg.Temporal.Namespace); err != nil {
 		return err
 	}
-	workers := workflows.NewWorkers(tc, activities.New(activities.Deps{Config: cfg, Store: store, Temporal: tc, Logger: logger}))
+	acts, err := activities.New(activities.Deps{Config: cfg, Store: store, Temporal: tc, Logger: logger})
+	if err != nil {
+		return err
+	}
+	workers := workflows.NewWorkers(tc, acts)
 	if err := workers.Start(); err != nil {
 		return err
 	}
+	relay := webhook.NewRelay(acts.Dispatcher, cfg.Webhooks.RelayInterval, cfg.Webhooks.RelayGrace, logger)
+	relay.Start()
 	logger.Info("worker polling")
 	<-ctx.Done()
 	logger.Info("stopping worker")
+	relay.Stop()
 	workers.Stop()
 	return nil
 }

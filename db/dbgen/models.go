@@ -11,6 +11,17 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type Event struct {
+	ID           uuid.UUID
+	SellerID     uuid.UUID
+	Type         string
+	ObjectID     uuid.UUID
+	EndpointID   *uuid.UUID
+	Payload      []byte
+	CreatedAt    time.Time
+	DispatchedAt *time.Time
+}
+
 type Offer struct {
 	ID                   uuid.UUID
 	SellerID             uuid.UUID
@@ -109,4 +120,47 @@ type ShippingMethod struct {
 	IsInStorePickup               bool
 	Supported                     bool
 	CreatedAt                     time.Time
+}
+
+type WebhookAttempt struct {
+	EventID         uuid.UUID
+	EndpointID      uuid.UUID
+	Run             int32
+	Attempt         int32
+	StartedAt       time.Time
+	FinishedAt      *time.Time
+	Outcome         string
+	StatusCode      *int32
+	LatencyMs       *int32
+	ErrorClass      *string
+	ResponseExcerpt *string
+}
+
+type WebhookDelivery struct {
+	EventID       uuid.UUID
+	EndpointID    uuid.UUID
+	SellerID      uuid.UUID
+	Status        string
+	Run           int32
+	Attempts      int32
+	LastAttemptAt *time.Time
+	DeliveredAt   *time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+type WebhookEndpoint struct {
+	ID                      uuid.UUID
+	SellerID                uuid.UUID
+	Url                     string
+	Events                  []string
+	Description             string
+	Secret                  []byte
+	PreviousSecret          []byte
+	PreviousSecretExpiresAt *time.Time
+	DisabledAt              *time.Time
+	DisabledReason          *string
+	CreatedAt               time.Time
+	UpdatedAt               time.Time
+	DeletedAt               *time.Time
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/webhook"
 	"github.com/tenurehq/tenure/workflows"
 )
 
@@ -30,20 +31,27 @@ func Config(t testing.TB) *config.Config {
 	}
 	cfg.Auth.SigningKey = "test-signing-key-" + strings.Repeat("0", 32)
 	cfg.Links.SigningKey = "test-links-key-" + strings.Repeat("1", 32)
+	cfg.Webhooks.SecretKey = "test-webhooks-key-" + strings.Repeat("2", 32)
 	return cfg
 }
 
-// Worker runs Tenure's workers on the client's namespace until the test ends.
+// Worker runs Tenure's workers and webhook relay on the client's namespace
+// until the test ends, as `tenure worker` does.
 func Worker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) {
 	t.Helper()
-	workers := workflows.NewWorkers(c, activities.New(activities.Deps{
-		Config:   cfg,
-		Store:    store,
-		Temporal: c,
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
-	}))
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	acts, err := activities.New(activities.Deps{Config: cfg, Store: store, Temporal: c, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	workers := workflows.NewWorkers(c, acts)
 	if err := workers.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(workers.Stop)
+	relay := webhook.NewRelay(acts.Dispatcher, cfg.Webhooks.RelayInterval, cfg.Webhooks.RelayGrace, logger)
+	relay.Start()
+	t.Cleanup(func() {
+		relay.Stop()
+		workers.Stop()
+	})
 }

@@ -1,0 +1,51 @@
+package webhook
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// EventType names what happened; it is sent in the webhook-event-type header.
+type EventType = string
+
+// The event types of the spec, and the ping of the test operation.
+const (
+	OfferPendingReview EventType = "offer.pending_review"
+	OfferAccepted      EventType = "offer.accepted"
+	OfferDeclined      EventType = "offer.declined"
+	OfferVoided        EventType = "offer.voided"
+	OfferExpired       EventType = "offer.expired"
+	OrderCreated       EventType = "order.created"
+	OrderCanceled      EventType = "order.canceled"
+	OrderCompleted     EventType = "order.completed"
+	// Ping is sent only by POST /v1/webhook-endpoints/{id}/test, to that
+	// endpoint, whatever it subscribes to.
+	Ping EventType = "ping"
+)
+
+// SubscribableTypes are the event types an endpoint may subscribe to.
+var SubscribableTypes = []EventType{
+	OfferPendingReview, OfferAccepted, OfferDeclined, OfferVoided, OfferExpired,
+	OrderCreated, OrderCanceled, OrderCompleted,
+}
+
+// IsEventType reports whether t is an event type Tenure emits.
+func IsEventType(t string) bool {
+	return t == Ping || slices.Contains(SubscribableTypes, t)
+}
+
+// checkSubscriptions refuses unknown or repeated event types, naming the
+// first offending value and its position.
+func checkSubscriptions(events []string) error {
+	for i, e := range events {
+		if !slices.Contains(SubscribableTypes, e) {
+			return &FieldError{Field: fmt.Sprintf("events[%d]", i),
+				Message: fmt.Sprintf("unknown event type %q; known types are %s", e, strings.Join(SubscribableTypes, ", "))}
+		}
+		if slices.Index(events, e) != i {
+			return &FieldError{Field: fmt.Sprintf("events[%d]", i), Message: fmt.Sprintf("event type %q is listed twice", e)}
+		}
+	}
+	return nil
+}
