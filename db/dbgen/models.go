@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgtype"
 )
 
 type Event struct {
@@ -80,7 +79,7 @@ type RentalContract struct {
 	LinePosition   int32
 	ProductID      *uuid.UUID
 	Quantity       int32
-	StartDate      pgtype.Date
+	StartDate      time.Time
 	DurationMonths int32
 	MonthlyNet     int64
 	MonthlyGross   int64

@@ -59,6 +59,44 @@ func (q *Queries) ListOrderAssets(ctx context.Context, orderID uuid.UUID) ([]Ord
 	return items, nil
 }
 
+const lockOrderAssets = `-- name: LockOrderAssets :many
+SELECT id, order_id, seller_id, position, product_id, title, seller_product_references, requires_serial_number, status, serial_number, tracking_url, shipment_id FROM order_assets WHERE order_id = $1 ORDER BY position FOR UPDATE
+`
+
+// The assets of an order, locked so concurrent shipments see each other.
+func (q *Queries) LockOrderAssets(ctx context.Context, orderID uuid.UUID) ([]OrderAsset, error) {
+	rows, err := q.db.Query(ctx, lockOrderAssets, orderID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []OrderAsset{}
+	for rows.Next() {
+		var i OrderAsset
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrderID,
+			&i.SellerID,
+			&i.Position,
+			&i.ProductID,
+			&i.Title,
+			&i.SellerProductReferences,
+			&i.RequiresSerialNumber,
+			&i.Status,
+			&i.SerialNumber,
+			&i.TrackingUrl,
+			&i.ShipmentID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const serialNumberShipped = `-- name: SerialNumberShipped :one
 SELECT EXISTS (
     SELECT 1 FROM order_assets WHERE seller_id = $1 AND serial_number = $2

@@ -7,9 +7,9 @@ package dbgen
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const createRentalContract = `-- name: CreateRentalContract :exec
@@ -26,7 +26,7 @@ type CreateRentalContractParams struct {
 	LinePosition   int32
 	ProductID      *uuid.UUID
 	Quantity       int32
-	StartDate      pgtype.Date
+	StartDate      time.Time
 	DurationMonths int32
 	MonthlyNet     int64
 	MonthlyGross   int64

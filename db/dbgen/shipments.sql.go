@@ -62,3 +62,14 @@ func (q *Queries) ListTrackingURLs(ctx context.Context, orderID uuid.UUID) ([]st
 	}
 	return items, nil
 }
+
+const shipmentExists = `-- name: ShipmentExists :one
+SELECT EXISTS (SELECT 1 FROM shipments WHERE id = $1) AS found
+`
+
+func (q *Queries) ShipmentExists(ctx context.Context, id uuid.UUID) (bool, error) {
+	row := q.db.QueryRow(ctx, shipmentExists, id)
+	var found bool
+	err := row.Scan(&found)
+	return found, err
+}

@@ -15,3 +15,7 @@ WHERE id = $1 AND status = 'created';
 SELECT EXISTS (
     SELECT 1 FROM order_assets WHERE seller_id = $1 AND serial_number = $2
 ) AS shipped;
+
+-- name: LockOrderAssets :many
+-- The assets of an order, locked so concurrent shipments see each other.
+SELECT * FROM order_assets WHERE order_id = $1 ORDER BY position FOR UPDATE;

@@ -8,3 +8,6 @@ SELECT tracking_url FROM shipments
 WHERE order_id = $1 AND tracking_url <> ''
 GROUP BY tracking_url
 ORDER BY min(created_at);
+
+-- name: ShipmentExists :one
+SELECT EXISTS (SELECT 1 FROM shipments WHERE id = $1) AS found;

@@ -84,9 +84,12 @@ type TransitionInput struct {
 }
 
 // ShipInput records a shipment of an order in a status that allows it.
+// ShipmentID is fixed by the workflow, so a retried activity finds the
+// shipment it recorded instead of recording it twice.
 type ShipInput struct {
-	OrderID  uuid.UUID
-	SellerID uuid.UUID
-	From     Status
-	Shipment Shipment
+	OrderID    uuid.UUID
+	SellerID   uuid.UUID
+	ShipmentID uuid.UUID
+	From       Status
+	Shipment   Shipment
 }

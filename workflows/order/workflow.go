@@ -3,6 +3,8 @@ package order
 import (
 	"slices"
 
+	"github.com/google/uuid"
+
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -93,7 +95,12 @@ func (w *orderWorkflow) confirm(ctx workflow.Context) error {
 // order's assets and answers the order's new status.
 func (w *orderWorkflow) ship(ctx workflow.Context, req ShipRequest) (Result, error) {
 	err := w.guard.Do(ctx, func() error { return w.validate(ShipUpdate) }, func(actx workflow.Context) error {
-		in := ShipInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, Shipment: req.Shipment}
+		var shipmentID uuid.UUID
+		newID := func(workflow.Context) any { return uuid.Must(uuid.NewV7()) }
+		if err := workflow.SideEffect(actx, newID).Get(&shipmentID); err != nil {
+			return err
+		}
+		in := ShipInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, ShipmentID: shipmentID, From: w.state.Status, Shipment: req.Shipment}
 		var to Status
 		if err := workflow.ExecuteActivity(actx, ShipActivity, in).Get(actx, &to); err != nil {
 			return err
