@@ -8,6 +8,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 )
@@ -23,11 +24,14 @@ type Deps struct {
 // Activities gathers the activity groups the worker registers.
 type Activities struct {
 	Sandbox *SandboxFixtures
+	Catalog *CatalogImports
 }
 
 // New builds the activity groups over their dependencies.
 func New(d Deps) *Activities {
+	importer := catalog.Importer{Policy: catalog.NewPolicy(d.Config)}
 	return &Activities{
-		Sandbox: &SandboxFixtures{Store: d.Store},
+		Sandbox: &SandboxFixtures{Store: d.Store, Importer: importer},
+		Catalog: &CatalogImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tenurehq/tenure/config"
 )
 
 // Policy decides whether imported products are supported and which
@@ -16,6 +18,24 @@ type Policy struct {
 	Rules        Rules
 	// DefaultPricingCategory prices products without a product type.
 	DefaultPricingCategory string
+}
+
+// NewPolicy is the support policy of a deployment's configuration.
+func NewPolicy(c *config.Config) Policy {
+	r := c.Catalog.Rules
+	return Policy{
+		Sandbox:      c.Environment == config.Sandbox,
+		SandboxLimit: c.Catalog.SandboxSupportLimit,
+		Rules: Rules{
+			SupportedTypes:    r.SupportedProductTypes,
+			ReviewTypes:       r.ReviewProductTypes,
+			MinNetPrice:       r.MinNetPrice,
+			MaxNetPrice:       r.MaxNetPrice,
+			DeniedCategories:  r.DeniedCategories,
+			AllowedCategories: r.AllowedCategories,
+		},
+		DefaultPricingCategory: c.Pricing.DefaultCategory,
+	}
 }
 
 // Rules categorise products in production.

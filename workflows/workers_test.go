@@ -5,6 +5,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
@@ -36,8 +37,8 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 		if err := we.Get(t.Context(), &result); err != nil {
 			t.Fatalf("run %d: %v", run, err)
 		}
-		if result.ShippingMethods != 2 {
-			t.Errorf("run %d: %d fixture shipping methods", run, result.ShippingMethods)
+		if result.ShippingMethods != 2 || result.Products != 5 {
+			t.Errorf("run %d: %+v", run, result)
 		}
 	}
 	methods, err := store.ListShippingMethods(t.Context(), dbgen.ListShippingMethodsParams{SellerID: seller.Seller.ID, RowLimit: 10})
@@ -50,5 +51,36 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 	}
 	if len(methods) != 2 || !supported[sandbox.SupportedShippingReference] || supported[sandbox.UnsupportedShippingReference] {
 		t.Errorf("fixtures after two runs: %+v", methods)
+	}
+
+	pairs := []catalog.Reference{
+		{Source: sandbox.SAPSource, Reference: sandbox.PayNowOnlyReference},
+		{Source: sandbox.SAPSource, Reference: sandbox.RentReference},
+		{Source: sandbox.RentAltSource, Reference: sandbox.RentAltReference},
+		{Source: sandbox.SAPSource, Reference: sandbox.UnsupportedReference},
+		{Source: sandbox.SKUSource, Reference: sandbox.SupportedSKUReference},
+		{Source: sandbox.SKUSource, Reference: sandbox.UnsupportedSKUReference},
+	}
+	products, err := catalog.FindByReferences(t.Context(), store.Queries, seller.Seller.ID, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSupported := []bool{true, true, true, false, true, false}
+	for i, pair := range pairs {
+		p, ok := products[pair]
+		if !ok {
+			t.Errorf("no fixture product %+v", pair)
+			continue
+		}
+		if catalog.Sellable(p) != wantSupported[i] || p.Currency != "EUR" || p.Title == "" || p.Ean == "" {
+			t.Errorf("fixture %+v: %s %q, sellable %v", pair, p.SupportStatus, p.Title, catalog.Sellable(p))
+		}
+	}
+	if products[pairs[1]].ID != products[pairs[2]].ID {
+		t.Error("SAP/1111-1111 and B6/2222-2222 name the same product")
+	}
+	var count int
+	if err := store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM products WHERE seller_id = $1", seller.Seller.ID).Scan(&count); err != nil || count != 5 {
+		t.Errorf("two runs leave 5 fixture products, found %d (%v)", count, err)
 	}
 }
