@@ -107,17 +107,6 @@ type LinePrice struct {
 	Rent                  []Term
 	RentExcludingSublines []Term
 	TotalRent             []Term
-	// Sublines prices each subline for one unit of the main product.
-	Sublines []SublinePrice
-}
-
-// SublinePrice is what one subline costs per unit of its main product, and
-// in total.
-type SublinePrice struct {
-	PayNow      Money
-	TotalPayNow Money
-	Rent        []Term
-	TotalRent   []Term
 }
 
 // PriceLine prices a line. All amounts of a line must share a currency.
@@ -130,14 +119,9 @@ func (e *Engine) PriceLine(l Line) (LinePrice, error) {
 	payNow := []Money{l.Main.Price}
 	rent := main
 	for _, s := range l.Sublines {
-		sub := e.Rent(s)
-		out.Sublines = append(out.Sublines, SublinePrice{
-			PayNow: s.Price, TotalPayNow: s.Price.Times(l.Quantity),
-			Rent: sub, TotalRent: timesTerms(sub, l.Quantity),
-		})
 		payNow = append(payNow, s.Price)
 		var err error
-		if rent, err = addTerms(rent, sub); err != nil {
+		if rent, err = addTerms(rent, e.Rent(s)); err != nil {
 			return LinePrice{}, err
 		}
 	}
