@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/google/uuid"
 
@@ -226,13 +227,28 @@ func nonNil[T any](s []T) []T {
 }
 
 // SearchText is what term searches look in: title, subtitle, manufacturer,
-// references, EAN and MPN, lower-cased, one per line so a term never
-// matches across two of them.
+// references, EAN and MPN, lower-cased, one per line so a term (whose
+// control characters become spaces, see searchable) never matches across
+// two of them.
 func SearchText(p Product) string {
 	parts := []string{p.Title, p.Subtitle, p.Manufacturer}
 	for _, r := range p.References {
 		parts = append(parts, r.Reference)
 	}
 	parts = append(parts, p.EAN, p.MPN)
-	return strings.ToLower(strings.Join(parts, "\n"))
+	for i, part := range parts {
+		parts[i] = searchable(part)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// searchable is text as search compares it: lower-cased, with control
+// characters (line breaks, tabs) as spaces.
+func searchable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return unicode.ToLower(r)
+	}, s)
 }

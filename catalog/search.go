@@ -144,7 +144,7 @@ func (q Query) build() (*where, error) {
 	w := &where{}
 	w.clauses = append(w.clauses, "p.seller_id = "+w.bind(q.SellerID), "p.is_active")
 	if q.Term != "" {
-		w.clauses = append(w.clauses, "p.search_text LIKE "+w.bind("%"+escapeLike(strings.ToLower(q.Term))+"%"))
+		w.clauses = append(w.clauses, "p.search_text LIKE "+w.bind("%"+escapeLike(searchable(q.Term))+"%"))
 	}
 	var conds []string
 	for i, f := range q.Filters {

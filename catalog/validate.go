@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -186,6 +187,18 @@ func validTexts(in ProductInput) *problem {
 		}
 	}
 	return nil
+}
+
+// ValidateMoney checks an amount a seller sends, as imports do: positive,
+// gross not below net, in the seller's currency, a tax rate between 0 and
+// 100 %. It resolves the tax rate: the one sent, or the one net and gross
+// imply. The error names the field.
+func ValidateMoney(field string, m Money, currency string) (pricing.Money, error) {
+	valid, prob := validMoney(field, m, currency)
+	if prob != nil {
+		return pricing.Money{}, errors.New(prob.description)
+	}
+	return valid, nil
 }
 
 // validMoney checks an amount and resolves its tax rate: the one sent, or
