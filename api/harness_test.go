@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/config"
@@ -28,10 +29,11 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // harness is a Tenure HTTP application over a fresh database and a
 // namespace of the package's Temporal dev server.
 type harness struct {
-	app    *fiber.App
-	store  *db.Store
-	tokens *identity.Tokens
-	cfg    *config.Config
+	app      *fiber.App
+	store    *db.Store
+	tokens   *identity.Tokens
+	cfg      *config.Config
+	temporal client.Client
 }
 
 func newHarness(t *testing.T, tune ...func(*config.Config)) *harness {
@@ -42,17 +44,24 @@ func newHarness(t *testing.T, tune ...func(*config.Config)) *harness {
 	}
 	store := testenv.Database(t)
 	tokens := identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL)
+	tc := testenv.Temporal(t)
 	app, err := api.New(api.Deps{
 		Config:   cfg,
 		Store:    store,
-		Temporal: testenv.Temporal(t),
+		Temporal: tc,
 		Tokens:   tokens,
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{app: app, store: store, tokens: tokens, cfg: cfg}
+	return &harness{app: app, store: store, tokens: tokens, cfg: cfg, temporal: tc}
+}
+
+// worker runs Tenure's workers for the harness until the test ends.
+func (h *harness) worker(t *testing.T) {
+	t.Helper()
+	testenv.Worker(t, h.cfg, h.store, h.temporal)
 }
 
 // seller registers a seller directly in the database.

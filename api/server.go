@@ -14,9 +14,11 @@ import (
 
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/pricing"
 )
 
 // Deps are what the HTTP server needs from the rest of Tenure.
@@ -32,6 +34,10 @@ type Deps struct {
 // group per resource.
 type sellerAPI struct {
 	shippingMethods
+	productImports
+	catalogReads
+	rentalPricing
+	simulations
 	pending
 }
 
@@ -69,8 +75,23 @@ func New(d Deps) (*fiber.App, error) {
 
 	// Every /v1 request, routed or not, needs a valid token first.
 	app.Use("/v1", bearerAuth(d.Tokens, d.Logger))
+	engineConfig, problems := d.Config.Pricing.Engine()
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("pricing configuration: %s: %s", problems[0].Key, problems[0].Message)
+	}
+	engine, err := pricing.New(engineConfig)
+	if err != nil {
+		return nil, err
+	}
 	impl := sellerAPI{
 		shippingMethods: shippingMethods{store: d.Store},
+		productImports: productImports{
+			imports:  catalog.Imports{Store: d.Store, Importer: catalog.Importer{Policy: catalog.NewPolicy(d.Config)}},
+			temporal: d.Temporal,
+		},
+		catalogReads:  catalogReads{store: d.Store, engine: engine},
+		rentalPricing: rentalPricing{store: d.Store, engine: engine},
+		simulations:   simulations{store: d.Store, environment: d.Config.Environment},
 	}
 	router := newGuardedRouter(app, operations)
 	sellerapi.RegisterHandlers(router, sellerapi.NewStrictHandler(impl, nil))
