@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/tenurehq/tenure/db"
 )
@@ -251,15 +252,22 @@ func Search(ctx context.Context, store *db.Store, q Query) (Page, error) {
 		return Page{}, err
 	}
 	cond := strings.Join(w.clauses, " AND ")
-	args := slices.Concat(w.args, []any{q.Limit, q.Offset})
-	rows, err := store.Pool.Query(ctx, fmt.Sprintf("SELECT p.id FROM products p WHERE %s ORDER BY p.id LIMIT $%d OFFSET $%d", cond, len(args)-1, len(args)), args...)
+	// The statements run unprepared, so PostgreSQL plans each with its
+	// term: a generic plan cannot tell a rare term (trigram index) from a
+	// common one, and picks plans that scan the whole catalog.
+	args := slices.Concat([]any{pgx.QueryExecModeCacheDescribe}, w.args, []any{q.Limit, q.Offset})
+	// One scan yields the page and the number of matches: counting in a
+	// second query would scan every match twice.
+	rows, err := store.Pool.Query(ctx, fmt.Sprintf("SELECT p.id, count(*) OVER () FROM products p WHERE %s ORDER BY p.id LIMIT $%d OFFSET $%d",
+		cond, len(args)-2, len(args)-1), args...)
 	if err != nil {
 		return Page{}, err
 	}
 	var ids []uuid.UUID
+	var total int64
 	for rows.Next() {
 		var id uuid.UUID
-		if err := rows.Scan(&id); err != nil {
+		if err := rows.Scan(&id, &total); err != nil {
 			rows.Close()
 			return Page{}, err
 		}
@@ -269,11 +277,9 @@ func Search(ctx context.Context, store *db.Store, q Query) (Page, error) {
 	if err := rows.Err(); err != nil {
 		return Page{}, err
 	}
-	// A page that is not full (and not past the end) tells the total
-	// without counting.
-	total := q.Offset + int64(len(ids))
-	if int64(len(ids)) == q.Limit || (len(ids) == 0 && q.Offset > 0) {
-		if err := store.Pool.QueryRow(ctx, "SELECT count(*) FROM products p WHERE "+cond, w.args...).Scan(&total); err != nil {
+	// A page past the end has no row to carry the count.
+	if len(ids) == 0 && q.Offset > 0 {
+		if err := store.Pool.QueryRow(ctx, "SELECT count(*) FROM products p WHERE "+cond, args[:len(args)-2]...).Scan(&total); err != nil {
 			return Page{}, err
 		}
 	}
