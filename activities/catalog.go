@@ -11,6 +11,11 @@ import (
 	"github.com/tenurehq/tenure/workflows/productimport"
 )
 
+// importVisibleAttempts is how many attempts may find no recorded import
+// before the import counts as never recorded (about 15 s with the
+// workflow's retry policy).
+const importVisibleAttempts = 5
+
 // CatalogImports runs the background part of product batch imports.
 type CatalogImports struct {
 	Imports catalog.Imports
@@ -28,6 +33,12 @@ func (c *CatalogImports) RunProductImport(ctx context.Context, in productimport.
 	}
 	result, err := c.Imports.Run(ctx, in.ImportID, from, func(p catalog.Progress) { activity.RecordHeartbeat(ctx, p) })
 	if errors.Is(err, catalog.ErrImportNotFound) {
+		// The handler commits the import just after starting the workflow,
+		// so a first attempt may not see it yet; only a lasting absence
+		// (the commit failed) is final.
+		if activity.GetInfo(ctx).Attempt < importVisibleAttempts {
+			return productimport.Result{}, err
+		}
 		return productimport.Result{}, temporal.NewNonRetryableApplicationError(err.Error(), productimport.ErrImportNotFound, err)
 	}
 	if err != nil {
