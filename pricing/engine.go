@@ -44,9 +44,6 @@ func New(c Config) (*Engine, error) {
 // DefaultDuration is the term recommended first, in months.
 func (e *Engine) DefaultDuration() int { return e.defaultDuration }
 
-// Durations are the offered terms, shortest first.
-func (e *Engine) Durations() []int { return append([]int(nil), e.durations...) }
-
 // Product is one unit of a product to price. Amounts carry their resolved
 // tax rate (see TaxRateOf for amounts sent without one).
 type Product struct {
