@@ -19,8 +19,9 @@ type productImports struct {
 	temporal client.Client
 }
 
-// ImportProducts imports a batch of products. Per-product problems reject
-// that product only; they are listed in the result.
+// ImportProducts imports a batch of products (the guard has refused an
+// empty one). Per-product problems reject that product only; they are
+// listed in the result.
 func (h productImports) ImportProducts(ctx context.Context, req sellerapi.ImportProductsRequestObject) (sellerapi.ImportProductsResponseObject, error) {
 	claims, err := sellerClaims(ctx)
 	if err != nil {
@@ -29,9 +30,6 @@ func (h productImports) ImportProducts(ctx context.Context, req sellerapi.Import
 	products := req.Body.Products
 	if len(products) > catalog.MaxBatch {
 		return nil, TooManyProducts("a batch may carry at most %d products, got %d: split it into several requests", catalog.MaxBatch, len(products))
-	}
-	if len(products) == 0 {
-		return nil, BadRequest("field products must list at least one product")
 	}
 	inputs := make([]catalog.ProductInput, len(products))
 	for i, p := range products {
