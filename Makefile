@@ -7,7 +7,7 @@ export GOTOOLCHAIN := local
 TENURE := bin/tenure
 REFERENCE_CONTRACT ?= ../shared/reference/seller-api-1.0.0.openapi.yaml
 
-.PHONY: build dev test temporal-cli generate check-generated check-format contract-check bench-webhooks
+.PHONY: build dev test temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -51,3 +51,7 @@ check-format:
 ## contract-check: oasdiff gate from the published Seller API to api/openapi/seller.yaml
 contract-check:
 	go tool oasdiff breaking --fail-on WARN $(REFERENCE_CONTRACT) api/openapi/seller.yaml
+
+## bench-catalog: catalog performance figures (import throughput, search and pricing latency); takes minutes
+bench-catalog: temporal-cli
+	go test -run '^$$' -bench 'Catalog' -benchtime 1x -timeout 60m ./internal/catalogbench/

@@ -8,6 +8,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/webhook"
@@ -24,6 +25,7 @@ type Deps struct {
 // Activities gathers the activity groups the worker registers.
 type Activities struct {
 	Sandbox  *SandboxFixtures
+	Catalog  *CatalogImports
 	Webhooks *Webhooks
 	// Dispatcher starts the deliveries of recorded events; activities that
 	// record events (webhook.Record) hand their ids to it after committing.
@@ -39,8 +41,10 @@ func New(d Deps) (*Activities, error) {
 	if err != nil {
 		return nil, err
 	}
+	importer := catalog.Importer{Policy: catalog.NewPolicy(d.Config)}
 	return &Activities{
-		Sandbox: &SandboxFixtures{Store: d.Store},
+		Sandbox: &SandboxFixtures{Store: d.Store, Importer: importer},
+		Catalog: &CatalogImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
 		Webhooks: &Webhooks{
 			Store:  d.Store,
 			Box:    box,

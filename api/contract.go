@@ -13,6 +13,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/identity"
 )
@@ -25,6 +26,8 @@ type operation struct {
 	fiberPath string
 	scopes    []identity.Scope
 	route     *routers.Route
+	// uuidParams are the path parameters the contract declares as UUIDs.
+	uuidParams []string
 }
 
 // loadContract parses an OpenAPI document and lists its operations.
@@ -52,15 +55,28 @@ func loadContract(spec []byte) ([]*operation, error) {
 				}
 			}
 			ops = append(ops, &operation{
-				id:        op.OperationID,
-				method:    method,
-				fiberPath: fiberPath(path),
-				scopes:    scopes,
-				route:     &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op},
+				id:         op.OperationID,
+				method:     method,
+				fiberPath:  fiberPath(path),
+				scopes:     scopes,
+				route:      &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op},
+				uuidParams: uuidPathParams(op),
 			})
 		}
 	}
 	return ops, nil
+}
+
+// uuidPathParams lists an operation's path parameters of format uuid,
+// which the generated binding cannot read otherwise.
+func uuidPathParams(op *openapi3.Operation) []string {
+	var names []string
+	for _, p := range op.Parameters {
+		if v := p.Value; v != nil && v.In == openapi3.ParameterInPath && v.Schema != nil && v.Schema.Value != nil && v.Schema.Value.Format == "uuid" {
+			names = append(names, v.Name)
+		}
+	}
+	return names
 }
 
 // fiberPath turns /v1/offers/{id} into /v1/offers/:id.
@@ -155,6 +171,11 @@ func (o *operation) guard(c *fiber.Ctx) error {
 	for name, value := range params {
 		if (name == "id" || strings.HasSuffix(name, "_id")) && !pathID.MatchString(value) {
 			return BadRequest("path parameter %s must be 1 to 128 letters, digits or hyphens", name)
+		}
+	}
+	for _, name := range o.uuidParams {
+		if _, err := uuid.Parse(params[name]); err != nil {
+			return BadRequest("path parameter %s must be a UUID", name)
 		}
 	}
 	if err := o.checkEmptyQueryValues(c); err != nil {

@@ -49,6 +49,12 @@ func Conflict(format string, args ...any) *Error {
 	return newError(http.StatusConflict, "conflict", format, args...)
 }
 
+// TooManyProducts refuses a request that carries more products than one
+// request may.
+func TooManyProducts(format string, args ...any) *Error {
+	return newError(http.StatusRequestEntityTooLarge, "TooManyProducts", format, args...)
+}
+
 // Unauthorized refuses a request without a valid access token.
 func Unauthorized(reason string) *Error {
 	e := newError(http.StatusUnauthorized, "Unauthorized", "%s", reason)

@@ -58,6 +58,12 @@ func newHarness(t *testing.T, tune ...func(*config.Config)) *harness {
 	return &harness{app: app, store: store, tokens: tokens, cfg: cfg, temporal: tc}
 }
 
+// worker runs Tenure's workers for the harness until the test ends.
+func (h *harness) worker(t *testing.T) {
+	t.Helper()
+	testenv.Worker(t, h.cfg, h.store, h.temporal)
+}
+
 // seller registers a seller directly in the database.
 func (h *harness) seller(t *testing.T) identity.NewSeller {
 	t.Helper()

@@ -11,31 +11,6 @@ import (
 // leaves this file when its operation is implemented.
 type pending struct{}
 
-// CalculateBasketPricing is not served yet.
-func (pending) CalculateBasketPricing(context.Context, sellerapi.CalculateBasketPricingRequestObject) (sellerapi.CalculateBasketPricingResponseObject, error) {
-	return nil, NotImplemented("calculateBasketPricing")
-}
-
-// GetCartRentalOverview is not served yet.
-func (pending) GetCartRentalOverview(context.Context, sellerapi.GetCartRentalOverviewRequestObject) (sellerapi.GetCartRentalOverviewResponseObject, error) {
-	return nil, NotImplemented("getCartRentalOverview")
-}
-
-// CheckProductsSupported is not served yet.
-func (pending) CheckProductsSupported(context.Context, sellerapi.CheckProductsSupportedRequestObject) (sellerapi.CheckProductsSupportedResponseObject, error) {
-	return nil, NotImplemented("checkProductsSupported")
-}
-
-// ImportProducts is not served yet.
-func (pending) ImportProducts(context.Context, sellerapi.ImportProductsRequestObject) (sellerapi.ImportProductsResponseObject, error) {
-	return nil, NotImplemented("importProducts")
-}
-
-// GetProductImport is not served yet.
-func (pending) GetProductImport(context.Context, sellerapi.GetProductImportRequestObject) (sellerapi.GetProductImportResponseObject, error) {
-	return nil, NotImplemented("getProductImport")
-}
-
 // CreateCatalogImport is not served yet.
 func (pending) CreateCatalogImport(context.Context, sellerapi.CreateCatalogImportRequestObject) (sellerapi.CreateCatalogImportResponseObject, error) {
 	return nil, NotImplemented("createCatalogImport")
@@ -49,31 +24,6 @@ func (pending) CancelCatalogImport(context.Context, sellerapi.CancelCatalogImpor
 // GetCatalogImport is not served yet.
 func (pending) GetCatalogImport(context.Context, sellerapi.GetCatalogImportRequestObject) (sellerapi.GetCatalogImportResponseObject, error) {
 	return nil, NotImplemented("getCatalogImport")
-}
-
-// ListRecommendedRentalPrices is not served yet.
-func (pending) ListRecommendedRentalPrices(context.Context, sellerapi.ListRecommendedRentalPricesRequestObject) (sellerapi.ListRecommendedRentalPricesResponseObject, error) {
-	return nil, NotImplemented("listRecommendedRentalPrices")
-}
-
-// CalculateProductPricing is not served yet.
-func (pending) CalculateProductPricing(context.Context, sellerapi.CalculateProductPricingRequestObject) (sellerapi.CalculateProductPricingResponseObject, error) {
-	return nil, NotImplemented("calculateProductPricing")
-}
-
-// SearchProducts is not served yet.
-func (pending) SearchProducts(context.Context, sellerapi.SearchProductsRequestObject) (sellerapi.SearchProductsResponseObject, error) {
-	return nil, NotImplemented("searchProducts")
-}
-
-// SearchProductsPaginated is not served yet.
-func (pending) SearchProductsPaginated(context.Context, sellerapi.SearchProductsPaginatedRequestObject) (sellerapi.SearchProductsPaginatedResponseObject, error) {
-	return nil, NotImplemented("searchProductsPaginated")
-}
-
-// FilterProductsPaginated is not served yet.
-func (pending) FilterProductsPaginated(context.Context, sellerapi.FilterProductsPaginatedRequestObject) (sellerapi.FilterProductsPaginatedResponseObject, error) {
-	return nil, NotImplemented("filterProductsPaginated")
 }
 
 // ListOffers is not served yet.
@@ -154,11 +104,6 @@ func (pending) AcknowledgeOrder(context.Context, sellerapi.AcknowledgeOrderReque
 // RejectOrder is not served yet.
 func (pending) RejectOrder(context.Context, sellerapi.RejectOrderRequestObject) (sellerapi.RejectOrderResponseObject, error) {
 	return nil, NotImplemented("rejectOrder")
-}
-
-// RunScenarioSimulation is not served yet.
-func (pending) RunScenarioSimulation(context.Context, sellerapi.RunScenarioSimulationRequestObject) (sellerapi.RunScenarioSimulationResponseObject, error) {
-	return nil, NotImplemented("runScenarioSimulation")
 }
 
 // CreateShipment is not served yet.

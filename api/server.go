@@ -14,9 +14,11 @@ import (
 
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/pricing"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -33,6 +35,10 @@ type Deps struct {
 // group per resource.
 type sellerAPI struct {
 	shippingMethods
+	productImports
+	catalogReads
+	rentalPricing
+	simulations
 	webhookEndpoints
 	events
 	pending
@@ -72,13 +78,28 @@ func New(d Deps) (*fiber.App, error) {
 
 	// Every /v1 request, routed or not, needs a valid token first.
 	app.Use("/v1", bearerAuth(d.Tokens, d.Logger))
+	engineConfig, problems := d.Config.Pricing.Engine()
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("pricing configuration: %s: %s", problems[0].Key, problems[0].Message)
+	}
+	engine, err := pricing.New(engineConfig)
+	if err != nil {
+		return nil, err
+	}
 	endpoints, err := webhook.NewEndpoints(d.Store, d.Config)
 	if err != nil {
 		return nil, err
 	}
 	dispatcher := webhook.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
 	impl := sellerAPI{
-		shippingMethods:  shippingMethods{store: d.Store},
+		shippingMethods: shippingMethods{store: d.Store},
+		productImports: productImports{
+			imports:  catalog.Imports{Store: d.Store, Importer: catalog.Importer{Policy: catalog.NewPolicy(d.Config)}},
+			temporal: d.Temporal,
+		},
+		catalogReads:     catalogReads{store: d.Store, engine: engine},
+		rentalPricing:    rentalPricing{store: d.Store, engine: engine},
+		simulations:      simulations{store: d.Store, environment: d.Config.Environment},
 		webhookEndpoints: webhookEndpoints{store: d.Store, endpoints: endpoints, dispatcher: dispatcher},
 		events:           events{store: d.Store, dispatcher: dispatcher},
 	}

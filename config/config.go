@@ -9,11 +9,15 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/viper"
+
+	"github.com/tenurehq/tenure/pricing"
 )
 
 // Environment is the kind of deployment: one deployment is one environment.
@@ -39,6 +43,8 @@ type Config struct {
 	Log         LogConfig     `mapstructure:"log"`
 	Dev         DevConfig     `mapstructure:"dev"`
 	Shutdown    time.Duration `mapstructure:"shutdown_timeout"`
+	Pricing     PricingConfig `mapstructure:"pricing"`
+	Catalog     CatalogConfig `mapstructure:"catalog"`
 }
 
 // HTTPConfig configures the API server.
@@ -110,6 +116,79 @@ type DevConfig struct {
 	TemporalCLI  string `mapstructure:"temporal_cli"`
 }
 
+// PricingConfig configures rental prices; see package pricing for how they
+// are computed.
+type PricingConfig struct {
+	// Durations are the offered rent terms in months.
+	Durations []int `mapstructure:"durations"`
+	// DefaultDuration is the term recommended first.
+	DefaultDuration int `mapstructure:"default_duration"`
+	// MinRentBasis is the smallest basis (net, minor units) offered for
+	// rent; cheaper products are pay-now only.
+	MinRentBasis int64 `mapstructure:"min_rent_basis"`
+	// DefaultCategory prices products whose pricing category has no rates.
+	DefaultCategory string `mapstructure:"default_category"`
+	// Rates are monthly rates in basis points of the basis, by pricing
+	// category and term in months (pricing.rates.hardware.36).
+	Rates map[string]map[string]int64 `mapstructure:"rates"`
+}
+
+// Engine is the pricing configuration in the engine's terms; a term key
+// that is not a number of months becomes a problem Validate reports.
+func (p PricingConfig) Engine() (pricing.Config, []pricing.Problem) {
+	var problems []pricing.Problem
+	rates := make(map[string]map[int]int64, len(p.Rates))
+	for category, byTerm := range p.Rates {
+		rates[category] = make(map[int]int64, len(byTerm))
+		for term, rate := range byTerm {
+			months, err := strconv.Atoi(term)
+			if err != nil {
+				problems = append(problems, pricing.Problem{Key: "rates." + category + "." + term, Message: "the last part must be a number of months"})
+				continue
+			}
+			rates[category][months] = rate
+		}
+	}
+	return pricing.Config{
+		Durations:       p.Durations,
+		DefaultDuration: p.DefaultDuration,
+		MinRentBasis:    p.MinRentBasis,
+		Rates:           rates,
+		DefaultCategory: p.DefaultCategory,
+	}, problems
+}
+
+// CatalogConfig configures how imported products become supported.
+type CatalogConfig struct {
+	// SandboxSupportLimit is how many products of a sandbox seller are
+	// supported automatically; later ones are imported unsupported.
+	SandboxSupportLimit int `mapstructure:"sandbox_support_limit"`
+	// Rules categorise products in production.
+	Rules CatalogRules `mapstructure:"rules"`
+}
+
+// CatalogRules decide, in production, whether an imported product is
+// supported, unsupported or to be reviewed.
+type CatalogRules struct {
+	// SupportedProductTypes are supported when no other rule objects.
+	SupportedProductTypes []string `mapstructure:"supported_product_types"`
+	// ReviewProductTypes (and products without a type) are to be reviewed.
+	ReviewProductTypes []string `mapstructure:"review_product_types"`
+	// MinNetPrice: cheaper products are unsupported (minor units).
+	MinNetPrice int64 `mapstructure:"min_net_price"`
+	// MaxNetPrice: dearer products are to be reviewed (minor units).
+	MaxNetPrice int64 `mapstructure:"max_net_price"`
+	// DeniedCategories: products in one of these seller categories (id or
+	// name, case-insensitive) are unsupported.
+	DeniedCategories []string `mapstructure:"denied_categories"`
+	// AllowedCategories, when not empty: products in none of them are to
+	// be reviewed.
+	AllowedCategories []string `mapstructure:"allowed_categories"`
+}
+
+// ProductTypes are the seller product types of the contract.
+var ProductTypes = []string{"hardware", "software", "service", "hardware_built_to_order"}
+
 // MinKeyLength is the shortest signing key accepted, in bytes.
 const MinKeyLength = 32
 
@@ -139,6 +218,37 @@ var defaults = map[string]any{
 	"dev.ui_port":                      8233,
 	"dev.temporal_cli":                 "",
 	"shutdown_timeout":                 "20s",
+
+	"pricing.durations":        pricing.DefaultDurations,
+	"pricing.default_duration": 36,
+	"pricing.min_rent_basis":   10000,
+	"pricing.default_category": "hardware",
+	// Monthly rates in basis points of the basis; 6 months is priced so
+	// that adding it to pricing.durations is enough to offer it.
+	"pricing.rates.hardware.6":                 1800,
+	"pricing.rates.hardware.12":                950,
+	"pricing.rates.hardware.24":                500,
+	"pricing.rates.hardware.36":                350,
+	"pricing.rates.hardware_built_to_order.6":  1850,
+	"pricing.rates.hardware_built_to_order.12": 980,
+	"pricing.rates.hardware_built_to_order.24": 520,
+	"pricing.rates.hardware_built_to_order.36": 370,
+	"pricing.rates.software.6":                 1900,
+	"pricing.rates.software.12":                1000,
+	"pricing.rates.software.24":                540,
+	"pricing.rates.software.36":                380,
+	"pricing.rates.service.6":                  1900,
+	"pricing.rates.service.12":                 1000,
+	"pricing.rates.service.24":                 540,
+	"pricing.rates.service.36":                 380,
+
+	"catalog.sandbox_support_limit":         10000,
+	"catalog.rules.supported_product_types": []string{"hardware", "hardware_built_to_order"},
+	"catalog.rules.review_product_types":    []string{"software", "service"},
+	"catalog.rules.min_net_price":           5000,
+	"catalog.rules.max_net_price":           2500000,
+	"catalog.rules.denied_categories":       []string{},
+	"catalog.rules.allowed_categories":      []string{},
 }
 
 // Load reads the configuration. file is an explicit tenure.yaml path; when it
@@ -166,8 +276,8 @@ func Load(file string) (*Config, error) {
 	}
 	var c Config
 	err := v.Unmarshal(&c, viper.DecodeHook(mapstructure.ComposeDecodeHookFunc(
-		mapstructure.StringToWeakSliceHookFunc(","),
 		mapstructure.StringToTimeDurationHookFunc(),
+		mapstructure.StringToWeakSliceHookFunc(","),
 	)))
 	if err != nil {
 		return nil, fmt.Errorf("config: %s", describeDecodeError(err))
@@ -180,8 +290,8 @@ func Load(file string) (*Config, error) {
 }
 
 // decodeProblem matches one line of mapstructure's decoding error, which
-// quotes the key that failed.
-var decodeProblem = regexp.MustCompile(`'([a-z_.]+)(\[\d+\])?'\s*(.*)`)
+// quotes the key that failed (with an index for a list element).
+var decodeProblem = regexp.MustCompile(`'([a-z0-9_.]+)(\[\d+\])?'\s*(.*)`)
 
 // describeDecodeError names each key that could not be read, with its
 // variable and the kind of value it takes, without Go's parser vocabulary.
@@ -258,6 +368,11 @@ func (c *Config) Validate(need Need) error {
 	if c.Log.Format != "json" && c.Log.Format != "text" {
 		bad("log.format", "must be json or text, got %q", c.Log.Format)
 	}
+	engine, rateKeys := c.Pricing.Engine()
+	for _, p := range append(rateKeys, engine.Problems()...) {
+		bad("pricing."+p.Key, "%s", p.Message)
+	}
+	c.validateCatalog(bad)
 	if need&NeedDatabase != 0 {
 		if u, err := url.Parse(c.Database.URL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 			bad("database.url", "must be a postgres:// URL such as postgres://postgres@127.0.0.1:5432/tenure?sslmode=disable")
@@ -346,5 +461,35 @@ func (c *Config) validateWebhooks(bad func(key, format string, args ...any)) {
 	}
 	if w.MaxConcurrentAttempts < 1 {
 		bad("webhooks.max_concurrent_attempts", "must be at least 1, got %d", w.MaxConcurrentAttempts)
+	}
+}
+
+// validateCatalog checks the support settings: product types of the
+// contract, sane price bounds.
+func (c *Config) validateCatalog(bad func(key, format string, args ...any)) {
+	if c.Catalog.SandboxSupportLimit < 0 {
+		bad("catalog.sandbox_support_limit", "must not be negative, got %d", c.Catalog.SandboxSupportLimit)
+	}
+	r := c.Catalog.Rules
+	for key, types := range map[string][]string{
+		"catalog.rules.supported_product_types": r.SupportedProductTypes,
+		"catalog.rules.review_product_types":    r.ReviewProductTypes,
+	} {
+		for _, t := range types {
+			if !slices.Contains(ProductTypes, t) {
+				bad(key, "%q is not a product type; use %s", t, strings.Join(ProductTypes, ", "))
+			}
+		}
+	}
+	for _, t := range r.SupportedProductTypes {
+		if slices.Contains(r.ReviewProductTypes, t) {
+			bad("catalog.rules.review_product_types", "%q is also a supported product type", t)
+		}
+	}
+	if r.MinNetPrice < 0 {
+		bad("catalog.rules.min_net_price", "must not be negative, got %d", r.MinNetPrice)
+	}
+	if r.MaxNetPrice < r.MinNetPrice {
+		bad("catalog.rules.max_net_price", "must be at least catalog.rules.min_net_price (%d), got %d", r.MinNetPrice, r.MaxNetPrice)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/workflows/productimport"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 	"github.com/tenurehq/tenure/workflows/webhook"
 )
@@ -30,6 +31,14 @@ func queues(acts *activities.Activities) []queue {
 			workflows: []any{sandbox.SeedSeller},
 			activities: map[string]any{
 				sandbox.SeedShippingMethodsActivity: acts.Sandbox.SeedShippingMethods,
+				sandbox.SeedCatalogActivity:         acts.Sandbox.SeedCatalog,
+			},
+		},
+		{
+			name:      productimport.TaskQueue,
+			workflows: []any{productimport.ImportProducts},
+			activities: map[string]any{
+				productimport.RunImportActivity: acts.Catalog.RunProductImport,
 			},
 		},
 		{

@@ -1,19 +1,25 @@
 package workflows_test
 
 import (
+	"context"
+	"fmt"
 	"io"
 	"testing"
+	"time"
 
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
+	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
 	"github.com/tenurehq/tenure/workflows"
+	"github.com/tenurehq/tenure/workflows/productimport"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 	"github.com/tenurehq/tenure/workflows/searchattr"
 )
@@ -43,8 +49,8 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 		if err := we.Get(t.Context(), &result); err != nil {
 			t.Fatalf("run %d: %v", run, err)
 		}
-		if result.ShippingMethods != 2 {
-			t.Errorf("run %d: %d fixture shipping methods", run, result.ShippingMethods)
+		if result.ShippingMethods != 2 || result.Products != 5 {
+			t.Errorf("run %d: %+v", run, result)
 		}
 	}
 	methods, err := store.ListShippingMethods(t.Context(), dbgen.ListShippingMethodsParams{SellerID: seller.Seller.ID, RowLimit: 10})
@@ -57,6 +63,80 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 	}
 	if len(methods) != 2 || !supported[sandbox.SupportedShippingReference] || supported[sandbox.UnsupportedShippingReference] {
 		t.Errorf("fixtures after two runs: %+v", methods)
+	}
+
+	pairs := []catalog.Reference{
+		{Source: sandbox.SAPSource, Reference: sandbox.PayNowOnlyReference},
+		{Source: sandbox.SAPSource, Reference: sandbox.RentReference},
+		{Source: sandbox.RentAltSource, Reference: sandbox.RentAltReference},
+		{Source: sandbox.SAPSource, Reference: sandbox.UnsupportedReference},
+		{Source: sandbox.SKUSource, Reference: sandbox.SupportedSKUReference},
+		{Source: sandbox.SKUSource, Reference: sandbox.UnsupportedSKUReference},
+	}
+	products, err := catalog.FindByReferences(t.Context(), store.Queries, seller.Seller.ID, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSupported := []bool{true, true, true, false, true, false}
+	for i, pair := range pairs {
+		p, ok := products[pair]
+		if !ok {
+			t.Errorf("no fixture product %+v", pair)
+			continue
+		}
+		if catalog.Sellable(p) != wantSupported[i] || p.Currency != "EUR" || p.Title == "" || p.Ean == "" {
+			t.Errorf("fixture %+v: %s %q, sellable %v", pair, p.SupportStatus, p.Title, catalog.Sellable(p))
+		}
+	}
+	if products[pairs[1]].ID != products[pairs[2]].ID {
+		t.Error("SAP/1111-1111 and B6/2222-2222 name the same product")
+	}
+	var count int
+	if err := store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM products WHERE seller_id = $1", seller.Seller.ID).Scan(&count); err != nil || count != 5 {
+		t.Errorf("two runs leave 5 fixture products, found %d (%v)", count, err)
+	}
+}
+
+// A product import's workflow starts before the request's transaction
+// commits the import; the activity retries until the import is visible.
+func TestProductImportWaitsForItsImportToBeCommitted(t *testing.T) {
+	store := testenv.Database(t)
+	tc := testenv.Temporal(t)
+	testenv.Worker(t, testenv.Config(t), store, tc)
+	seller, err := identity.CreateSeller(t.Context(), store, "Import Seller", "EUR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := catalog.Imports{Store: store, Importer: catalog.Importer{Policy: catalog.Policy{Sandbox: true, SandboxLimit: 100}}}
+	products := make([]catalog.ProductInput, 10)
+	for i := range products {
+		products[i] = catalog.ProductInput{
+			Title: fmt.Sprintf("P%d", i), IsActive: true,
+			Price:      catalog.Money{Currency: "EUR", Net: 10000, Gross: 11900},
+			References: []catalog.Reference{{Source: "sku", Reference: fmt.Sprintf("p%d", i)}},
+		}
+	}
+	var run client.WorkflowRun
+	accepted, err := imports.Accept(t.Context(), seller.Seller.ID, products, func(ctx context.Context, id uuid.UUID) error {
+		run, err = tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: productimport.WorkflowID(id), TaskQueue: productimport.TaskQueue},
+			productimport.ImportProducts, productimport.Input{ImportID: id})
+		if err == nil {
+			time.Sleep(1500 * time.Millisecond) // a slow commit
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var result productimport.Result
+	if err := run.Get(t.Context(), &result); err != nil {
+		t.Fatalf("the import fails when its commit is slow: %v", err)
+	}
+	if result.Status != "completed" || result.Imported != 10 {
+		t.Errorf("result %+v", result)
+	}
+	if got, _ := imports.Get(t.Context(), seller.Seller.ID, accepted.ID); got.Status != catalog.ImportCompleted {
+		t.Errorf("stored status %s", got.Status)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"time"
 
@@ -946,6 +947,15 @@ type FirstPartyServiceDetails struct {
 	AccessoryType *string `json:"accessory_type,omitempty"`
 }
 
+// ImportedProductReference A seller product reference as sent in a product import: (`source`, `reference`) as in `SellerProductReference`. An empty or malformed pair does not refuse the whole request: the product is rejected and listed in `summary.sample_products_rejected` with `error_code` `invalid_reference`.
+type ImportedProductReference struct {
+	// Reference The product's key in that system, e.g. `123abc` (at most 255 characters, with at least one letter, digit, `.`, `_` or `-`).
+	Reference string `json:"reference"`
+
+	// Source Name of the seller system the reference comes from, e.g. `sku` or `SAP` (at most 255 characters).
+	Source string `json:"source"`
+}
+
 // ItemPriceSummary Prices of one offer item (a main line together with its sublines).
 type ItemPriceSummary struct {
 	// Identifier Id of the offer line.
@@ -1754,10 +1764,10 @@ type ProductFilter struct {
 	// Operation Comparison to apply.
 	Operation ProductFilterOperation `json:"operation"`
 
-	// Property Product property to filter on, e.g. `title`, `manufacturer` or `ean`.
+	// Property Product property to filter on, e.g. `title`, `manufacturer` or `price_net` (see `filterProductsPaginated`).
 	Property string `json:"property"`
 
-	// Value Value to compare with.
+	// Value Value to compare with, as text; numbers and booleans are parsed according to the property's type.
 	Value string `json:"value"`
 }
 
@@ -1811,8 +1821,8 @@ type ProductImportItem struct {
 	// SellerCategories The seller's categories for the product.
 	SellerCategories *[]SellerCategory `json:"seller_categories,omitempty"`
 
-	// SellerProductReferences The seller's references for the product; at least one.
-	SellerProductReferences []SellerProductReference `json:"seller_product_references"`
+	// SellerProductReferences The seller's references for the product; at least one. A pair identifies the product: a product whose pair is already in the catalog is replaced, and a pair belongs to at most one product.
+	SellerProductReferences []ImportedProductReference `json:"seller_product_references"`
 
 	// SellerProductType Kind of product.
 	SellerProductType *ProductImportItemSellerProductType `json:"seller_product_type,omitempty"`
@@ -1832,10 +1842,10 @@ type ProductImportItemSellerProductType string
 
 // ProductImportRejection A product of the batch that was not imported.
 type ProductImportRejection struct {
-	// ErrorCode Machine-readable reason, e.g. `unsupported_product` or `invalid_reference`.
+	// ErrorCode Machine-readable reason: `invalid_reference` (a source or reference is empty, too long or has no letter, digit, `.`, `_` or `-`), `duplicate_reference` (a pair appears in an earlier product of the same batch), `reference_conflict` (the pairs name two different products of the catalog), `invalid_price` (a price or tax rate is not positive, gross below net, base rental price without price), `currency_mismatch` (a currency differs from the seller's), `invalid_text` (a text field is empty where required or too long), `too_many_items` (more than 100 references, identifiers, categories or details).
 	ErrorCode string `json:"error_code"`
 
-	// ErrorDescription Human-readable reason.
+	// ErrorDescription Human-readable reason naming the field.
 	ErrorDescription *string `json:"error_description,omitempty"`
 
 	// SellerProductReference Identifies a product in one of the seller's own systems: the pair (`source`, `reference`) is unique per seller. Both parts must be non-empty.
@@ -2424,6 +2434,9 @@ type WebhookEndpointWithSecret struct {
 	Url string `json:"url"`
 }
 
+// AcceptLanguage defines model for AcceptLanguage.
+type AcceptLanguage = string
+
 // EventID defines model for EventID.
 type EventID = string
 
@@ -2436,33 +2449,57 @@ type Forbidden = string
 // Unauthorized defines model for Unauthorized.
 type Unauthorized = string
 
+// CalculateBasketPricingParams defines parameters for CalculateBasketPricing.
+type CalculateBasketPricingParams struct {
+	// AcceptLanguage Language of the `summary` texts (RFC 9110 syntax with q-values, e.g. `de-DE,de;q=0.9,en;q=0.8`): the most preferred of `en`, `de` and `nl` is used, `en` when none of them is acceptable.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// GetCartRentalOverviewParams defines parameters for GetCartRentalOverview.
+type GetCartRentalOverviewParams struct {
+	// AcceptLanguage Language of the `summary` texts (RFC 9110 syntax with q-values, e.g. `de-DE,de;q=0.9,en;q=0.8`): the most preferred of `en`, `de` and `nl` is used, `en` when none of them is acceptable.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// ListRecommendedRentalPricesParams defines parameters for ListRecommendedRentalPrices.
+type ListRecommendedRentalPricesParams struct {
+	// AcceptLanguage Language of the `summary` texts (RFC 9110 syntax with q-values, e.g. `de-DE,de;q=0.9,en;q=0.8`): the most preferred of `en`, `de` and `nl` is used, `en` when none of them is acceptable.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
+// CalculateProductPricingParams defines parameters for CalculateProductPricing.
+type CalculateProductPricingParams struct {
+	// AcceptLanguage Language of the `summary` texts (RFC 9110 syntax with q-values, e.g. `de-DE,de;q=0.9,en;q=0.8`): the most preferred of `en`, `de` and `nl` is used, `en` when none of them is acceptable.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
 // SearchProductsParams defines parameters for SearchProducts.
 type SearchProductsParams struct {
-	// Term Text to look for in product titles and seller product references; empty matches every product.
+	// Term Text to look for, case-insensitively, anywhere in the title, subtitle, manufacturer, seller product references, EAN and MPN of the seller's active products; empty or absent matches every active product. Terms of three or more characters use the search index.
 	Term *string `form:"term,omitempty" json:"term,omitempty"`
 }
 
 // SearchProductsPaginatedParams defines parameters for SearchProductsPaginated.
 type SearchProductsPaginatedParams struct {
-	// Term Text to look for in product titles and seller product references; empty matches every product.
+	// Term Text to look for, case-insensitively, anywhere in the title, subtitle, manufacturer, seller product references, EAN and MPN of the seller's active products; empty or absent matches every active product. Terms of three or more characters use the search index.
 	Term *string `form:"term,omitempty" json:"term,omitempty"`
 
-	// Limit Page size; values above 100 are capped at 100.
+	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Page Zero-based page index (at most 1,000,000).
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 }
 
 // FilterProductsPaginatedParams defines parameters for FilterProductsPaginated.
 type FilterProductsPaginatedParams struct {
-	// Term Text to look for in product titles and seller product references; empty matches every product.
+	// Term Text to look for, case-insensitively, anywhere in the title, subtitle, manufacturer, seller product references, EAN and MPN of the seller's active products; empty or absent matches every active product. Terms of three or more characters use the search index.
 	Term *string `form:"term,omitempty" json:"term,omitempty"`
 
-	// Limit Page size; values above 100 are capped at 100.
+	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Page Zero-based page index (at most 1,000,000).
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 }
 
@@ -2510,10 +2547,10 @@ type ListOffersParams struct {
 
 // ListOffersPaginatedParams defines parameters for ListOffersPaginated.
 type ListOffersPaginatedParams struct {
-	// Limit Page size; values above 100 are capped at 100.
+	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Page Zero-based page index (at most 1,000,000).
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 
 	// Query Free-text search over references, customer and company names, e-mails and ids.
@@ -2576,10 +2613,10 @@ type ListOrdersParams struct {
 
 // ListOrdersPaginatedParams defines parameters for ListOrdersPaginated.
 type ListOrdersPaginatedParams struct {
-	// Limit Page size; values above 100 are capped at 100.
+	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Page Zero-based page index (at most 1,000,000).
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 
 	// Query Free-text search over references, customer and company names, e-mails and ids.
@@ -2633,7 +2670,7 @@ type RunScenarioSimulationParamsScenarioName string
 
 // ListShippingMethodsParams defines parameters for ListShippingMethods.
 type ListShippingMethodsParams struct {
-	// Page Zero-based page index (at most 1,000,000).
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 }
 
@@ -2787,10 +2824,10 @@ type ServerInterface interface {
 	// (POST /v1/catalog/basket/pricing)
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
-	CalculateBasketPricing(c *fiber.Ctx) error
+	CalculateBasketPricing(c *fiber.Ctx, params CalculateBasketPricingParams) error
 	// GetCartRentalOverview Rental overview of a cart
 	// (POST /v1/catalog/carts/rental-overview)
-	GetCartRentalOverview(c *fiber.Ctx) error
+	GetCartRentalOverview(c *fiber.Ctx, params GetCartRentalOverviewParams) error
 	// CheckProductsSupported Check whether products are supported
 	// (POST /v1/catalog/check-supported)
 	CheckProductsSupported(c *fiber.Ctx) error
@@ -2811,12 +2848,12 @@ type ServerInterface interface {
 	GetCatalogImport(c *fiber.Ctx, id openapi_types.UUID) error
 	// ListRecommendedRentalPrices Recommended rental prices
 	// (POST /v1/catalog/list-recommended-rental-prices)
-	ListRecommendedRentalPrices(c *fiber.Ctx) error
+	ListRecommendedRentalPrices(c *fiber.Ctx, params ListRecommendedRentalPricesParams) error
 	// CalculateProductPricing Price one product (deprecated)
 	// (POST /v1/catalog/pricing)
 	//
 	// Deprecated: this operation has been marked as deprecated upstream, but no `x-deprecated-reason` was set
-	CalculateProductPricing(c *fiber.Ctx) error
+	CalculateProductPricing(c *fiber.Ctx, params CalculateProductPricingParams) error
 	// SearchProducts Search products
 	// (GET /v1/catalog/products)
 	SearchProducts(c *fiber.Ctx, params SearchProductsParams) error
@@ -2934,8 +2971,33 @@ type HandlerMiddlewareFunc func(c *fiber.Ctx, next fiber.Handler) error
 // CalculateBasketPricing operation middleware
 func (siw *ServerInterfaceWrapper) CalculateBasketPricing(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CalculateBasketPricingParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Accept-Language, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Accept-Language: %w", err).Error())
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.CalculateBasketPricing(c)
+		return siw.Handler.CalculateBasketPricing(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -2952,8 +3014,33 @@ func (siw *ServerInterfaceWrapper) CalculateBasketPricing(c *fiber.Ctx) error {
 // GetCartRentalOverview operation middleware
 func (siw *ServerInterfaceWrapper) GetCartRentalOverview(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetCartRentalOverviewParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Accept-Language, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Accept-Language: %w", err).Error())
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.GetCartRentalOverview(c)
+		return siw.Handler.GetCartRentalOverview(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -3111,8 +3198,33 @@ func (siw *ServerInterfaceWrapper) GetCatalogImport(c *fiber.Ctx) error {
 // ListRecommendedRentalPrices operation middleware
 func (siw *ServerInterfaceWrapper) ListRecommendedRentalPrices(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListRecommendedRentalPricesParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Accept-Language, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Accept-Language: %w", err).Error())
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.ListRecommendedRentalPrices(c)
+		return siw.Handler.ListRecommendedRentalPrices(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -3129,8 +3241,33 @@ func (siw *ServerInterfaceWrapper) ListRecommendedRentalPrices(c *fiber.Ctx) err
 // CalculateProductPricing operation middleware
 func (siw *ServerInterfaceWrapper) CalculateProductPricing(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CalculateProductPricingParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Accept-Language, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Accept-Language: %w", err).Error())
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.CalculateProductPricing(c)
+		return siw.Handler.CalculateProductPricing(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -4538,7 +4675,8 @@ type TooLargeApplicationvndGoaErrorResponse struct {
 type UnauthorizedJSONResponse string
 
 type CalculateBasketPricingRequestObject struct {
-	Body *CalculateBasketPricingJSONRequestBody
+	Params CalculateBasketPricingParams
+	Body   *CalculateBasketPricingJSONRequestBody
 }
 
 type CalculateBasketPricingResponseObject interface {
@@ -4649,7 +4787,8 @@ func (response CalculateBasketPricing422ApplicationvndGoaErrorResponse) VisitCal
 }
 
 type GetCartRentalOverviewRequestObject struct {
-	Body *GetCartRentalOverviewJSONRequestBody
+	Params GetCartRentalOverviewParams
+	Body   *GetCartRentalOverviewJSONRequestBody
 }
 
 type GetCartRentalOverviewResponseObject interface {
@@ -5216,7 +5355,8 @@ func (response GetCatalogImport404ApplicationvndGoaErrorResponse) VisitGetCatalo
 }
 
 type ListRecommendedRentalPricesRequestObject struct {
-	Body *ListRecommendedRentalPricesJSONRequestBody
+	Params ListRecommendedRentalPricesParams
+	Body   *ListRecommendedRentalPricesJSONRequestBody
 }
 
 type ListRecommendedRentalPricesResponseObject interface {
@@ -5289,7 +5429,8 @@ func (response ListRecommendedRentalPrices413ApplicationvndGoaErrorResponse) Vis
 }
 
 type CalculateProductPricingRequestObject struct {
-	Body *CalculateProductPricingJSONRequestBody
+	Params CalculateProductPricingParams
+	Body   *CalculateProductPricingJSONRequestBody
 }
 
 type CalculateProductPricingResponseObject interface {
@@ -8312,8 +8453,10 @@ type strictHandler struct {
 const validatedBodyLocalsKey = "x-oapi-codegen-validated-body"
 
 // CalculateBasketPricing operation middleware
-func (sh *strictHandler) CalculateBasketPricing(ctx *fiber.Ctx) error {
+func (sh *strictHandler) CalculateBasketPricing(ctx *fiber.Ctx, params CalculateBasketPricingParams) error {
 	var request CalculateBasketPricingRequestObject
+
+	request.Params = params
 
 	var body CalculateBasketPricingJSONRequestBody
 	var err error
@@ -8351,8 +8494,10 @@ func (sh *strictHandler) CalculateBasketPricing(ctx *fiber.Ctx) error {
 }
 
 // GetCartRentalOverview operation middleware
-func (sh *strictHandler) GetCartRentalOverview(ctx *fiber.Ctx) error {
+func (sh *strictHandler) GetCartRentalOverview(ctx *fiber.Ctx, params GetCartRentalOverviewParams) error {
 	var request GetCartRentalOverviewRequestObject
+
+	request.Params = params
 
 	var body GetCartRentalOverviewJSONRequestBody
 	var err error
@@ -8588,8 +8733,10 @@ func (sh *strictHandler) GetCatalogImport(ctx *fiber.Ctx, id openapi_types.UUID)
 }
 
 // ListRecommendedRentalPrices operation middleware
-func (sh *strictHandler) ListRecommendedRentalPrices(ctx *fiber.Ctx) error {
+func (sh *strictHandler) ListRecommendedRentalPrices(ctx *fiber.Ctx, params ListRecommendedRentalPricesParams) error {
 	var request ListRecommendedRentalPricesRequestObject
+
+	request.Params = params
 
 	var body ListRecommendedRentalPricesJSONRequestBody
 	var err error
@@ -8627,8 +8774,10 @@ func (sh *strictHandler) ListRecommendedRentalPrices(ctx *fiber.Ctx) error {
 }
 
 // CalculateProductPricing operation middleware
-func (sh *strictHandler) CalculateProductPricing(ctx *fiber.Ctx) error {
+func (sh *strictHandler) CalculateProductPricing(ctx *fiber.Ctx, params CalculateProductPricingParams) error {
 	var request CalculateProductPricingRequestObject
+
+	request.Params = params
 
 	var body CalculateProductPricingJSONRequestBody
 	var err error

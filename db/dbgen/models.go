@@ -72,6 +72,61 @@ type OrderAsset struct {
 	ShipmentID              *uuid.UUID
 }
 
+type Product struct {
+	ID                  uuid.UUID
+	SellerID            uuid.UUID
+	Title               string
+	Subtitle            string
+	Description         string
+	Manufacturer        string
+	ProductType         *string
+	IsActive            bool
+	Archived            bool
+	Currency            string
+	PriceNet            int64
+	PriceGross          int64
+	TaxRate             int64
+	BaseRentalNet       *int64
+	BaseRentalGross     *int64
+	Ean                 string
+	Mpn                 string
+	PrettyID            string
+	Origin              string
+	PricingCategory     string
+	StandardIdentifiers []byte
+	SellerCategories    []byte
+	ExtraDetails        []byte
+	ImageUrl            string
+	ShopUrl             string
+	SupportStatus       string
+	SupportReason       string
+	SupportPinned       bool
+	SearchText          string
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
+}
+
+type ProductImport struct {
+	ID               uuid.UUID
+	SellerID         uuid.UUID
+	Status           string
+	TotalProducts    int32
+	ImportedProducts int32
+	RejectedProducts int32
+	SampleRejected   []byte
+	Payload          []byte
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+type ProductReference struct {
+	SellerID  uuid.UUID
+	Source    string
+	Reference string
+	ProductID uuid.UUID
+	Position  int32
+}
+
 type RentalContract struct {
 	ID             uuid.UUID
 	OrderID        uuid.UUID

@@ -21,12 +21,39 @@ type SeedInput struct {
 // SeedResult counts what the seeding created or found in place.
 type SeedResult struct {
 	ShippingMethods int
+	Products        int
 }
 
 // Activity names, registered by the worker with these exact names.
 const (
 	// SeedShippingMethodsActivity creates the fixture shipping methods.
 	SeedShippingMethodsActivity = "sandbox.SeedShippingMethods"
+	// SeedCatalogActivity imports the fixture products.
+	SeedCatalogActivity = "sandbox.SeedCatalog"
+)
+
+// Fixture products of the sandbox catalog, by (source, reference).
+const (
+	// SAPSource is the source of the SAP fixture references.
+	SAPSource = "SAP"
+	// PayNowOnlyReference (SAP) is a supported product too cheap to rent:
+	// it can only be paid now.
+	PayNowOnlyReference = "1234-5678"
+	// RentReference (SAP) is a supported product with rent terms, also
+	// named by (RentAltSource, RentAltReference).
+	RentReference = "1111-1111"
+	// RentAltSource is the source of the second pair of the rent product.
+	RentAltSource = "B6"
+	// RentAltReference is the second reference of the rent product.
+	RentAltReference = "2222-2222"
+	// UnsupportedReference (SAP) is an unsupported product.
+	UnsupportedReference = "8765-4321"
+	// SKUSource is the source of the sku fixture references.
+	SKUSource = "sku"
+	// SupportedSKUReference (sku) is a supported product with rent terms.
+	SupportedSKUReference = "123abc"
+	// UnsupportedSKUReference (sku) is an unsupported product.
+	UnsupportedSKUReference = "unsupported-1"
 )
 
 // Fixture references of the sandbox shipping methods.

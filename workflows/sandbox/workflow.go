@@ -33,6 +33,9 @@ func (s *seeding) setup(ctx workflow.Context) {
 
 func (s *seeding) run() (SeedResult, error) {
 	var result SeedResult
-	err := workflow.ExecuteActivity(s.ctx, SeedShippingMethodsActivity, s.input).Get(s.ctx, &result.ShippingMethods)
+	if err := workflow.ExecuteActivity(s.ctx, SeedShippingMethodsActivity, s.input).Get(s.ctx, &result.ShippingMethods); err != nil {
+		return result, err
+	}
+	err := workflow.ExecuteActivity(s.ctx, SeedCatalogActivity, s.input).Get(s.ctx, &result.Products)
 	return result, err
 }

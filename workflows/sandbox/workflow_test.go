@@ -10,15 +10,22 @@ import (
 	"go.temporal.io/sdk/testsuite"
 )
 
-func TestSeedSellerSeedsShippingMethods(t *testing.T) {
+// registerFixture registers a fixture activity that records the sellers it
+// seeded and reports count fixtures.
+func registerFixture(env *testsuite.TestWorkflowEnvironment, name string, count int, seeded *[]string) {
+	env.RegisterActivityWithOptions(func(_ context.Context, in SeedInput) (int, error) {
+		*seeded = append(*seeded, name+":"+in.SellerID.String())
+		return count, nil
+	}, activity.RegisterOptions{Name: name})
+}
+
+func TestSeedSellerSeedsShippingMethodsThenCatalog(t *testing.T) {
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestWorkflowEnvironment()
 	seller := uuid.New()
-	var seeded []uuid.UUID
-	env.RegisterActivityWithOptions(func(_ context.Context, in SeedInput) (int, error) {
-		seeded = append(seeded, in.SellerID)
-		return 2, nil
-	}, activity.RegisterOptions{Name: SeedShippingMethodsActivity})
+	var seeded []string
+	registerFixture(env, SeedShippingMethodsActivity, 2, &seeded)
+	registerFixture(env, SeedCatalogActivity, 5, &seeded)
 
 	env.ExecuteWorkflow(SeedSeller, SeedInput{SellerID: seller})
 	if err := env.GetWorkflowError(); err != nil {
@@ -28,7 +35,8 @@ func TestSeedSellerSeedsShippingMethods(t *testing.T) {
 	if err := env.GetWorkflowResult(&result); err != nil {
 		t.Fatal(err)
 	}
-	if result.ShippingMethods != 2 || len(seeded) != 1 || seeded[0] != seller {
+	want := []string{SeedShippingMethodsActivity + ":" + seller.String(), SeedCatalogActivity + ":" + seller.String()}
+	if result.ShippingMethods != 2 || result.Products != 5 || len(seeded) != 2 || seeded[0] != want[0] || seeded[1] != want[1] {
 		t.Errorf("result %+v, seeded %v", result, seeded)
 	}
 }
@@ -44,6 +52,8 @@ func TestSeedSellerRetriesFailedActivities(t *testing.T) {
 		}
 		return 2, nil
 	}, activity.RegisterOptions{Name: SeedShippingMethodsActivity})
+	var seeded []string
+	registerFixture(env, SeedCatalogActivity, 5, &seeded)
 
 	env.ExecuteWorkflow(SeedSeller, SeedInput{SellerID: uuid.New()})
 	if err := env.GetWorkflowError(); err != nil {

@@ -1,0 +1,127 @@
+package api
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
+
+	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/catalog"
+	"github.com/tenurehq/tenure/workflows/productimport"
+)
+
+// productImports serves product batch imports: small batches during the
+// request, large ones through the product-import workflow.
+type productImports struct {
+	imports  catalog.Imports
+	temporal client.Client
+}
+
+// ImportProducts imports a batch of products (the guard has refused an
+// empty one). Per-product problems reject that product only; they are
+// listed in the result.
+func (h productImports) ImportProducts(ctx context.Context, req sellerapi.ImportProductsRequestObject) (sellerapi.ImportProductsResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	products := req.Body.Products
+	if len(products) > catalog.MaxBatch {
+		return nil, TooManyProducts("a batch may carry at most %d products, got %d: split it into several requests", catalog.MaxBatch, len(products))
+	}
+	inputs := make([]catalog.ProductInput, len(products))
+	for i, p := range products {
+		inputs[i] = productInput(p)
+	}
+	var result catalog.ImportResult
+	if len(inputs) < catalog.SyncBelow {
+		result, err = h.imports.ImportNow(ctx, claims.SellerID, inputs)
+	} else {
+		result, err = h.imports.Accept(ctx, claims.SellerID, inputs, h.startImport)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sellerapi.ImportProducts200JSONResponse(importView(result)), nil
+}
+
+// startImport starts the workflow of a recorded import.
+func (h productImports) startImport(ctx context.Context, id uuid.UUID) error {
+	_, err := h.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:        productimport.WorkflowID(id),
+		TaskQueue: productimport.TaskQueue,
+	}, productimport.ImportProducts, productimport.Input{ImportID: id})
+	return err
+}
+
+// GetProductImport returns the current or final result of an import.
+func (h productImports) GetProductImport(ctx context.Context, req sellerapi.GetProductImportRequestObject) (sellerapi.GetProductImportResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	result, err := h.imports.Get(ctx, claims.SellerID, req.Id)
+	if errors.Is(err, catalog.ErrImportNotFound) {
+		return nil, NotFound("no product import with id %s", req.Id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sellerapi.GetProductImport200JSONResponse(importView(result)), nil
+}
+
+// productInput is a product of the request in the catalog's terms.
+func productInput(p sellerapi.ProductImportItem) catalog.ProductInput {
+	in := catalog.ProductInput{
+		Title:        p.Title,
+		Subtitle:     deref(p.Subtitle),
+		Description:  deref(p.Description),
+		Manufacturer: deref(p.Manufacturer),
+		Type:         string(deref(p.SellerProductType)),
+		IsActive:     p.IsActive,
+		Price:        catalog.Money{Currency: p.Price.Currency, Net: p.Price.Net, Gross: p.Price.Gross, TaxRate: p.Price.TaxRate},
+		ShopURL:      deref(p.ShopProductDescriptionUrl),
+	}
+	if b := p.BaseRentalPrice; b != nil {
+		in.BaseRentalPrice = &catalog.Money{Currency: b.Currency, Net: b.Net, Gross: b.Gross}
+	}
+	if p.Image != nil {
+		in.ImageURL = deref(p.Image.Url)
+	}
+	for _, r := range p.SellerProductReferences {
+		in.References = append(in.References, catalog.Reference{Source: r.Source, Reference: r.Reference})
+	}
+	for _, id := range deref(p.ProductStandardIdentifiers) {
+		in.Identifiers = append(in.Identifiers, catalog.Identifier{Type: deref(id.IdentifierType), ID: deref(id.Id)})
+	}
+	for _, c := range deref(p.SellerCategories) {
+		in.Categories = append(in.Categories, catalog.Category{ID: c.Id, Name: c.Name, ParentID: deref(c.ParentCategoryId)})
+	}
+	for _, d := range deref(p.ExtraDetails) {
+		in.Details = append(in.Details, catalog.Detail{Property: d.Property, Value: d.Value})
+	}
+	return in
+}
+
+func importView(r catalog.ImportResult) sellerapi.ProductImportResult {
+	sample := make([]sellerapi.ProductImportRejection, len(r.Summary.Sample))
+	for i, rej := range r.Summary.Sample {
+		sample[i] = sellerapi.ProductImportRejection{
+			ErrorCode:              rej.Code,
+			ErrorDescription:       &rej.Description,
+			SellerProductReference: sellerapi.SellerProductReference{Source: rej.Reference.Source, Reference: rej.Reference.Reference},
+		}
+	}
+	return sellerapi.ProductImportResult{
+		Id:     r.ID.String(),
+		Status: sellerapi.ProductImportResultStatus(r.Status),
+		Summary: &sellerapi.ProductImportSummary{
+			TotalProducts:          int64(r.Summary.Total),
+			TotalProductsImported:  int64(r.Summary.Imported),
+			TotalProductsRejected:  int64(r.Summary.Rejected),
+			SampleProductsRejected: sample,
+		},
+	}
+}

@@ -1,0 +1,145 @@
+package api
+
+import (
+	"context"
+	"errors"
+
+	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/catalog"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/pricing"
+)
+
+// Search page sizes.
+const (
+	// defaultProductPageSize is the page size when limit is absent.
+	defaultProductPageSize = 20
+	// maxProductPageSize is the largest page, and the most products the
+	// unpaginated search returns.
+	maxProductPageSize = 100
+	// maxSupportChecks is the most references one support check may carry.
+	maxSupportChecks = 1000
+)
+
+// catalogReads serves product searches and support checks.
+type catalogReads struct {
+	store  *db.Store
+	engine *pricing.Engine
+}
+
+// SearchProducts returns the first products that match a term.
+func (h catalogReads) SearchProducts(ctx context.Context, req sellerapi.SearchProductsRequestObject) (sellerapi.SearchProductsResponseObject, error) {
+	term := deref(req.Params.Term)
+	rows, _, err := h.search(ctx, catalog.Query{Term: term, Limit: maxProductPageSize})
+	if err != nil {
+		return nil, err
+	}
+	return sellerapi.SearchProducts200JSONResponse(rows), nil
+}
+
+// SearchProductsPaginated returns one page of the products that match a
+// term.
+func (h catalogReads) SearchProductsPaginated(ctx context.Context, req sellerapi.SearchProductsPaginatedRequestObject) (sellerapi.SearchProductsPaginatedResponseObject, error) {
+	page, err := h.page(ctx, catalog.Query{Term: deref(req.Params.Term)}, req.Params.Limit, req.Params.Page)
+	if err != nil {
+		return nil, err
+	}
+	return sellerapi.SearchProductsPaginated200JSONResponse(page), nil
+}
+
+// FilterProductsPaginated returns one page of the products that match a
+// term and filters.
+func (h catalogReads) FilterProductsPaginated(ctx context.Context, req sellerapi.FilterProductsPaginatedRequestObject) (sellerapi.FilterProductsPaginatedResponseObject, error) {
+	q := catalog.Query{Term: deref(req.Params.Term)}
+	if req.Body != nil {
+		q.Any = deref(req.Body.FilteringLogic) == sellerapi.OR
+		for _, f := range deref(req.Body.FilteringOptions) {
+			q.Filters = append(q.Filters, catalog.Filter{Property: f.Property, Operation: string(f.Operation), Value: f.Value})
+		}
+	}
+	page, err := h.page(ctx, q, req.Params.Limit, req.Params.Page)
+	if err != nil {
+		return nil, err
+	}
+	return sellerapi.FilterProductsPaginated200JSONResponse(page), nil
+}
+
+// page runs a query for one zero-based page of limit products.
+func (h catalogReads) page(ctx context.Context, q catalog.Query, limitParam, pageParam *int64) (sellerapi.ProductPage, error) {
+	limit := int64(defaultProductPageSize)
+	if limitParam != nil {
+		limit = *limitParam
+		if limit < 1 || limit > maxProductPageSize {
+			return sellerapi.ProductPage{}, BadRequest("query parameter limit must be between 1 and %d, got %d", maxProductPageSize, limit)
+		}
+	}
+	page, err := pageIndex(pageParam)
+	if err != nil {
+		return sellerapi.ProductPage{}, err
+	}
+	q.Limit, q.Offset = limit, page*limit
+	rows, total, err := h.search(ctx, q)
+	if err != nil {
+		return sellerapi.ProductPage{}, err
+	}
+	pages := (total + limit - 1) / limit
+	return sellerapi.ProductPage{Limit: &limit, Page: &page, Rows: &rows, TotalPages: &pages, TotalRows: &total}, nil
+}
+
+func (h catalogReads) search(ctx context.Context, q catalog.Query) ([]sellerapi.CatalogProduct, int64, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	q.SellerID = claims.SellerID
+	found, err := catalog.Search(ctx, h.store, q)
+	var filterErr *catalog.FilterError
+	if errors.As(err, &filterErr) {
+		return nil, 0, BadRequest("%s", filterErr.Error())
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	rows := make([]sellerapi.CatalogProduct, len(found.Items))
+	for i, it := range found.Items {
+		rows[i] = catalogProduct(it, q.Term, h.engine)
+	}
+	return rows, found.Total, nil
+}
+
+// CheckProductsSupported reports, per known reference, whether its product
+// can be financed; unknown references are left out.
+func (h catalogReads) CheckProductsSupported(ctx context.Context, req sellerapi.CheckProductsSupportedRequestObject) (sellerapi.CheckProductsSupportedResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	asked := req.Body.SellerProductReferences
+	if len(asked) > maxSupportChecks {
+		return nil, TooManyProducts("a support check may carry at most %d references, got %d", maxSupportChecks, len(asked))
+	}
+	refs := make([]catalog.Reference, len(asked))
+	for i, r := range asked {
+		refs[i] = catalogReference(r)
+	}
+	found, err := catalog.FindByReferences(ctx, h.store.Queries, claims.SellerID, refs)
+	if err != nil {
+		return nil, err
+	}
+	products := []sellerapi.ProductSupport{}
+	seen := map[catalog.Reference]bool{}
+	for _, r := range refs {
+		p, ok := found[r]
+		if !ok || seen[r] {
+			continue
+		}
+		seen[r] = true
+		products = append(products, sellerapi.ProductSupport{
+			Id:                     p.ID.String(),
+			IsSupported:            catalog.Sellable(p),
+			AvailableContractTerms: contractTerms(p, h.engine),
+			SellerProductReference: reference(r),
+		})
+	}
+	return sellerapi.CheckProductsSupported200JSONResponse{Products: products}, nil
+}

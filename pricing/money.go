@@ -1,0 +1,71 @@
+package pricing
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Money is an amount in integer minor units of its currency, with the tax
+// rate (percent × 100) that relates net and gross.
+type Money struct {
+	Currency string
+	Net      int64
+	Gross    int64
+	TaxRate  int64
+}
+
+// ErrMixedCurrencies refuses a sum of amounts in different currencies.
+var ErrMixedCurrencies = errors.New("amounts in different currencies cannot be added")
+
+// taxScale is the denominator of tax rates and monthly rates: 1900 is 19 %.
+const taxScale = 10000
+
+// divRound divides and rounds half away from zero; den must be positive.
+func divRound(num, den int64) int64 {
+	if num < 0 {
+		return -divRound(-num, den)
+	}
+	return (2*num + den) / (2 * den)
+}
+
+// FromNet is the amount with the given net, its gross computed by the tax
+// rate.
+func FromNet(currency string, net, taxRate int64) Money {
+	return Money{Currency: currency, Net: net, Gross: divRound(net*(taxScale+taxRate), taxScale), TaxRate: taxRate}
+}
+
+// TaxRateOf derives the tax rate (percent × 100) that turns net into gross,
+// rounded half away from zero; 0 when net is not positive.
+func TaxRateOf(net, gross int64) int64 {
+	if net <= 0 {
+		return 0
+	}
+	return divRound((gross-net)*taxScale, net)
+}
+
+// Times is the amount for a quantity of units; no rounding happens.
+func (m Money) Times(quantity int64) Money {
+	return Money{Currency: m.Currency, Net: m.Net * quantity, Gross: m.Gross * quantity, TaxRate: m.TaxRate}
+}
+
+// Sum adds amounts of one currency. The result keeps the tax rate the parts
+// share, or, when they differ, states the effective rate of the sum.
+func Sum(parts ...Money) (Money, error) {
+	if len(parts) == 0 {
+		return Money{}, errors.New("nothing to add")
+	}
+	total := Money{Currency: parts[0].Currency, TaxRate: parts[0].TaxRate}
+	sameRate := true
+	for _, p := range parts {
+		if p.Currency != total.Currency {
+			return Money{}, fmt.Errorf("%w: %s and %s", ErrMixedCurrencies, total.Currency, p.Currency)
+		}
+		sameRate = sameRate && p.TaxRate == total.TaxRate
+		total.Net += p.Net
+		total.Gross += p.Gross
+	}
+	if !sameRate {
+		total.TaxRate = TaxRateOf(total.Net, total.Gross)
+	}
+	return total, nil
+}

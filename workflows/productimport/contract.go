@@ -1,0 +1,40 @@
+// Package productimport is the workflow that imports a large product batch
+// (POST /v1/catalog/import with 10 or more products) in the background.
+// The products wait in the database; the workflow carries only the import
+// id, so large batches never pass through Temporal.
+package productimport
+
+import (
+	"github.com/google/uuid"
+)
+
+// TaskQueue is the queue of catalog workflows and activities.
+const TaskQueue = "catalog"
+
+// WorkflowID names the workflow of one import. DESIGN.md reserves
+// catalog-import/{id} for the CSV import jobs.
+func WorkflowID(importID uuid.UUID) string { return "product-import/" + importID.String() }
+
+// Input says which recorded import to run.
+type Input struct {
+	ImportID uuid.UUID
+}
+
+// Result is the import's final status and counters.
+type Result struct {
+	Status   string
+	Total    int
+	Imported int
+	Rejected int
+}
+
+// Activity names, registered by the worker with these exact names.
+const (
+	// RunImportActivity validates and stores the import's products in
+	// chunks, heartbeating after each, and records the result.
+	RunImportActivity = "catalog.RunProductImport"
+)
+
+// ErrImportNotFound is the application error type of an import id with no
+// recorded import; retrying cannot help.
+const ErrImportNotFound = "ImportNotFound"
