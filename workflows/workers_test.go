@@ -7,12 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
-	"go.temporal.io/sdk/testsuite"
-
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/testsuite"
 
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
