@@ -18,7 +18,6 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/pricing"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -78,11 +77,7 @@ func New(d Deps) (*fiber.App, error) {
 
 	// Every /v1 request, routed or not, needs a valid token first.
 	app.Use("/v1", bearerAuth(d.Tokens, d.Logger))
-	engineConfig, problems := d.Config.Pricing.Engine()
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("pricing configuration: %s: %s", problems[0].Key, problems[0].Message)
-	}
-	engine, err := pricing.New(engineConfig)
+	engine, err := d.Config.Pricing.NewEngine()
 	if err != nil {
 		return nil, err
 	}

@@ -133,6 +133,15 @@ type PricingConfig struct {
 	Rates map[string]map[string]int64 `mapstructure:"rates"`
 }
 
+// NewEngine builds the pricing engine of this configuration.
+func (p PricingConfig) NewEngine() (*pricing.Engine, error) {
+	engineConfig, problems := p.Engine()
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("pricing configuration: %s: %s", problems[0].Key, problems[0].Message)
+	}
+	return pricing.New(engineConfig)
+}
+
 // Engine is the pricing configuration in the engine's terms; a term key
 // that is not a number of months becomes a problem Validate reports.
 func (p PricingConfig) Engine() (pricing.Config, []pricing.Problem) {
