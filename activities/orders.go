@@ -3,13 +3,11 @@ package activities
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgconn"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
@@ -133,7 +131,7 @@ func (a *Orders) Ship(ctx context.Context, in order.ShipInput) (order.Status, er
 			err := q.ShipOrderAsset(ctx, dbgen.ShipOrderAssetParams{
 				ID: al.AssetID, SerialNumber: &al.SerialNumber, TrackingUrl: optional(in.Shipment.TrackingURL), ShipmentID: &in.ShipmentID,
 			})
-			if isSerialNumberTaken(err) {
+			if db.IsUniqueViolation(err, "order_assets_serial_number_key") {
 				return temporal.NewNonRetryableApplicationError(
 					fmt.Sprintf("serial number %q was shipped already", al.SerialNumber), errInvalidShipment, nil)
 			}
@@ -172,11 +170,6 @@ func refuseShippedSerials(ctx context.Context, q *dbgen.Queries, sellerID uuid.U
 	return nil
 }
 
-func isSerialNumberTaken(err error) bool {
-	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "order_assets_serial_number_key"
-}
-
 // moveOrder changes the order's status only from the expected one. It
 // reports already=true when the order is in the target status (a retried
 // activity whose first run committed) and refuses any other status.
@@ -198,8 +191,8 @@ func moveOrder(ctx context.Context, q *dbgen.Queries, in order.TransitionInput) 
 		fmt.Sprintf("order %s is %s, not %s", in.OrderID, current.Status, in.From), "OrderStatusMismatch", nil)
 }
 
-// emitOrderEvent records the event announcing the order's new status, with
-// the order as GET returns it after the change.
+// emitOrderEvent records the event announcing the order's new status, if
+// the spec has one, with the order as GET returns it after the change.
 func emitOrderEvent(ctx context.Context, q *dbgen.Queries, emit emitFunc, sellerID, orderID uuid.UUID, status order.Status) error {
 	eventType, ok := orderEvents[status]
 	if !ok {
@@ -209,6 +202,12 @@ func emitOrderEvent(ctx context.Context, q *dbgen.Queries, emit emitFunc, seller
 	if err != nil {
 		return err
 	}
+	return emitOrder(emit, stored, eventType, status)
+}
+
+// emitOrder records an order event; its id derives from the order and the
+// status it announces, so a retried activity records it once.
+func emitOrder(emit emitFunc, stored orders.Stored, eventType webhook.EventType, status order.Status) error {
 	view, err := orders.Render(stored)
 	if err != nil {
 		return err
@@ -218,10 +217,10 @@ func emitOrderEvent(ctx context.Context, q *dbgen.Queries, emit emitFunc, seller
 		return err
 	}
 	return emit(webhook.NewEvent{
-		ID:       webhook.EventID(order.WorkflowID(orderID) + "/" + string(status)),
-		SellerID: sellerID,
+		ID:       webhook.EventID(order.WorkflowID(stored.Order.ID) + "/" + string(status)),
+		SellerID: stored.Order.SellerID,
 		Type:     eventType,
-		ObjectID: orderID,
+		ObjectID: stored.Order.ID,
 		Payload:  payload,
 	})
 }

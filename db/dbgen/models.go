@@ -31,6 +31,8 @@ type Offer struct {
 	Partner              bool
 	SearchText           string
 	Document             []byte
+	ExitRedirect         string
+	SuccessRedirect      string
 	SupersededByID       *uuid.UUID
 	ExpiresAt            time.Time
 	CreatedAt            time.Time
@@ -143,10 +145,13 @@ type RentalContract struct {
 }
 
 type Seller struct {
-	ID        uuid.UUID
-	Name      string
-	Currency  string
-	CreatedAt time.Time
+	ID                     uuid.UUID
+	Name                   string
+	Currency               string
+	CreatedAt              time.Time
+	Email                  string
+	Address                []byte
+	ProductReferenceSource string
 }
 
 type SellerCredential struct {

@@ -32,8 +32,8 @@ func (q *Queries) ActiveOfferWithReference(ctx context.Context, arg ActiveOfferW
 
 const createOffer = `-- name: CreateOffer :exec
 INSERT INTO offers (id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner,
-                    search_text, document, expires_at)
-VALUES ($1, $2, $3, 'created', $4, $5, $6, $7, $8, $9)
+                    search_text, document, exit_redirect, success_redirect, expires_at)
+VALUES ($1, $2, $3, 'created', $4, $5, $6, $7, $8, $9, $10, $11)
 ON CONFLICT (id) DO NOTHING
 `
 
@@ -46,6 +46,8 @@ type CreateOfferParams struct {
 	Partner              bool
 	SearchText           string
 	Document             []byte
+	ExitRedirect         string
+	SuccessRedirect      string
 	ExpiresAt            time.Time
 }
 
@@ -60,13 +62,15 @@ func (q *Queries) CreateOffer(ctx context.Context, arg CreateOfferParams) error 
 		arg.Partner,
 		arg.SearchText,
 		arg.Document,
+		arg.ExitRedirect,
+		arg.SuccessRedirect,
 		arg.ExpiresAt,
 	)
 	return err
 }
 
 const getOffer = `-- name: GetOffer :one
-SELECT id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, superseded_by_id, expires_at, created_at, updated_at FROM offers WHERE seller_id = $1 AND id = $2
+SELECT id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, exit_redirect, success_redirect, superseded_by_id, expires_at, created_at, updated_at FROM offers WHERE seller_id = $1 AND id = $2
 `
 
 type GetOfferParams struct {
@@ -87,6 +91,8 @@ func (q *Queries) GetOffer(ctx context.Context, arg GetOfferParams) (Offer, erro
 		&i.Partner,
 		&i.SearchText,
 		&i.Document,
+		&i.ExitRedirect,
+		&i.SuccessRedirect,
 		&i.SupersededByID,
 		&i.ExpiresAt,
 		&i.CreatedAt,
@@ -96,7 +102,7 @@ func (q *Queries) GetOffer(ctx context.Context, arg GetOfferParams) (Offer, erro
 }
 
 const getOfferByReference = `-- name: GetOfferByReference :one
-SELECT id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, superseded_by_id, expires_at, created_at, updated_at FROM offers
+SELECT id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, exit_redirect, success_redirect, superseded_by_id, expires_at, created_at, updated_at FROM offers
 WHERE seller_id = $1 AND seller_offer_reference = $2
 ORDER BY created_at DESC, id DESC
 LIMIT 1
@@ -121,6 +127,8 @@ func (q *Queries) GetOfferByReference(ctx context.Context, arg GetOfferByReferen
 		&i.Partner,
 		&i.SearchText,
 		&i.Document,
+		&i.ExitRedirect,
+		&i.SuccessRedirect,
 		&i.SupersededByID,
 		&i.ExpiresAt,
 		&i.CreatedAt,
@@ -130,7 +138,7 @@ func (q *Queries) GetOfferByReference(ctx context.Context, arg GetOfferByReferen
 }
 
 const getOfferForUpdate = `-- name: GetOfferForUpdate :one
-SELECT id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, superseded_by_id, expires_at, created_at, updated_at FROM offers WHERE seller_id = $1 AND id = $2 FOR UPDATE
+SELECT id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, exit_redirect, success_redirect, superseded_by_id, expires_at, created_at, updated_at FROM offers WHERE seller_id = $1 AND id = $2 FOR UPDATE
 `
 
 type GetOfferForUpdateParams struct {
@@ -151,6 +159,8 @@ func (q *Queries) GetOfferForUpdate(ctx context.Context, arg GetOfferForUpdatePa
 		&i.Partner,
 		&i.SearchText,
 		&i.Document,
+		&i.ExitRedirect,
+		&i.SuccessRedirect,
 		&i.SupersededByID,
 		&i.ExpiresAt,
 		&i.CreatedAt,
@@ -160,7 +170,7 @@ func (q *Queries) GetOfferForUpdate(ctx context.Context, arg GetOfferForUpdatePa
 }
 
 const listOffers = `-- name: ListOffers :many
-SELECT o.id, o.seller_id, o.seller_offer_reference, o.status, o.sales_channel, o.created_by, o.partner, o.search_text, o.document, o.superseded_by_id, o.expires_at, o.created_at, o.updated_at, count(*) OVER () AS total_count
+SELECT o.id, o.seller_id, o.seller_offer_reference, o.status, o.sales_channel, o.created_by, o.partner, o.search_text, o.document, o.exit_redirect, o.success_redirect, o.superseded_by_id, o.expires_at, o.created_at, o.updated_at, count(*) OVER () AS total_count
 FROM offers o
 WHERE o.seller_id = $1
   AND ($2::text IS NULL OR o.search_text LIKE '%' || $2::text || '%')
@@ -206,20 +216,8 @@ type ListOffersParams struct {
 }
 
 type ListOffersRow struct {
-	ID                   uuid.UUID
-	SellerID             uuid.UUID
-	SellerOfferReference string
-	Status               string
-	SalesChannel         string
-	CreatedBy            string
-	Partner              bool
-	SearchText           string
-	Document             []byte
-	SupersededByID       *uuid.UUID
-	ExpiresAt            time.Time
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
-	TotalCount           int64
+	Offer      Offer
+	TotalCount int64
 }
 
 // One page of a seller's offers with the filters of the list endpoints;
@@ -251,19 +249,21 @@ func (q *Queries) ListOffers(ctx context.Context, arg ListOffersParams) ([]ListO
 	for rows.Next() {
 		var i ListOffersRow
 		if err := rows.Scan(
-			&i.ID,
-			&i.SellerID,
-			&i.SellerOfferReference,
-			&i.Status,
-			&i.SalesChannel,
-			&i.CreatedBy,
-			&i.Partner,
-			&i.SearchText,
-			&i.Document,
-			&i.SupersededByID,
-			&i.ExpiresAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
+			&i.Offer.ID,
+			&i.Offer.SellerID,
+			&i.Offer.SellerOfferReference,
+			&i.Offer.Status,
+			&i.Offer.SalesChannel,
+			&i.Offer.CreatedBy,
+			&i.Offer.Partner,
+			&i.Offer.SearchText,
+			&i.Offer.Document,
+			&i.Offer.ExitRedirect,
+			&i.Offer.SuccessRedirect,
+			&i.Offer.SupersededByID,
+			&i.Offer.ExpiresAt,
+			&i.Offer.CreatedAt,
+			&i.Offer.UpdatedAt,
 			&i.TotalCount,
 		); err != nil {
 			return nil, err
@@ -280,7 +280,7 @@ const setOfferStatus = `-- name: SetOfferStatus :one
 UPDATE offers
 SET status = $1, superseded_by_id = coalesce($2, superseded_by_id), updated_at = now()
 WHERE seller_id = $3 AND id = $4 AND status = $5
-RETURNING id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, superseded_by_id, expires_at, created_at, updated_at
+RETURNING id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, exit_redirect, success_redirect, superseded_by_id, expires_at, created_at, updated_at
 `
 
 type SetOfferStatusParams struct {
@@ -312,6 +312,8 @@ func (q *Queries) SetOfferStatus(ctx context.Context, arg SetOfferStatusParams) 
 		&i.Partner,
 		&i.SearchText,
 		&i.Document,
+		&i.ExitRedirect,
+		&i.SuccessRedirect,
 		&i.SupersededByID,
 		&i.ExpiresAt,
 		&i.CreatedAt,

@@ -18,6 +18,9 @@ CREATE TABLE offers (
     -- the customer's and the agent's names and e-mails, the company.
     search_text            text NOT NULL DEFAULT '',
     document               jsonb NOT NULL,
+    -- Where the checkout sends the customer; not part of the Seller API's offer.
+    exit_redirect          text NOT NULL DEFAULT '',
+    success_redirect       text NOT NULL DEFAULT '',
     superseded_by_id       uuid REFERENCES offers (id),
     expires_at             timestamptz NOT NULL,
     created_at             timestamptz NOT NULL DEFAULT now(),

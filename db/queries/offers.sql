@@ -1,8 +1,8 @@
 -- name: CreateOffer :exec
 -- A retried creation finds its row and inserts nothing.
 INSERT INTO offers (id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner,
-                    search_text, document, expires_at)
-VALUES ($1, $2, $3, 'created', $4, $5, $6, $7, $8, $9)
+                    search_text, document, exit_redirect, success_redirect, expires_at)
+VALUES ($1, $2, $3, 'created', $4, $5, $6, $7, $8, $9, $10, $11)
 ON CONFLICT (id) DO NOTHING;
 
 -- name: GetOffer :one
@@ -34,7 +34,7 @@ RETURNING *;
 -- name: ListOffers :many
 -- One page of a seller's offers with the filters of the list endpoints;
 -- total_count counts every match, ignoring limit and offset.
-SELECT o.*, count(*) OVER () AS total_count
+SELECT sqlc.embed(o), count(*) OVER () AS total_count
 FROM offers o
 WHERE o.seller_id = sqlc.arg(seller_id)
   AND (sqlc.narg(query)::text IS NULL OR o.search_text LIKE '%' || sqlc.narg(query)::text || '%')

@@ -20,6 +20,10 @@ type Draft struct {
 	// CreatedBy is the sales agent's e-mail, for the created_by filter.
 	CreatedBy string
 	// Partner marks offers created for a partner (POST /v1/offers/partners).
-	Partner  bool
-	Document sellerapi.Offer
+	Partner bool
+	// ExitRedirect and SuccessRedirect are where the checkout sends the
+	// customer; the Seller API does not return them.
+	ExitRedirect    string
+	SuccessRedirect string
+	Document        sellerapi.Offer
 }
