@@ -236,9 +236,9 @@ func parseOptionalID(s *string) *uuid.UUID {
 	return &id
 }
 
-func nonNilMap(m map[string]any) map[string]any {
+func nonNilMap(m map[string]string) map[string]string {
 	if m == nil {
-		return map[string]any{}
+		return map[string]string{}
 	}
 	return m
 }

@@ -64,6 +64,15 @@ func CreatedByEmails(param string) []string {
 	return out
 }
 
+// CreatedByList is the created_by filter as the queries take it: an empty
+// list (not nil, which SQL would compare as NULL) means every creator.
+func (f Filter) CreatedByList() []string {
+	if f.CreatedBy == nil {
+		return []string{}
+	}
+	return f.CreatedBy
+}
+
 // Offset is where the page starts.
 func (f Filter) Offset() int64 { return f.Page * f.Limit }
 

@@ -15,7 +15,7 @@ func (s *Service) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter
 	rows, err := s.Store.ListOffers(ctx, dbgen.ListOffersParams{
 		SellerID:     sellerID,
 		Query:        f.QueryPattern(),
-		CreatedBy:    nonNil(f.CreatedBy),
+		CreatedBy:    f.CreatedByList(),
 		PartnersOnly: f.PartnersOnly,
 		IDGt:         f.IDGt,
 		IDGte:        f.IDGte,
@@ -42,11 +42,4 @@ func (s *Service) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter
 		}
 	}
 	return out, total, nil
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

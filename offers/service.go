@@ -28,16 +28,6 @@ type Service struct {
 // ErrNotFound is an offer that does not exist for the seller.
 var ErrNotFound = errors.New("offer not found")
 
-// ErrUnavailable says the offer's workflow did not answer in time; the
-// change may still happen.
-var ErrUnavailable = errors.New("the offer workflow did not answer in time")
-
-// StatusRefusal is a change the offer's status does not allow, in the
-// spec's words ("offers with status=created cannot be declined").
-type StatusRefusal struct{ Message string }
-
-func (r *StatusRefusal) Error() string { return r.Message }
-
 // Create builds an offer and starts its workflow with the creation update
 // (Update-With-Start), returning the stored offer.
 func (s *Service) Create(ctx context.Context, sellerID uuid.UUID, p sellerapi.OfferCreateRequest, o Options) (sellerapi.Offer, error) {
@@ -106,10 +96,10 @@ func (s *Service) Void(ctx context.Context, sellerID, offerID uuid.UUID, superse
 	}
 	if supersededBy != nil {
 		if *supersededBy == offerID {
-			return sellerapi.Offer{}, &StatusRefusal{"superseded_by_id must name another offer than the one voided"}
+			return sellerapi.Offer{}, &entity.StatusRefusal{Message: "superseded_by_id must name another offer than the one voided"}
 		}
 		if _, err := s.row(ctx, sellerID, *supersededBy); errors.Is(err, ErrNotFound) {
-			return sellerapi.Offer{}, &StatusRefusal{"superseded_by_id " + supersededBy.String() + " is not an offer of the seller"}
+			return sellerapi.Offer{}, &entity.StatusRefusal{Message: "superseded_by_id " + supersededBy.String() + " is not an offer of the seller"}
 		} else if err != nil {
 			return sellerapi.Offer{}, err
 		}
@@ -157,7 +147,7 @@ func (s *Service) explain(ctx context.Context, sellerID, offerID uuid.UUID, upda
 	if app, ok := entity.Refusal(err); ok {
 		switch app.Type() {
 		case offer.ErrStatus:
-			return &StatusRefusal{app.Message()}
+			return &entity.StatusRefusal{Message: app.Message()}
 		case offer.ErrAlreadyCheckedOut:
 			return reject(AlreadyCheckedOut, nil, "%s", app.Message())
 		case DuplicateSellerOfferReference:
@@ -172,10 +162,10 @@ func (s *Service) explain(ctx context.Context, sellerID, offerID uuid.UUID, upda
 		if update == offer.EditUpdate {
 			return reject(AlreadyCheckedOut, nil, "%s", offer.Refusal(offer.Status(row.Status), update))
 		}
-		return &StatusRefusal{offer.Refusal(offer.Status(row.Status), update)}
+		return &entity.StatusRefusal{Message: offer.Refusal(offer.Status(row.Status), update)}
 	}
 	if entity.TimedOut(err) {
-		return ErrUnavailable
+		return entity.ErrUnavailable
 	}
 	return err
 }

@@ -31,6 +31,16 @@ func Update(ctx context.Context, c client.Client, workflowID, name string, resul
 	return h.Get(ctx, result)
 }
 
+// StatusRefusal is a change the entity's status does not allow, in the
+// spec's words ("offers with status=created cannot be declined").
+type StatusRefusal struct{ Message string }
+
+func (r *StatusRefusal) Error() string { return r.Message }
+
+// ErrUnavailable says the entity's workflow did not answer in time; the
+// change may still happen.
+var ErrUnavailable = errors.New("the workflow did not answer in time")
+
 // Refusal is the application error an entity workflow refused an update
 // with (its validator, or an activity's non-retryable error), if err is one.
 func Refusal(err error) (*temporal.ApplicationError, bool) {

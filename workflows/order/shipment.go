@@ -12,5 +12,5 @@ type SerialNumber struct {
 type Shipment struct {
 	SerialNumbers []SerialNumber
 	TrackingURL   string
-	Metadata      map[string]any
+	Metadata      map[string]string
 }
