@@ -18,6 +18,8 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -40,6 +42,8 @@ type sellerAPI struct {
 	simulations
 	webhookEndpoints
 	events
+	offerHandlers
+	orderHandlers
 	pending
 }
 
@@ -86,17 +90,23 @@ func New(d Deps) (*fiber.App, error) {
 		return nil, err
 	}
 	dispatcher := webhook.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
+	offerService := offers.NewService(d.Config, d.Store, d.Temporal, engine)
+	orderService := &orders.Service{Store: d.Store, Temporal: d.Temporal}
 	impl := sellerAPI{
 		shippingMethods: shippingMethods{store: d.Store},
 		productImports: productImports{
 			imports:  catalog.Imports{Store: d.Store, Importer: catalog.Importer{Policy: catalog.NewPolicy(d.Config)}},
 			temporal: d.Temporal,
 		},
-		catalogReads:     catalogReads{store: d.Store, engine: engine},
-		rentalPricing:    rentalPricing{store: d.Store, engine: engine},
-		simulations:      simulations{store: d.Store, environment: d.Config.Environment},
+		catalogReads:  catalogReads{store: d.Store, engine: engine},
+		rentalPricing: rentalPricing{store: d.Store, engine: engine},
+		simulations: simulations{
+			store: d.Store, environment: d.Config.Environment, offers: offerService, orders: orderService,
+		},
 		webhookEndpoints: webhookEndpoints{store: d.Store, endpoints: endpoints, dispatcher: dispatcher},
 		events:           events{store: d.Store, dispatcher: dispatcher},
+		offerHandlers:    offerHandlers{service: offerService},
+		orderHandlers:    orderHandlers{service: orderService},
 	}
 	router := newGuardedRouter(app, operations)
 	sellerapi.RegisterHandlers(router, sellerapi.NewStrictHandler(impl, nil))

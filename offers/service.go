@@ -3,13 +3,17 @@ package offers
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/pricing"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/offer"
 )
@@ -129,6 +133,18 @@ func (s *Service) Get(ctx context.Context, sellerID, offerID uuid.UUID) (sellera
 	return o, err
 }
 
+// GetByReference reads the seller's newest offer with a reference.
+func (s *Service) GetByReference(ctx context.Context, sellerID uuid.UUID, reference string) (sellerapi.Offer, error) {
+	row, err := s.Store.GetOfferByReference(ctx, dbgen.GetOfferByReferenceParams{SellerID: sellerID, SellerOfferReference: reference})
+	if db.IsNotFound(err) {
+		return sellerapi.Offer{}, ErrNotFound
+	}
+	if err != nil {
+		return sellerapi.Offer{}, err
+	}
+	return Render(row)
+}
+
 func (s *Service) row(ctx context.Context, sellerID, offerID uuid.UUID) (dbgen.Offer, error) {
 	row, err := s.Store.GetOffer(ctx, dbgen.GetOfferParams{SellerID: sellerID, ID: offerID})
 	if db.IsNotFound(err) {
@@ -168,4 +184,20 @@ func (s *Service) explain(ctx context.Context, sellerID, offerID uuid.UUID, upda
 		return entity.ErrUnavailable
 	}
 	return err
+}
+
+// NewService builds the offer service of a configuration.
+func NewService(cfg *config.Config, store *db.Store, temporal client.Client, engine *pricing.Engine) *Service {
+	review := offer.ReviewByRules
+	if cfg.Environment == config.Sandbox {
+		review = offer.ReviewBySimulation
+	}
+	return &Service{
+		Store:    store,
+		Temporal: temporal,
+		Builder: &Builder{
+			Store: store, Engine: engine, Links: links.NewSigner(cfg.Links.SigningKey), PublicURL: cfg.HTTP.PublicURL, Now: time.Now,
+		},
+		Review: review,
+	}
 }

@@ -11,6 +11,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/workflows/offer"
+	"github.com/tenurehq/tenure/workflows/order"
 	"github.com/tenurehq/tenure/workflows/productimport"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 	"github.com/tenurehq/tenure/workflows/webhook"
@@ -39,6 +41,28 @@ func queues(acts *activities.Activities) []queue {
 			workflows: []any{productimport.ImportProducts},
 			activities: map[string]any{
 				productimport.RunImportActivity: acts.Catalog.RunProductImport,
+			},
+		},
+		{
+			name:      offer.TaskQueue,
+			workflows: []any{offer.Offer},
+			activities: map[string]any{
+				offer.CreateActivity:     acts.Offers.Create,
+				offer.TransitionActivity: acts.Offers.Transition,
+				offer.AcceptActivity:     acts.Offers.Accept,
+				offer.EditActivity:       acts.Offers.Edit,
+				offer.StartOfferActivity: acts.Offers.StartOffer,
+				offer.StartOrderActivity: acts.Offers.StartOrder,
+				offer.ReviewRiskActivity: acts.Offers.ReviewRisk,
+			},
+		},
+		{
+			name:      order.TaskQueue,
+			workflows: []any{order.Order},
+			activities: map[string]any{
+				order.TransitionActivity: acts.Orders.Transition,
+				order.ConfirmActivity:    acts.Orders.Confirm,
+				order.ShipActivity:       acts.Orders.Ship,
 			},
 		},
 		{

@@ -18,7 +18,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tenurehq/tenure/internal/temporalcli"
-	"github.com/tenurehq/tenure/workflows/searchattr"
+	"github.com/tenurehq/tenure/workflows"
 )
 
 var (
@@ -55,9 +55,8 @@ func TemporalAddress(t testing.TB) string {
 			ClientOptions: &client.Options{
 				Logger: Logger(),
 			},
-			ExtraArgs: searchAttributeFlags(),
-			Stdout:    io.Discard,
-			Stderr:    io.Discard,
+			Stdout: io.Discard,
+			Stderr: io.Discard,
 		})
 		if devServerErr == nil {
 			atExit(func() { _ = devServer.Stop() })
@@ -104,6 +103,16 @@ func Namespace(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("registering namespace %s: %v", ns, err)
 	}
+	// Search attributes are per namespace; a worker registers them in
+	// production, here the namespace gets them at once.
+	c, err := client.Dial(client.Options{HostPort: TemporalAddress(t), Namespace: ns, Logger: Logger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := workflows.EnsureSearchAttributes(background(), c, ns); err != nil {
+		t.Fatal(err)
+	}
 	return ns
 }
 
@@ -111,14 +120,4 @@ func Namespace(t testing.TB) string {
 // errors only.
 func Logger() temporallog.Logger {
 	return temporallog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-}
-
-// searchAttributeFlags registers the entity workflows' search attributes on
-// the dev server, as `tenure dev` does.
-func searchAttributeFlags() []string {
-	var flags []string
-	for name, kind := range searchattr.All() {
-		flags = append(flags, "--search-attribute", name+"="+kind)
-	}
-	return flags
 }
