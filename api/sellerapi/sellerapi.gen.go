@@ -1077,7 +1077,7 @@ type OfferCreateRequest struct {
 	// ExpiresAt When the offer expires (UTC); an offer not checked out by then becomes `expired`.
 	ExpiresAt time.Time `json:"expires_at"`
 
-	// Lines Product lines; at least one.
+	// Lines Product lines; at least one (an empty list is refused with 422 `EmptyOffer`).
 	Lines []OfferLineInput `json:"lines"`
 
 	// Metadata Free key/value strings (at most 400 characters each) stored with the offer.
@@ -1329,7 +1329,7 @@ type OfferValidateRequest struct {
 	// ExpiresAt When the offer expires (UTC); an offer not checked out by then becomes `expired`.
 	ExpiresAt time.Time `json:"expires_at"`
 
-	// Lines Product lines; at least one.
+	// Lines Product lines; at least one (an empty list is refused with 422 `EmptyOffer`).
 	Lines []OfferLineInput `json:"lines"`
 
 	// Metadata Free key/value strings (at most 400 characters each) stored with the offer.
@@ -1635,7 +1635,7 @@ type PartnerOfferCreateRequest struct {
 	// ExpiresAt When the offer expires (UTC); an offer not checked out by then becomes `expired`.
 	ExpiresAt time.Time `json:"expires_at"`
 
-	// Lines Product lines; at least one.
+	// Lines Product lines; at least one (an empty list is refused with 422 `EmptyOffer`).
 	Lines []OfferLineInput `json:"lines"`
 
 	// Metadata Free key/value strings (at most 400 characters each) stored with the offer.

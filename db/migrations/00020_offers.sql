@@ -21,7 +21,9 @@ CREATE TABLE offers (
     -- Where the checkout sends the customer; not part of the Seller API's offer.
     exit_redirect          text NOT NULL DEFAULT '',
     success_redirect       text NOT NULL DEFAULT '',
-    superseded_by_id       uuid REFERENCES offers (id),
+    -- Deferred: an edit voids the old offer, naming the new one, before it
+    -- inserts the new one (the reference may belong to one active offer).
+    superseded_by_id       uuid REFERENCES offers (id) DEFERRABLE INITIALLY DEFERRED,
     expires_at             timestamptz NOT NULL,
     created_at             timestamptz NOT NULL DEFAULT now(),
     updated_at             timestamptz NOT NULL DEFAULT now()
