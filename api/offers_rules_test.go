@@ -324,3 +324,67 @@ func TestRacingVoidAndAccept(t *testing.T) {
 		}
 	}
 }
+
+func TestOfferLists(t *testing.T) {
+	f := newOfferFixture(t)
+	a := f.createOffer(t, offerPayload("list-a", withField("expires_at", time.Now().Add(96*time.Hour).UTC().Format(time.RFC3339))))
+	b := f.createOffer(t, offerPayload("list-b", withField("sales_agent", map[string]any{"name": "Pat Partner", "email": "pat@partner.example", "phone": "1"})))
+	resp := f.h.do(t, http.MethodPost, "/v1/offers/partners", f.token, offerPayload("list-c"))
+	if resp.status != http.StatusCreated {
+		t.Fatalf("partner offer: %d %s", resp.status, resp.body)
+	}
+	var c offerView
+	resp.decode(t, &c)
+	f.mustSimulate(t, "mark_offer_for_review", b.ID)
+
+	ids := func(query string) []string {
+		t.Helper()
+		resp := f.h.do(t, http.MethodGet, "/v1/offers/paginated?"+query, f.token, nil)
+		if resp.status != http.StatusOK {
+			t.Fatalf("%s: %d %s", query, resp.status, resp.body)
+		}
+		var page struct{ Offers []offerView }
+		resp.decode(t, &page)
+		var out []string
+		for _, o := range page.Offers {
+			out = append(out, o.ID)
+		}
+		return out
+	}
+	same := func(name string, got []string, want ...string) {
+		t.Helper()
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: got %v, want %v", name, got, want)
+		}
+	}
+	same("default order", ids(""), a.ID, b.ID, c.ID)
+	same("descending", ids("sort_order=desc"), c.ID, b.ID, a.ID)
+	same("by status", ids("sort_by=status"), a.ID, c.ID, b.ID)
+	same("by expiry, latest first", ids("sort_by=expires_at&sort_order=desc")[:1], a.ID)
+	same("id_gt traversal", ids("limit=1&id_gt="+a.ID), b.ID)
+	same("id_gte", ids("id_gte="+b.ID), b.ID, c.ID)
+	same("id_lte", ids("id_lte="+b.ID), a.ID, b.ID)
+	same("partners only", ids("partners_only=true"), c.ID)
+	same("created by", ids("created_by=PAT@partner.example,nobody@x.example"), b.ID)
+	same("query", ids("query=LIST-B"), b.ID)
+	same("query with a wildcard", ids("query=list_"))
+	same("created after everything", ids("created_at_gt="+time.Now().Add(time.Hour).UTC().Format(time.RFC3339)))
+	same("created before now", ids("created_at_lte="+time.Now().Add(time.Minute).UTC().Format(time.RFC3339)), a.ID, b.ID, c.ID)
+
+	var list []offerView
+	f.h.do(t, http.MethodGet, "/v1/offers?partners_only=true", f.token, nil).decode(t, &list)
+	if len(list) != 1 || list[0].ID != c.ID {
+		t.Errorf("the deprecated list: %+v", list)
+	}
+	resp = f.h.do(t, http.MethodGet, "/v1/offers/ref/list-b", f.token, nil)
+	var byRef offerView
+	resp.decode(t, &byRef)
+	if byRef.ID != b.ID || byRef.Status != "pending_review" {
+		t.Errorf("by reference: %+v", byRef)
+	}
+	for _, q := range []string{"limit=101", "page=-1", "sort_by=price", "sort_order=up", "id_gt=1", "created_at_lt=soon"} {
+		if resp := f.h.do(t, http.MethodGet, "/v1/offers/paginated?"+q, f.token, nil); resp.status != http.StatusBadRequest {
+			t.Errorf("%s: %d %s", q, resp.status, resp.body)
+		}
+	}
+}
