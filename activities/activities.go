@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -44,10 +45,18 @@ func New(d Deps) (*Activities, error) {
 	if err != nil {
 		return nil, err
 	}
+	engine, err := d.Config.Pricing.NewEngine()
+	if err != nil {
+		return nil, err
+	}
 	importer := catalog.Importer{Policy: catalog.NewPolicy(d.Config)}
 	dispatcher := webhook.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
 	return &Activities{
-		Sandbox: &SandboxFixtures{Store: d.Store, Importer: importer},
+		Sandbox: &SandboxFixtures{
+			Store: d.Store, Importer: importer,
+			Offers: offers.NewService(d.Config, d.Store, d.Temporal, engine),
+			Orders: &orders.Service{Store: d.Store, Temporal: d.Temporal},
+		},
 		Catalog: &CatalogImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
 		Webhooks: &Webhooks{
 			Store:  d.Store,

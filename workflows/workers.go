@@ -34,6 +34,7 @@ func queues(acts *activities.Activities) []queue {
 			activities: map[string]any{
 				sandbox.SeedShippingMethodsActivity: acts.Sandbox.SeedShippingMethods,
 				sandbox.SeedCatalogActivity:         acts.Sandbox.SeedCatalog,
+				sandbox.SeedOffersActivity:          acts.Sandbox.SeedOffers,
 			},
 		},
 		{

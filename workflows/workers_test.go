@@ -48,7 +48,7 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 		if err := we.Get(t.Context(), &result); err != nil {
 			t.Fatalf("run %d: %v", run, err)
 		}
-		if result.ShippingMethods != 2 || result.Products != 5 {
+		if result.ShippingMethods != 2 || result.Products != 5 || result.OffersAndOrders != 12 {
 			t.Errorf("run %d: %+v", run, result)
 		}
 	}
@@ -93,6 +93,51 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 	var count int
 	if err := store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM products WHERE seller_id = $1", seller.Seller.ID).Scan(&count); err != nil || count != 5 {
 		t.Errorf("two runs leave 5 fixture products, found %d (%v)", count, err)
+	}
+
+	// Offers and orders: each fixture once, in its status, made by the
+	// workflows (so their events exist too).
+	statuses := func(query string) map[string]string {
+		rows, err := store.Pool.Query(t.Context(), query, seller.Seller.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		out := map[string]string{}
+		for rows.Next() {
+			var reference, status string
+			if err := rows.Scan(&reference, &status); err != nil {
+				t.Fatal(err)
+			}
+			if _, dup := out[reference]; dup {
+				t.Errorf("fixture %s exists twice", reference)
+			}
+			out[reference] = status
+		}
+		return out
+	}
+	offersByRef := statuses("SELECT seller_offer_reference, status FROM offers WHERE seller_id = $1")
+	for ref, want := range map[string]string{
+		sandbox.ActiveOfferReference: "created", sandbox.CreatedOfferReference: "created", sandbox.VoidedOfferReference: "voided",
+		sandbox.ExpiredOfferReference: "expired", sandbox.AcceptedOfferReference: "accepted",
+	} {
+		if offersByRef[ref] != want {
+			t.Errorf("fixture offer %s is %q, want %s", ref, offersByRef[ref], want)
+		}
+	}
+	ordersByRef := statuses("SELECT seller_offer_reference, status FROM orders WHERE seller_id = $1")
+	for _, want := range []string{"created", "acknowledged", "confirmed", "partially_fulfilled", "completed", "canceled", "rejected"} {
+		if got := ordersByRef[sandbox.OrderReferencePrefix+want]; got != want {
+			t.Errorf("fixture order %s is %q", want, got)
+		}
+	}
+	if len(ordersByRef) != 8 || len(offersByRef) != 12 {
+		t.Errorf("%d fixture offers and %d orders, want 12 and 8", len(offersByRef), len(ordersByRef))
+	}
+	var events int
+	_ = store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM events WHERE seller_id = $1 AND type = 'order.completed'", seller.Seller.ID).Scan(&events)
+	if events != 1 {
+		t.Errorf("%d order.completed events", events)
 	}
 }
 
