@@ -137,6 +137,34 @@ func (q *Queries) GetOfferByReference(ctx context.Context, arg GetOfferByReferen
 	return i, err
 }
 
+const getOfferForOperator = `-- name: GetOfferForOperator :one
+SELECT id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, exit_redirect, success_redirect, superseded_by_id, expires_at, created_at, updated_at FROM offers WHERE id = $1
+`
+
+// An operator's tools (tenure offers decide) name offers by id alone.
+func (q *Queries) GetOfferForOperator(ctx context.Context, id uuid.UUID) (Offer, error) {
+	row := q.db.QueryRow(ctx, getOfferForOperator, id)
+	var i Offer
+	err := row.Scan(
+		&i.ID,
+		&i.SellerID,
+		&i.SellerOfferReference,
+		&i.Status,
+		&i.SalesChannel,
+		&i.CreatedBy,
+		&i.Partner,
+		&i.SearchText,
+		&i.Document,
+		&i.ExitRedirect,
+		&i.SuccessRedirect,
+		&i.SupersededByID,
+		&i.ExpiresAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const getOfferForUpdate = `-- name: GetOfferForUpdate :one
 SELECT id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, exit_redirect, success_redirect, superseded_by_id, expires_at, created_at, updated_at FROM offers WHERE seller_id = $1 AND id = $2 FOR UPDATE
 `

@@ -58,3 +58,7 @@ ORDER BY
   CASE WHEN NOT sqlc.arg(descending)::boolean THEN o.id END,
   CASE WHEN sqlc.arg(descending)::boolean THEN o.id END DESC
 LIMIT sqlc.arg(row_limit)::bigint OFFSET sqlc.arg(row_offset)::bigint;
+
+-- name: GetOfferForOperator :one
+-- An operator's tools (tenure offers decide) name offers by id alone.
+SELECT * FROM offers WHERE id = $1;
