@@ -40,7 +40,7 @@ func TestProductionRiskReviewAndOperatorDecisions(t *testing.T) {
 		t.Fatal(err)
 	}
 	sellerID := seller.Seller.ID
-	productionCatalog(t, store, cfg, sellerID)
+	serverCatalog(t, store, cfg, sellerID)
 	engine, err := cfg.Pricing.NewEngine()
 	if err != nil {
 		t.Fatal(err)
@@ -123,8 +123,9 @@ func TestProductionRiskReviewAndOperatorDecisions(t *testing.T) {
 	}
 }
 
-// productionCatalog imports a server the production rules support.
-func productionCatalog(t *testing.T, store *db.Store, cfg *config.Config, sellerID uuid.UUID) {
+// serverCatalog imports a server, which the sandbox and the production
+// rules both support.
+func serverCatalog(t *testing.T, store *db.Store, cfg *config.Config, sellerID uuid.UUID) {
 	t.Helper()
 	valid, rejections := catalog.ValidateBatch([]catalog.ProductInput{{
 		Title: "Server", Type: "hardware", IsActive: true,

@@ -13,9 +13,11 @@ import (
 )
 
 // ActivityOptions suit persistence activities: a transaction is quick, and
-// a failure (database restart, worker crash) is retried with backoff.
+// a failure (database restart, worker crash) is retried with backoff. The
+// short timeout is how soon an attempt lost with a crashed worker is
+// retried elsewhere.
 var ActivityOptions = workflow.ActivityOptions{
-	StartToCloseTimeout: 30 * time.Second,
+	StartToCloseTimeout: 10 * time.Second,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval:    200 * time.Millisecond,
 		BackoffCoefficient: 2,
