@@ -65,6 +65,7 @@ func queues(acts *activities.Activities) []queue {
 				order.ConfirmActivity:    acts.Orders.Confirm,
 				order.ShipActivity:       acts.Orders.Ship,
 			},
+			options: entityWorkerOptions,
 		},
 		{
 			name:      webhook.TaskQueue,
@@ -83,6 +84,13 @@ func queues(acts *activities.Activities) []queue {
 			},
 		},
 	}
+}
+
+// entityWorkerOptions suit the offer and order queues: their work is
+// workflow tasks (persistence runs in local activities), so more pollers
+// keep a burst of requests from queueing behind two polls.
+var entityWorkerOptions = worker.Options{
+	MaxConcurrentWorkflowTaskPollers: 8,
 }
 
 // Workers are the started workers of one process.

@@ -12,17 +12,25 @@ import (
 	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
-// ActivityOptions suit persistence activities: a transaction is quick, and
-// a failure (database restart, worker crash) is retried with backoff. The
-// short timeout is how soon an attempt lost with a crashed worker is
-// retried elsewhere.
-var ActivityOptions = workflow.ActivityOptions{
+// persistOptions suit persistence activities: a transaction is quick, and
+// a failure (database restart) is retried with backoff.
+var persistOptions = workflow.LocalActivityOptions{
 	StartToCloseTimeout: 10 * time.Second,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval:    200 * time.Millisecond,
 		BackoffCoefficient: 2,
 		MaximumInterval:    30 * time.Second,
 	},
+}
+
+// Persist runs a persistence activity (a short, idempotent transaction) as
+// a local activity: inside the workflow task that needs it, so a change
+// costs one workflow task instead of a round trip through an activity task
+// queue. A worker that dies mid-way leaves the workflow task to time out and
+// run again elsewhere, repeating the activity, which is idempotent.
+func Persist(ctx workflow.Context, activity string, in, out any) error {
+	ctx = workflow.WithLocalActivityOptions(ctx, persistOptions)
+	return workflow.ExecuteLocalActivity(ctx, activity, in).Get(ctx, out)
 }
 
 // Guard runs an entity's changes one at a time. Update validators check a
@@ -38,9 +46,8 @@ func NewGuard(ctx workflow.Context) *Guard {
 	return &Guard{lock: workflow.NewMutex(ctx)}
 }
 
-// Do runs change under the lock if validate still accepts it. change gets
-// a context with ActivityOptions.
-func (g *Guard) Do(ctx workflow.Context, validate func() error, change func(actx workflow.Context) error) error {
+// Do runs change under the lock if validate still accepts it.
+func (g *Guard) Do(ctx workflow.Context, validate func() error, change func(ctx workflow.Context) error) error {
 	if err := g.lock.Lock(ctx); err != nil {
 		return err
 	}
@@ -48,7 +55,7 @@ func (g *Guard) Do(ctx workflow.Context, validate func() error, change func(actx
 	if err := validate(); err != nil {
 		return err
 	}
-	return change(workflow.WithActivityOptions(ctx, ActivityOptions))
+	return change(ctx)
 }
 
 // PublishStatus shows the entity's status in its search attributes.

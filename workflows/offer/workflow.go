@@ -93,34 +93,35 @@ func (w *offerWorkflow) validate(update string) error {
 }
 
 // change runs an update's effect under the guard.
-func (w *offerWorkflow) change(ctx workflow.Context, update string, effect func(actx workflow.Context) error) error {
+func (w *offerWorkflow) change(ctx workflow.Context, update string, effect func(ctx workflow.Context) error) error {
 	return w.guard.Do(ctx, func() error { return w.validate(update) }, effect)
 }
 
 func (w *offerWorkflow) ref() Ref { return Ref{OfferID: w.input.OfferID, SellerID: w.input.SellerID} }
 
 func (w *offerWorkflow) create(ctx workflow.Context, req CreateRequest) error {
-	return w.guard.Do(ctx, w.validateCreate, func(actx workflow.Context) error {
-		if err := workflow.ExecuteActivity(actx, CreateActivity, req.Draft).Get(actx, nil); err != nil {
+	return w.guard.Do(ctx, w.validateCreate, func(ctx workflow.Context) error {
+		if err := entity.Persist(ctx, CreateActivity, req.Draft, nil); err != nil {
 			w.createFailed = true
 			return err
 		}
+		// The start already set the status search attribute to created.
 		w.created = true
 		w.state = State{Status: Created, ExpiresAt: req.Draft.ExpiresAt}
-		return entity.PublishStatus(actx, string(w.state.Status))
+		return nil
 	})
 }
 
 func (w *offerWorkflow) submitForReview(ctx workflow.Context) error {
-	return w.change(ctx, SubmitForReviewUpdate, func(actx workflow.Context) error {
-		return w.transition(actx, PendingReview, nil)
+	return w.change(ctx, SubmitForReviewUpdate, func(ctx workflow.Context) error {
+		return w.transition(ctx, PendingReview, nil)
 	})
 }
 
 func (w *offerWorkflow) accept(ctx workflow.Context) (AcceptResult, error) {
 	var result AcceptResult
-	err := w.change(ctx, AcceptUpdate, func(actx workflow.Context) (err error) {
-		result, err = w.acceptNow(actx)
+	err := w.change(ctx, AcceptUpdate, func(ctx workflow.Context) (err error) {
+		result, err = w.acceptNow(ctx)
 		return err
 	})
 	return result, err
@@ -128,51 +129,51 @@ func (w *offerWorkflow) accept(ctx workflow.Context) (AcceptResult, error) {
 
 // acceptNow accepts the offer, which creates its order in the same
 // transaction, then starts the order's workflow.
-func (w *offerWorkflow) acceptNow(actx workflow.Context) (AcceptResult, error) {
+func (w *offerWorkflow) acceptNow(ctx workflow.Context) (AcceptResult, error) {
 	var result AcceptResult
-	if err := workflow.ExecuteActivity(actx, AcceptActivity, w.ref()).Get(actx, &result); err != nil {
+	if err := entity.Persist(ctx, AcceptActivity, w.ref(), &result); err != nil {
 		return result, err
 	}
 	w.state.Status = Accepted
 	w.orderID = result.OrderID
-	if err := entity.PublishStatus(actx, string(w.state.Status)); err != nil {
+	if err := entity.PublishStatus(ctx, string(w.state.Status)); err != nil {
 		return result, err
 	}
 	start := StartOrderInput{OrderID: result.OrderID, SellerID: w.input.SellerID}
-	return result, workflow.ExecuteActivity(actx, StartOrderActivity, start).Get(actx, nil)
+	return result, entity.Persist(ctx, StartOrderActivity, start, nil)
 }
 
 func (w *offerWorkflow) decline(ctx workflow.Context) error {
-	return w.change(ctx, DeclineUpdate, func(actx workflow.Context) error {
-		return w.transition(actx, Declined, nil)
+	return w.change(ctx, DeclineUpdate, func(ctx workflow.Context) error {
+		return w.transition(ctx, Declined, nil)
 	})
 }
 
 func (w *offerWorkflow) void(ctx workflow.Context, req VoidRequest) error {
-	return w.change(ctx, VoidUpdate, func(actx workflow.Context) error {
-		return w.transition(actx, Voided, req.SupersededBy)
+	return w.change(ctx, VoidUpdate, func(ctx workflow.Context) error {
+		return w.transition(ctx, Voided, req.SupersededBy)
 	})
 }
 
 // edit voids the offer and stores the superseding one in one transaction,
 // then starts the new offer's workflow.
 func (w *offerWorkflow) edit(ctx workflow.Context, req EditRequest) (EditResult, error) {
-	err := w.change(ctx, EditUpdate, func(actx workflow.Context) error {
+	err := w.change(ctx, EditUpdate, func(ctx workflow.Context) error {
 		in := EditInput{OfferID: w.input.OfferID, SellerID: w.input.SellerID, Draft: req.Draft}
-		if err := workflow.ExecuteActivity(actx, EditActivity, in).Get(actx, nil); err != nil {
+		if err := entity.Persist(ctx, EditActivity, in, nil); err != nil {
 			return err
 		}
 		w.state.Status = Voided
-		if err := entity.PublishStatus(actx, string(w.state.Status)); err != nil {
+		if err := entity.PublishStatus(ctx, string(w.state.Status)); err != nil {
 			return err
 		}
 		start := StartOfferInput{OfferID: req.Draft.ID, SellerID: w.input.SellerID, Review: w.input.Review, ExpiresAt: req.Draft.ExpiresAt}
-		return workflow.ExecuteActivity(actx, StartOfferActivity, start).Get(actx, nil)
+		return entity.Persist(ctx, StartOfferActivity, start, nil)
 	})
 	return EditResult{OfferID: req.Draft.ID}, err
 }
 
-func (w *offerWorkflow) transition(actx workflow.Context, to Status, supersededBy *uuid.UUID) error {
+func (w *offerWorkflow) transition(ctx workflow.Context, to Status, supersededBy *uuid.UUID) error {
 	in := TransitionInput{
 		OfferID:      w.input.OfferID,
 		SellerID:     w.input.SellerID,
@@ -180,11 +181,11 @@ func (w *offerWorkflow) transition(actx workflow.Context, to Status, supersededB
 		To:           to,
 		SupersededBy: supersededBy,
 	}
-	if err := workflow.ExecuteActivity(actx, TransitionActivity, in).Get(actx, nil); err != nil {
+	if err := entity.Persist(ctx, TransitionActivity, in, nil); err != nil {
 		return err
 	}
 	w.state.Status = to
-	return entity.PublishStatus(actx, string(to))
+	return entity.PublishStatus(ctx, string(to))
 }
 
 func (w *offerWorkflow) run(ctx workflow.Context) (Result, error) {
@@ -206,15 +207,15 @@ func (w *offerWorkflow) run(ctx workflow.Context) (Result, error) {
 		var err error
 		switch {
 		case w.state.Status == Created:
-			err = w.untilDeadline(ctx, w.state.ExpiresAt, func(actx workflow.Context) error {
-				return w.transition(actx, Expired, nil)
+			err = w.untilDeadline(ctx, w.state.ExpiresAt, func(ctx workflow.Context) error {
+				return w.transition(ctx, Expired, nil)
 			})
 		case w.input.Review == ReviewByRules && !w.state.Reviewed:
 			err = w.review(ctx)
 		case w.input.Review == ReviewByRules:
 			// An operator did not decide in time.
-			err = w.untilDeadline(ctx, w.state.DecideBy, func(actx workflow.Context) error {
-				return w.transition(actx, Declined, nil)
+			err = w.untilDeadline(ctx, w.state.DecideBy, func(ctx workflow.Context) error {
+				return w.transition(ctx, Declined, nil)
 			})
 		default:
 			// The sandbox waits for a scenario simulation.
@@ -261,21 +262,20 @@ var errRaceLost = temporal.NewApplicationError("the status changed before the de
 // review applies the production risk rules once; an operator's decision
 // that arrived meanwhile wins.
 func (w *offerWorkflow) review(ctx workflow.Context) error {
-	actx := workflow.WithActivityOptions(ctx, entity.ActivityOptions)
 	var r ReviewResult
-	if err := workflow.ExecuteActivity(actx, ReviewRiskActivity, w.ref()).Get(actx, &r); err != nil {
+	if err := entity.Persist(ctx, ReviewRiskActivity, w.ref(), &r); err != nil {
 		return err
 	}
-	err := w.guard.Do(ctx, func() error { return w.validate(AcceptUpdate) }, func(actx workflow.Context) error {
+	err := w.guard.Do(ctx, func() error { return w.validate(AcceptUpdate) }, func(ctx workflow.Context) error {
 		w.state.Reviewed = true
 		switch r.Decision {
 		case DecisionAccept:
-			_, err := w.acceptNow(actx)
+			_, err := w.acceptNow(ctx)
 			return err
 		case DecisionDecline:
-			return w.transition(actx, Declined, nil)
+			return w.transition(ctx, Declined, nil)
 		default:
-			w.state.DecideBy = workflow.Now(actx).Add(r.ManualDeadline)
+			w.state.DecideBy = workflow.Now(ctx).Add(r.ManualDeadline)
 			return nil
 		}
 	})

@@ -71,41 +71,41 @@ func (w *orderWorkflow) validate(update string) error {
 }
 
 func (w *orderWorkflow) transition(ctx workflow.Context, update string) error {
-	return w.guard.Do(ctx, func() error { return w.validate(update) }, func(actx workflow.Context) error {
+	return w.guard.Do(ctx, func() error { return w.validate(update) }, func(ctx workflow.Context) error {
 		in := TransitionInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, To: targets[update]}
-		if err := workflow.ExecuteActivity(actx, TransitionActivity, in).Get(actx, nil); err != nil {
+		if err := entity.Persist(ctx, TransitionActivity, in, nil); err != nil {
 			return err
 		}
-		return w.moveTo(actx, in.To)
+		return w.moveTo(ctx, in.To)
 	})
 }
 
 // confirm accepts the order; the rental contracts start in the same transaction.
 func (w *orderWorkflow) confirm(ctx workflow.Context) error {
-	return w.guard.Do(ctx, func() error { return w.validate(AcceptUpdate) }, func(actx workflow.Context) error {
+	return w.guard.Do(ctx, func() error { return w.validate(AcceptUpdate) }, func(ctx workflow.Context) error {
 		in := TransitionInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, To: Confirmed}
-		if err := workflow.ExecuteActivity(actx, ConfirmActivity, in).Get(actx, nil); err != nil {
+		if err := entity.Persist(ctx, ConfirmActivity, in, nil); err != nil {
 			return err
 		}
-		return w.moveTo(actx, Confirmed)
+		return w.moveTo(ctx, Confirmed)
 	})
 }
 
 // ship records a shipment; the activity checks its items against the
 // order's assets and answers the order's new status.
 func (w *orderWorkflow) ship(ctx workflow.Context, req ShipRequest) (Result, error) {
-	err := w.guard.Do(ctx, func() error { return w.validate(ShipUpdate) }, func(actx workflow.Context) error {
+	err := w.guard.Do(ctx, func() error { return w.validate(ShipUpdate) }, func(ctx workflow.Context) error {
 		var shipmentID uuid.UUID
 		newID := func(workflow.Context) any { return uuid.Must(uuid.NewV7()) }
-		if err := workflow.SideEffect(actx, newID).Get(&shipmentID); err != nil {
+		if err := workflow.SideEffect(ctx, newID).Get(&shipmentID); err != nil {
 			return err
 		}
 		in := ShipInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, ShipmentID: shipmentID, From: w.state.Status, Shipment: req.Shipment}
 		var to Status
-		if err := workflow.ExecuteActivity(actx, ShipActivity, in).Get(actx, &to); err != nil {
+		if err := entity.Persist(ctx, ShipActivity, in, &to); err != nil {
 			return err
 		}
-		return w.moveTo(actx, to)
+		return w.moveTo(ctx, to)
 	})
 	return Result{Status: w.state.Status}, err
 }
