@@ -11,6 +11,9 @@ import (
 	"github.com/tenurehq/tenure/workflows/entity"
 )
 
+// shipmentNamespace scopes the shipment ids the workflow derives.
+var shipmentNamespace = uuid.MustParse("3b1f8c2e-5d47-5a9e-8c21-7f4e6d9a0b13")
+
 // Order is the workflow of one order.
 func Order(ctx workflow.Context, in Input) (Result, error) {
 	w := &orderWorkflow{input: in, state: in.State}
@@ -95,11 +98,10 @@ func (w *orderWorkflow) confirm(ctx workflow.Context) error {
 // order's assets and answers the order's new status.
 func (w *orderWorkflow) ship(ctx workflow.Context, req ShipRequest) (Result, error) {
 	err := w.guard.Do(ctx, func() error { return w.validate(ShipUpdate) }, func(ctx workflow.Context) error {
-		var shipmentID uuid.UUID
-		newID := func(workflow.Context) any { return uuid.Must(uuid.NewV7()) }
-		if err := workflow.SideEffect(ctx, newID).Get(&shipmentID); err != nil {
-			return err
-		}
+		// The shipment's id derives from the update's, so a workflow task
+		// lost with a crashed worker, and run again, finds the shipment its
+		// persistence recorded instead of recording another.
+		shipmentID := uuid.NewSHA1(shipmentNamespace, []byte(w.input.OrderID.String()+"/"+workflow.GetCurrentUpdateInfo(ctx).ID))
 		in := ShipInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, ShipmentID: shipmentID, From: w.state.Status, Shipment: req.Shipment}
 		var to Status
 		if err := entity.Persist(ctx, ShipActivity, in, &to); err != nil {
