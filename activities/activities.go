@@ -11,6 +11,8 @@ import (
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -27,6 +29,8 @@ type Activities struct {
 	Sandbox  *SandboxFixtures
 	Catalog  *CatalogImports
 	Webhooks *Webhooks
+	Offers   *Offers
+	Orders   *Orders
 	// Dispatcher starts the deliveries of recorded events; activities that
 	// record events (webhook.Record) hand their ids to it after committing.
 	Dispatcher *webhook.Dispatcher
@@ -41,9 +45,18 @@ func New(d Deps) (*Activities, error) {
 	if err != nil {
 		return nil, err
 	}
+	engine, err := d.Config.Pricing.NewEngine()
+	if err != nil {
+		return nil, err
+	}
 	importer := catalog.Importer{Policy: catalog.NewPolicy(d.Config)}
+	dispatcher := webhook.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
 	return &Activities{
-		Sandbox: &SandboxFixtures{Store: d.Store, Importer: importer},
+		Sandbox: &SandboxFixtures{
+			Store: d.Store, Importer: importer,
+			Offers: offers.NewService(d.Config, d.Store, d.Temporal, engine),
+			Orders: &orders.Service{Store: d.Store, Temporal: d.Temporal},
+		},
 		Catalog: &CatalogImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
 		Webhooks: &Webhooks{
 			Store:  d.Store,
@@ -51,7 +64,12 @@ func New(d Deps) (*Activities, error) {
 			Sender: webhook.NewSender(webhook.PolicyFor(d.Config.Environment), d.Config.Webhooks.AttemptTimeout),
 			Logger: d.Logger,
 		},
-		Dispatcher:            webhook.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks),
+		Offers: &Offers{
+			Store: d.Store, Temporal: d.Temporal, Dispatcher: dispatcher,
+			Risk: offers.NewRiskRules(d.Config.Risk), Logger: d.Logger,
+		},
+		Orders:                &Orders{Store: d.Store, Dispatcher: dispatcher, Logger: d.Logger},
+		Dispatcher:            dispatcher,
 		MaxConcurrentAttempts: d.Config.Webhooks.MaxConcurrentAttempts,
 	}, nil
 }

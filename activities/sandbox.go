@@ -9,6 +9,8 @@ import (
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 
@@ -16,6 +18,8 @@ import (
 type SandboxFixtures struct {
 	Store    *db.Store
 	Importer catalog.Importer
+	Offers   *offers.Service
+	Orders   *orders.Service
 }
 
 // fixtureShippingMethods are the shipping methods every sandbox seller has.

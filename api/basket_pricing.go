@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/pricing"
 )
@@ -53,10 +54,10 @@ func (h rentalPricing) CalculateBasketPricing(ctx context.Context, req sellerapi
 		if err != nil {
 			return nil, err
 		}
-		payNow := moneyWithTax(totals.PayNow)
+		payNow := apiview.MoneyWithTax(totals.PayNow)
 		out.BasketTotalPayNow = &payNow
 		if rec, ok := h.engine.Recommended(totals.Rent); ok {
-			rent := moneyWithTax(rec.Monthly)
+			rent := apiview.MoneyWithTax(rec.Monthly)
 			out.BasketTotalRent = &rent
 		}
 	}
@@ -92,13 +93,13 @@ func (h rentalPricing) basketEntry(lang pricing.Language, e sellerapi.BasketPric
 	if err != nil {
 		return sellerapi.BasketItemPricing{}, nil, err
 	}
-	out.AvailableContractTypes = contractTypes(line.Rent)
-	out.PayNow = payNowTerm(line.PayNow)
-	out.PayNowExcludingSublines = payNowTerm(line.PayNowExcludingSublines)
-	out.TotalPayNow = payNowTerm(line.TotalPayNow)
-	out.Rent = rentTerms(line.Rent)
-	out.RentExcludingSublines = rentTerms(line.RentExcludingSublines)
-	out.TotalRent = rentTerms(line.TotalRent)
+	out.AvailableContractTypes = apiview.ContractTypes(line.Rent)
+	out.PayNow = apiview.PayNowTerm(line.PayNow)
+	out.PayNowExcludingSublines = apiview.PayNowTerm(line.PayNowExcludingSublines)
+	out.TotalPayNow = apiview.PayNowTerm(line.TotalPayNow)
+	out.Rent = apiview.RentTerms(line.Rent)
+	out.RentExcludingSublines = apiview.RentTerms(line.RentExcludingSublines)
+	out.TotalRent = apiview.RentTerms(line.TotalRent)
 	out.Summary = lang.Summary(true, line.Rent)
 	return out, &line, nil
 }
@@ -119,11 +120,11 @@ func (h rentalPricing) basketSubline(lang pricing.Language, s priced, quantity i
 	if err != nil {
 		return out, err
 	}
-	out.AvailableContractTypes = contractTypes(line.Rent)
-	out.PayNow = payNowTerm(line.PayNow)
-	out.TotalPayNow = payNowTerm(line.TotalPayNow)
-	out.Rent = rentTerms(line.Rent)
-	out.TotalRent = rentTerms(line.TotalRent)
+	out.AvailableContractTypes = apiview.ContractTypes(line.Rent)
+	out.PayNow = apiview.PayNowTerm(line.PayNow)
+	out.TotalPayNow = apiview.PayNowTerm(line.TotalPayNow)
+	out.Rent = apiview.RentTerms(line.Rent)
+	out.TotalRent = apiview.RentTerms(line.TotalRent)
 	out.Summary = lang.Summary(true, line.Rent)
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
@@ -120,7 +121,7 @@ func (h catalogReads) CheckProductsSupported(ctx context.Context, req sellerapi.
 	}
 	refs := make([]catalog.Reference, len(asked))
 	for i, r := range asked {
-		refs[i] = catalogReference(r)
+		refs[i] = apiview.CatalogReference(r)
 	}
 	found, err := catalog.FindByReferences(ctx, h.store.Queries, claims.SellerID, refs)
 	if err != nil {
@@ -138,7 +139,7 @@ func (h catalogReads) CheckProductsSupported(ctx context.Context, req sellerapi.
 			Id:                     p.ID.String(),
 			IsSupported:            catalog.Sellable(p),
 			AvailableContractTerms: contractTerms(p, h.engine),
-			SellerProductReference: reference(r),
+			SellerProductReference: apiview.Reference(r),
 		})
 	}
 	return sellerapi.CheckProductsSupported200JSONResponse{Products: products}, nil

@@ -1,52 +1,12 @@
 package api
 
 import (
-	"strconv"
-
+	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/pricing"
 )
-
-// payNowTermID and rentTermID name the contract terms of pricing results.
-const payNowTermID = "pay-now"
-
-func rentTermID(months int) string { return "rent-" + strconv.Itoa(months) }
-
-func moneyWithTax(m pricing.Money) sellerapi.MoneyWithTax {
-	return sellerapi.MoneyWithTax{Currency: m.Currency, Net: m.Net, Gross: m.Gross, TaxRate: m.TaxRate}
-}
-
-func payNowTerm(m pricing.Money) *sellerapi.PayNowTerm {
-	id := payNowTermID
-	return &sellerapi.PayNowTerm{Amount: moneyWithTax(m), Id: &id}
-}
-
-func rentTerm(t pricing.Term) sellerapi.RentTerm {
-	id := rentTermID(t.Duration)
-	return sellerapi.RentTerm{Duration: sellerapi.RentalTermMonths(t.Duration), Id: &id, MonthlyAmount: moneyWithTax(t.Monthly)}
-}
-
-// rentTerms lists terms; nil when there are none, so the field is left out.
-func rentTerms(terms []pricing.Term) *[]sellerapi.RentTerm {
-	if len(terms) == 0 {
-		return nil
-	}
-	out := make([]sellerapi.RentTerm, len(terms))
-	for i, t := range terms {
-		out[i] = rentTerm(t)
-	}
-	return &out
-}
-
-func reference(r catalog.Reference) sellerapi.SellerProductReference {
-	return sellerapi.SellerProductReference{Source: r.Source, Reference: r.Reference}
-}
-
-func catalogReference(r sellerapi.SellerProductReference) catalog.Reference {
-	return catalog.Reference{Source: r.Source, Reference: r.Reference}
-}
 
 // contractTerms says how a catalog product can be paid for: nothing unless
 // it can be financed; then paying now, and renting when it is offered for
@@ -74,7 +34,7 @@ func optional(s string) *string {
 func catalogProduct(it catalog.Item, term string, engine *pricing.Engine) sellerapi.CatalogProduct {
 	refs := make([]sellerapi.SellerProductReference, len(it.References))
 	for i, r := range it.References {
-		refs[i] = reference(r)
+		refs[i] = apiview.Reference(r)
 	}
 	archived := it.Archived
 	out := sellerapi.CatalogProduct{

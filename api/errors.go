@@ -8,6 +8,9 @@ import (
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/offers"
 )
 
 // Error is a refusal the Seller API contract describes: the client gets its
@@ -53,6 +56,14 @@ func Conflict(format string, args ...any) *Error {
 // request may.
 func TooManyProducts(format string, args ...any) *Error {
 	return newError(http.StatusRequestEntityTooLarge, "TooManyProducts", format, args...)
+}
+
+// Unavailable answers a change a workflow did not confirm in time; the
+// client may retry (the change may have happened meanwhile).
+func Unavailable(format string, args ...any) *Error {
+	e := newError(http.StatusServiceUnavailable, "unavailable", format, args...)
+	e.Temporary, e.Timeout = true, true
+	return e
 }
 
 // Unauthorized refuses a request without a valid access token.
@@ -104,6 +115,17 @@ var statusNames = map[int]string{
 // error is logged with the request id and answered as an opaque fault.
 func errorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
+		var rejection *offers.Rejection
+		if errors.As(err, &rejection) {
+			// The offer operations' 422 is the contract's OfferError.
+			refs := rejection.References
+			if refs == nil {
+				refs = []sellerapi.SellerProductReference{}
+			}
+			return c.Status(http.StatusUnprocessableEntity).JSON(sellerapi.OfferError{
+				Name: rejection.Name, Message: rejection.Message, References: &refs,
+			})
+		}
 		apiErr := asAPIError(c, logger, err)
 		for k, v := range apiErr.Header {
 			c.Set(k, v)

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -50,7 +49,7 @@ func newHarness(t *testing.T, tune ...func(*config.Config)) *harness {
 		Store:    store,
 		Temporal: tc,
 		Tokens:   tokens,
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger:   testenv.AppLogger(),
 	})
 	if err != nil {
 		t.Fatal(err)

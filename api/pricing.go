@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
@@ -58,7 +59,7 @@ func (h rentalPricing) resolve(ctx context.Context, reqs []priceRequest) ([]pric
 	}
 	refs := make([]catalog.Reference, len(reqs))
 	for i, r := range reqs {
-		refs[i] = catalogReference(r.ref)
+		refs[i] = apiview.CatalogReference(r.ref)
 	}
 	found, err := catalog.FindByReferences(ctx, h.store.Queries, claims.SellerID, refs)
 	if err != nil {
@@ -133,7 +134,7 @@ func (h rentalPricing) ListRecommendedRentalPrices(ctx context.Context, req sell
 		summary := lang.Summary(it.sellable, terms)
 		out[i] = sellerapi.RecommendedRentalPrice{SellerProductReference: reqs[i].ref, Currency: &currency, Summary: &summary}
 		if rec, ok := h.engine.Recommended(terms); ok {
-			term := rentTerm(rec)
+			term := apiview.RentTerm(rec)
 			out[i].HasRentalTerms = true
 			out[i].MonthlyRentalAmount = &rec.Monthly.Net
 			out[i].MonthlyRentalTerms = &term
@@ -175,7 +176,7 @@ func (h rentalPricing) GetCartRentalOverview(ctx context.Context, req sellerapi.
 		entry.Summary = &summary
 		if low, ok := pricing.Lowest(line.TotalRent); ok {
 			entry.HasRentalTerms = true
-			entry.AvailableRentalTerms = rentTerms(line.Rent)
+			entry.AvailableRentalTerms = apiview.RentTerms(line.Rent)
 			entry.TotalRentalAmount = &low.Monthly.Net
 			lines = append(lines, line)
 		} else {
@@ -212,18 +213,12 @@ func (h rentalPricing) CalculateProductPricing(ctx context.Context, req sellerap
 	out := sellerapi.PricingSummary{IsSupported: it.sellable, AvailableContractTypes: []sellerapi.ContractType{}, Summary: lang.Summary(false, nil)}
 	if it.sellable {
 		terms := h.engine.Rent(it.product)
-		out.AvailableContractTypes = contractTypes(terms)
-		out.PayNow = payNowTerm(it.product.Price)
-		out.Rent = rentTerms(terms)
+		out.AvailableContractTypes = apiview.ContractTypes(terms)
+		out.PayNow = apiview.PayNowTerm(it.product.Price)
+		out.Rent = apiview.RentTerms(terms)
 		out.Summary = lang.Summary(true, terms)
 	}
 	return sellerapi.CalculateProductPricing200JSONResponse(out), nil
 }
 
 // contractTypes are the ways a financeable product can be paid for.
-func contractTypes(rent []pricing.Term) []sellerapi.ContractType {
-	if len(rent) == 0 {
-		return []sellerapi.ContractType{sellerapi.PayNow}
-	}
-	return []sellerapi.ContractType{sellerapi.PayNow, sellerapi.Rent}
-}

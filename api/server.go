@@ -18,7 +18,8 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -41,6 +42,8 @@ type sellerAPI struct {
 	simulations
 	webhookEndpoints
 	events
+	offerHandlers
+	orderHandlers
 	pending
 }
 
@@ -78,11 +81,7 @@ func New(d Deps) (*fiber.App, error) {
 
 	// Every /v1 request, routed or not, needs a valid token first.
 	app.Use("/v1", bearerAuth(d.Tokens, d.Logger))
-	engineConfig, problems := d.Config.Pricing.Engine()
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("pricing configuration: %s: %s", problems[0].Key, problems[0].Message)
-	}
-	engine, err := pricing.New(engineConfig)
+	engine, err := d.Config.Pricing.NewEngine()
 	if err != nil {
 		return nil, err
 	}
@@ -91,17 +90,23 @@ func New(d Deps) (*fiber.App, error) {
 		return nil, err
 	}
 	dispatcher := webhook.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
+	offerService := offers.NewService(d.Config, d.Store, d.Temporal, engine)
+	orderService := &orders.Service{Store: d.Store, Temporal: d.Temporal}
 	impl := sellerAPI{
 		shippingMethods: shippingMethods{store: d.Store},
 		productImports: productImports{
 			imports:  catalog.Imports{Store: d.Store, Importer: catalog.Importer{Policy: catalog.NewPolicy(d.Config)}},
 			temporal: d.Temporal,
 		},
-		catalogReads:     catalogReads{store: d.Store, engine: engine},
-		rentalPricing:    rentalPricing{store: d.Store, engine: engine},
-		simulations:      simulations{store: d.Store, environment: d.Config.Environment},
+		catalogReads:  catalogReads{store: d.Store, engine: engine},
+		rentalPricing: rentalPricing{store: d.Store, engine: engine},
+		simulations: simulations{
+			store: d.Store, environment: d.Config.Environment, offers: offerService, orders: orderService,
+		},
 		webhookEndpoints: webhookEndpoints{store: d.Store, endpoints: endpoints, dispatcher: dispatcher},
 		events:           events{store: d.Store, dispatcher: dispatcher},
+		offerHandlers:    offerHandlers{service: offerService},
+		orderHandlers:    orderHandlers{service: orderService},
 	}
 	router := newGuardedRouter(app, operations)
 	sellerapi.RegisterHandlers(router, sellerapi.NewStrictHandler(impl, nil))

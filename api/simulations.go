@@ -11,16 +11,24 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/workflows/offer"
+	"github.com/tenurehq/tenure/workflows/order"
 )
 
 // maxSimulationIDs is the most ids one simulation may name.
 const maxSimulationIDs = 1000
 
 // simulations serves the sandbox scenario simulations through a dispatch
-// table; the offer and order scenarios join it with their milestone.
+// table. The offer and order scenarios send the same updates as the
+// production triggers (checkout, risk decision, cancellation).
 type simulations struct {
 	store       *db.Store
 	environment config.Environment
+	offers      *offers.Service
+	orders      *orders.Service
 }
 
 // scenario runs one simulation for a seller. A *scenarioFailure says why it
@@ -36,6 +44,11 @@ func (s simulations) scenarios() map[sellerapi.RunScenarioSimulationParamsScenar
 	return map[sellerapi.RunScenarioSimulationParamsScenarioName]scenario{
 		sellerapi.MarkProductUnsupported:        s.markProductsUnsupported,
 		sellerapi.MarkShippingMethodUnsupported: s.markShippingMethodsUnsupported,
+		sellerapi.MarkOfferForReview:            s.changeOffer(sellerapi.MarkOfferForReview, offer.SubmitForReviewUpdate),
+		sellerapi.MarkOfferAccepted:             s.changeOffer(sellerapi.MarkOfferAccepted, offer.AcceptUpdate),
+		sellerapi.MarkOfferDeclined:             s.changeOffer(sellerapi.MarkOfferDeclined, offer.DeclineUpdate),
+		sellerapi.MarkOfferVoided:               s.changeOffer(sellerapi.MarkOfferVoided, offer.VoidUpdate, offer.VoidRequest{}),
+		sellerapi.MarkOrderCancelled:            s.cancelOrder,
 	}
 }
 
@@ -50,7 +63,7 @@ func (s simulations) RunScenarioSimulation(ctx context.Context, req sellerapi.Ru
 	}
 	run, ok := s.scenarios()[req.ScenarioName]
 	if !ok {
-		return nil, NotImplemented("scenario " + string(req.ScenarioName))
+		return nil, BadRequest("unknown scenario %s", req.ScenarioName)
 	}
 	err = run(ctx, claims.SellerID, req.Body.ScenarioInput)
 	var failure *scenarioFailure
@@ -61,6 +74,54 @@ func (s simulations) RunScenarioSimulation(ctx context.Context, req sellerapi.Ru
 		return nil, err
 	}
 	return sellerapi.RunScenarioSimulation200Response{}, nil
+}
+
+// scenarioID reads the id of the offer or order a scenario changes.
+func scenarioID(name sellerapi.RunScenarioSimulationParamsScenarioName, in sellerapi.ScenarioInput) (uuid.UUID, error) {
+	if in.Id == nil {
+		return uuid.Nil, BadRequest("field scenario_input.id is required for %s", name)
+	}
+	id, err := uuid.Parse(*in.Id)
+	if err != nil {
+		return uuid.Nil, BadRequest("field scenario_input.id must be a UUID, got %q", *in.Id)
+	}
+	return id, nil
+}
+
+// changeOffer is a scenario sending one offer update.
+func (s simulations) changeOffer(name sellerapi.RunScenarioSimulationParamsScenarioName, update string, args ...any) scenario {
+	return func(ctx context.Context, sellerID uuid.UUID, in sellerapi.ScenarioInput) error {
+		id, err := scenarioID(name, in)
+		if err != nil {
+			return err
+		}
+		return scenarioOutcome("offer", id, s.offers.Change(ctx, sellerID, id, update, args...))
+	}
+}
+
+// cancelOrder cancels an order, as the service or the customer would.
+func (s simulations) cancelOrder(ctx context.Context, sellerID uuid.UUID, in sellerapi.ScenarioInput) error {
+	id, err := scenarioID(sellerapi.MarkOrderCancelled, in)
+	if err != nil {
+		return err
+	}
+	_, err = s.orders.Change(ctx, sellerID, id, order.CancelUpdate)
+	return scenarioOutcome("order", id, err)
+}
+
+// scenarioOutcome turns an unknown id or a refused change into the reason
+// the simulation could not run.
+func scenarioOutcome(what string, id uuid.UUID, err error) error {
+	var refusal *entity.StatusRefusal
+	switch {
+	case errors.Is(err, offers.ErrNotFound), errors.Is(err, orders.ErrNotFound):
+		return &scenarioFailure{reason: fmt.Sprintf("%s %s not found", what, id)}
+	case errors.As(err, &refusal):
+		return &scenarioFailure{reason: refusal.Message}
+	case errors.Is(err, entity.ErrUnavailable):
+		return Unavailable("the %s workflow did not confirm the change in time", what)
+	}
+	return err
 }
 
 // scenarioIDs reads the ids a scenario needs.

@@ -188,18 +188,6 @@ func TestSimulationsRefuseMalformedInput(t *testing.T) {
 	}
 }
 
-func TestOfferScenariosAreNotImplementedYet(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
-	for _, scenario := range []string{"mark_offer_for_review", "mark_offer_accepted", "mark_offer_declined", "mark_offer_voided", "mark_order_cancelled"} {
-		resp := h.simulate(t, token, scenario, map[string]any{"id": uuid.NewString()})
-		if resp.status != http.StatusNotImplemented || resp.apiError(t)["name"] != "not_implemented" {
-			t.Errorf("%s: %d %s", scenario, resp.status, resp.body)
-		}
-	}
-}
-
 func TestSimulationsDoNotExistInProduction(t *testing.T) {
 	h := newHarness(t, func(c *config.Config) { c.Environment = config.Production })
 	s := h.seller(t)

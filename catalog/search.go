@@ -145,7 +145,7 @@ func (q Query) build() (*where, error) {
 	w := &where{}
 	w.clauses = append(w.clauses, "p.seller_id = "+w.bind(q.SellerID), "p.is_active")
 	if q.Term != "" {
-		w.clauses = append(w.clauses, "p.search_text LIKE "+w.bind("%"+escapeLike(searchable(q.Term))+"%"))
+		w.clauses = append(w.clauses, "p.search_text LIKE "+w.bind("%"+db.EscapeLike(searchable(q.Term))+"%"))
 	}
 	var conds []string
 	for i, f := range q.Filters {
@@ -232,11 +232,6 @@ func operationNames(k kind) []string {
 		}
 	}
 	return names
-}
-
-// escapeLike makes a term match literally inside a LIKE pattern.
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
 // Page is one page of a search and the number of products that match.

@@ -45,6 +45,7 @@ type Config struct {
 	Shutdown    time.Duration `mapstructure:"shutdown_timeout"`
 	Pricing     PricingConfig `mapstructure:"pricing"`
 	Catalog     CatalogConfig `mapstructure:"catalog"`
+	Risk        RiskConfig    `mapstructure:"risk"`
 }
 
 // HTTPConfig configures the API server.
@@ -131,6 +132,15 @@ type PricingConfig struct {
 	// Rates are monthly rates in basis points of the basis, by pricing
 	// category and term in months (pricing.rates.hardware.36).
 	Rates map[string]map[string]int64 `mapstructure:"rates"`
+}
+
+// NewEngine builds the pricing engine of this configuration.
+func (p PricingConfig) NewEngine() (*pricing.Engine, error) {
+	engineConfig, problems := p.Engine()
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("pricing configuration: %s: %s", problems[0].Key, problems[0].Message)
+	}
+	return pricing.New(engineConfig)
 }
 
 // Engine is the pricing configuration in the engine's terms; a term key
@@ -256,8 +266,10 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for k, d := range defaults {
-		v.SetDefault(k, d)
+	for _, set := range []map[string]any{defaults, riskDefaults} {
+		for k, d := range set {
+			v.SetDefault(k, d)
+		}
 	}
 	v.SetEnvPrefix("TENURE")
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
@@ -373,6 +385,7 @@ func (c *Config) Validate(need Need) error {
 		bad("pricing."+p.Key, "%s", p.Message)
 	}
 	c.validateCatalog(bad)
+	c.validateRisk(bad)
 	if need&NeedDatabase != 0 {
 		if u, err := url.Parse(c.Database.URL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 			bad("database.url", "must be a postgres:// URL such as postgres://postgres@127.0.0.1:5432/tenure?sslmode=disable")

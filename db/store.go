@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -34,6 +35,19 @@ func (s *Store) InTx(ctx context.Context, fn func(q *dbgen.Queries) error) error
 // IsNotFound reports whether err says a query found no row.
 func IsNotFound(err error) bool {
 	return errors.Is(err, pgx.ErrNoRows)
+}
+
+// IsUniqueViolation reports whether err is a breach of the named unique
+// constraint or index.
+func IsUniqueViolation(err error, constraint string) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == constraint
+}
+
+// EscapeLike makes a term match literally inside a LIKE pattern (with the
+// default backslash escape).
+func EscapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
 // Connect opens a pool and checks that the server answers, with an error

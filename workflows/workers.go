@@ -11,6 +11,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/workflows/offer"
+	"github.com/tenurehq/tenure/workflows/order"
 	"github.com/tenurehq/tenure/workflows/productimport"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 	"github.com/tenurehq/tenure/workflows/webhook"
@@ -32,6 +34,7 @@ func queues(acts *activities.Activities) []queue {
 			activities: map[string]any{
 				sandbox.SeedShippingMethodsActivity: acts.Sandbox.SeedShippingMethods,
 				sandbox.SeedCatalogActivity:         acts.Sandbox.SeedCatalog,
+				sandbox.SeedOffersActivity:          acts.Sandbox.SeedOffers,
 			},
 		},
 		{
@@ -40,6 +43,29 @@ func queues(acts *activities.Activities) []queue {
 			activities: map[string]any{
 				productimport.RunImportActivity: acts.Catalog.RunProductImport,
 			},
+		},
+		{
+			name:      offer.TaskQueue,
+			workflows: []any{offer.Offer},
+			activities: map[string]any{
+				offer.CreateActivity:     acts.Offers.Create,
+				offer.TransitionActivity: acts.Offers.Transition,
+				offer.AcceptActivity:     acts.Offers.Accept,
+				offer.EditActivity:       acts.Offers.Edit,
+				offer.StartOfferActivity: acts.Offers.StartOffer,
+				offer.StartOrderActivity: acts.Offers.StartOrder,
+				offer.ReviewRiskActivity: acts.Offers.ReviewRisk,
+			},
+		},
+		{
+			name:      order.TaskQueue,
+			workflows: []any{order.Order},
+			activities: map[string]any{
+				order.TransitionActivity: acts.Orders.Transition,
+				order.ConfirmActivity:    acts.Orders.Confirm,
+				order.ShipActivity:       acts.Orders.Ship,
+			},
+			options: entityWorkerOptions,
 		},
 		{
 			name:      webhook.TaskQueue,
@@ -58,6 +84,13 @@ func queues(acts *activities.Activities) []queue {
 			},
 		},
 	}
+}
+
+// entityWorkerOptions suit the offer and order queues: their work is
+// workflow tasks (persistence runs in local activities), so more pollers
+// keep a burst of requests from queueing behind two polls.
+var entityWorkerOptions = worker.Options{
+	MaxConcurrentWorkflowTaskPollers: 8,
 }
 
 // Workers are the started workers of one process.

@@ -3,18 +3,24 @@ package workflows_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/testsuite"
 
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/workflows"
 	"github.com/tenurehq/tenure/workflows/productimport"
 	"github.com/tenurehq/tenure/workflows/sandbox"
+	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -42,7 +48,7 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 		if err := we.Get(t.Context(), &result); err != nil {
 			t.Fatalf("run %d: %v", run, err)
 		}
-		if result.ShippingMethods != 2 || result.Products != 5 {
+		if result.ShippingMethods != 2 || result.Products != 5 || result.OffersAndOrders != 12 {
 			t.Errorf("run %d: %+v", run, result)
 		}
 	}
@@ -88,6 +94,51 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 	if err := store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM products WHERE seller_id = $1", seller.Seller.ID).Scan(&count); err != nil || count != 5 {
 		t.Errorf("two runs leave 5 fixture products, found %d (%v)", count, err)
 	}
+
+	// Offers and orders: each fixture once, in its status, made by the
+	// workflows (so their events exist too).
+	statuses := func(query string) map[string]string {
+		rows, err := store.Pool.Query(t.Context(), query, seller.Seller.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		out := map[string]string{}
+		for rows.Next() {
+			var reference, status string
+			if err := rows.Scan(&reference, &status); err != nil {
+				t.Fatal(err)
+			}
+			if _, dup := out[reference]; dup {
+				t.Errorf("fixture %s exists twice", reference)
+			}
+			out[reference] = status
+		}
+		return out
+	}
+	offersByRef := statuses("SELECT seller_offer_reference, status FROM offers WHERE seller_id = $1")
+	for ref, want := range map[string]string{
+		sandbox.ActiveOfferReference: "created", sandbox.CreatedOfferReference: "created", sandbox.VoidedOfferReference: "voided",
+		sandbox.ExpiredOfferReference: "expired", sandbox.AcceptedOfferReference: "accepted",
+	} {
+		if offersByRef[ref] != want {
+			t.Errorf("fixture offer %s is %q, want %s", ref, offersByRef[ref], want)
+		}
+	}
+	ordersByRef := statuses("SELECT seller_offer_reference, status FROM orders WHERE seller_id = $1")
+	for _, want := range []string{"created", "acknowledged", "confirmed", "partially_fulfilled", "completed", "canceled", "rejected"} {
+		if got := ordersByRef[sandbox.OrderReferencePrefix+want]; got != want {
+			t.Errorf("fixture order %s is %q", want, got)
+		}
+	}
+	if len(ordersByRef) != 8 || len(offersByRef) != 12 {
+		t.Errorf("%d fixture offers and %d orders, want 12 and 8", len(offersByRef), len(ordersByRef))
+	}
+	var events int
+	_ = store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM events WHERE seller_id = $1 AND type = 'order.completed'", seller.Seller.ID).Scan(&events)
+	if events != 1 {
+		t.Errorf("%d order.completed events", events)
+	}
 }
 
 // A product import's workflow starts before the request's transaction
@@ -130,5 +181,45 @@ func TestProductImportWaitsForItsImportToBeCommitted(t *testing.T) {
 	}
 	if got, _ := imports.Get(t.Context(), seller.Seller.ID, accepted.ID); got.Status != catalog.ImportCompleted {
 		t.Errorf("stored status %s", got.Status)
+	}
+}
+
+// A cluster without Tenure's search attributes gets them from the worker,
+// and asking again changes nothing. (The package's dev server registers
+// them at start, so this test runs a bare one of its own.)
+func TestEnsureSearchAttributes(t *testing.T) {
+	server, err := testsuite.StartDevServer(t.Context(), testsuite.DevServerOptions{
+		ExistingPath:  testenv.TemporalCLI(t),
+		LogLevel:      "error",
+		ClientOptions: &client.Options{Logger: testenv.Logger()},
+		Stdout:        io.Discard,
+		Stderr:        io.Discard,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Stop()
+	c := server.Client()
+	list := func() map[string]enums.IndexedValueType {
+		resp, err := c.OperatorService().ListSearchAttributes(t.Context(), &operatorservice.ListSearchAttributesRequest{Namespace: "default"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.GetCustomAttributes()
+	}
+	if _, ok := list()[searchattr.Status.GetName()]; ok {
+		t.Fatal("a bare dev server already knows TenureStatus")
+	}
+	for range 2 {
+		if err := workflows.EnsureSearchAttributes(t.Context(), c, "default"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	registered := list()
+	for name, kind := range searchattr.All() {
+		want, _ := enums.IndexedValueTypeFromString(kind)
+		if registered[name] != want {
+			t.Errorf("%s is %s, want %s", name, registered[name], kind)
+		}
 	}
 }

@@ -1039,7 +1039,7 @@ type Offer struct {
 	// SalesChannel Channel the offer was made in.
 	SalesChannel SalesChannel `json:"sales_channel"`
 
-	// SellerOfferRedirectUrl Link for the seller's staff to open the offer.
+	// SellerOfferRedirectUrl Link to the offer, carrying its shared token (an HMAC-signed value that expires with the offer), for the seller's staff to open or hand on.
 	SellerOfferRedirectUrl string `json:"seller_offer_redirect_url"`
 
 	// SellerOfferReference The seller's own reference.
@@ -1053,6 +1053,9 @@ type Offer struct {
 
 	// Status Offer status, see the schema description (`rejected` is never produced by Tenure).
 	Status OfferStatus `json:"status"`
+
+	// SupersededById Tenure extension. Set on an offer voided by an edit or a void naming its replacement, to the id of the offer that supersedes it.
+	SupersededById *string `json:"superseded_by_id,omitempty"`
 }
 
 // OfferStatus Offer status, see the schema description (`rejected` is never produced by Tenure).
@@ -1074,7 +1077,7 @@ type OfferCreateRequest struct {
 	// ExpiresAt When the offer expires (UTC); an offer not checked out by then becomes `expired`.
 	ExpiresAt time.Time `json:"expires_at"`
 
-	// Lines Product lines; at least one.
+	// Lines Product lines; at least one (an empty list is refused with 422 `EmptyOffer`).
 	Lines []OfferLineInput `json:"lines"`
 
 	// Metadata Free key/value strings (at most 400 characters each) stored with the offer.
@@ -1326,7 +1329,7 @@ type OfferValidateRequest struct {
 	// ExpiresAt When the offer expires (UTC); an offer not checked out by then becomes `expired`.
 	ExpiresAt time.Time `json:"expires_at"`
 
-	// Lines Product lines; at least one.
+	// Lines Product lines; at least one (an empty list is refused with 422 `EmptyOffer`).
 	Lines []OfferLineInput `json:"lines"`
 
 	// Metadata Free key/value strings (at most 400 characters each) stored with the offer.
@@ -1632,7 +1635,7 @@ type PartnerOfferCreateRequest struct {
 	// ExpiresAt When the offer expires (UTC); an offer not checked out by then becomes `expired`.
 	ExpiresAt time.Time `json:"expires_at"`
 
-	// Lines Product lines; at least one.
+	// Lines Product lines; at least one (an empty list is refused with 422 `EmptyOffer`).
 	Lines []OfferLineInput `json:"lines"`
 
 	// Metadata Free key/value strings (at most 400 characters each) stored with the offer.

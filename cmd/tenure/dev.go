@@ -25,6 +25,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/temporalcli"
+	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
 func devCommand(file func() string) *cobra.Command {
@@ -137,6 +138,8 @@ func runDev(ctx context.Context, cfg *config.Config, logger *slog.Logger, out io
 		DBFile:    filepath.Join(cfg.DataDir, "temporal.db"),
 		LogFile:   filepath.Join(cfg.DataDir, "temporal.log"),
 		Namespace: cfg.Temporal.Namespace,
+		// Registered at start, so operators can filter from the first offer on.
+		SearchAttributes: searchattr.All(),
 	}
 	for key, port := range map[string]int{"dev.temporal_port": devServer.Port, "dev.ui_port": devServer.UIPort} {
 		probe, err := listen(key, net.JoinHostPort(devServer.IP, strconv.Itoa(port)))

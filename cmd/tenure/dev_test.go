@@ -295,21 +295,36 @@ func runReadmeSnippet(t *testing.T, apiURL, sellerFile string) {
 	if m == nil {
 		t.Fatal("the README has no curl walk-through starting with API=http://127.0.0.1:8080")
 	}
-	script := strings.Replace(string(m[1]), "API=http://127.0.0.1:8080\nSELLER=.tenure/sandbox-seller.json",
+	login := strings.Replace(string(m[1]), "API=http://127.0.0.1:8080\nSELLER=.tenure/sandbox-seller.json",
 		"API="+apiURL+"\nSELLER="+sellerFile, 1)
-	out, err := exec.Command("bash", "-euo", "pipefail", "-c", script).CombinedOutput()
-	if err != nil {
-		t.Fatalf("the README walk-through fails: %v\n%s", err, out)
-	}
-	if strings.Count(string(out), `"seller_shipping_method_reference":"ups-standard"`) != 2 ||
-		!strings.Contains(string(out), `"seller_shipping_method_reference":"unsupported-shipping-reference"`) {
+	out := runBash(t, login)
+	if strings.Count(out, `"seller_shipping_method_reference":"ups-standard"`) != 2 ||
+		!strings.Contains(out, `"seller_shipping_method_reference":"unsupported-shipping-reference"`) {
 		t.Errorf("the README walk-through did not create and list the method:\n%s", out)
+	}
+
+	// The offers walk-through continues from the token of the first one.
+	m = regexp.MustCompile("(?s)```sh\n(# Offers walk-through.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("the README has no offers walk-through")
+	}
+	out = runBash(t, login+"\n"+string(m[1]))
+	for _, want := range []string{"mark_offer_for_review 200", "mark_offer_accepted 200", "acknowledged", "confirmed", `"status": "completed"`, `"status": "shipped"`, "https://tracking.example/42"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the offers walk-through printed no %q:\n%s", want, out)
+		}
 	}
 }
 
-// runWebhookSnippet runs the README's webhook walk-through against this
-// instance, with a real receiver in place of the placeholder URL, and
-// checks that the ping arrived signed with the secret it printed.
+func runBash(t *testing.T, script string) string {
+	t.Helper()
+	out, err := exec.Command("bash", "-euo", "pipefail", "-c", script).CombinedOutput()
+	if err != nil {
+		t.Fatalf("a README walk-through fails: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
 func runWebhookSnippet(t *testing.T, apiURL, token string) {
 	t.Helper()
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))

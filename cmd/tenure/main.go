@@ -39,6 +39,7 @@ func rootCommand() *cobra.Command {
 		workerCommand(file),
 		migrateCommand(file),
 		sellersCommand(file),
+		offersCommand(file),
 		temporalCLICommand(file),
 	)
 	return root

@@ -37,6 +37,21 @@ func tenureCLI(t *testing.T, env []string, args ...string) []byte {
 	return out
 }
 
+// tenureCLIFails runs the built command expecting it to fail, returning
+// its combined output.
+func tenureCLIFails(t *testing.T, env []string, args ...string) (string, error) {
+	t.Helper()
+	bin, err := buildTenure()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
 func TestSellersCommands(t *testing.T) {
 	databaseURL := testenv.DatabaseURL(t)
 	pool, err := db.Connect(t.Context(), databaseURL, 4)

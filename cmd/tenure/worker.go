@@ -44,6 +44,9 @@ func workerCommand(file func() string) *cobra.Command {
 // runWorkers polls every task queue and runs the webhook relay until ctx
 // ends, then stops them, which lets running activities finish.
 func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc client.Client, logger *slog.Logger) error {
+	if err := workflows.EnsureSearchAttributes(ctx, tc, cfg.Temporal.Namespace); err != nil {
+		return err
+	}
 	acts, err := activities.New(activities.Deps{Config: cfg, Store: store, Temporal: tc, Logger: logger})
 	if err != nil {
 		return err

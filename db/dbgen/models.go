@@ -21,6 +21,59 @@ type Event struct {
 	DispatchedAt *time.Time
 }
 
+type Offer struct {
+	ID                   uuid.UUID
+	SellerID             uuid.UUID
+	SellerOfferReference string
+	Status               string
+	SalesChannel         string
+	CreatedBy            string
+	Partner              bool
+	SearchText           string
+	Document             []byte
+	ExitRedirect         string
+	SuccessRedirect      string
+	SupersededByID       *uuid.UUID
+	ExpiresAt            time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
+}
+
+type Order struct {
+	ID                   uuid.UUID
+	SellerID             uuid.UUID
+	OfferID              uuid.UUID
+	SellerOfferReference string
+	Status               string
+	CreatedBy            string
+	Partner              bool
+	SearchText           string
+	AgentName            string
+	CompanyName          string
+	FullName             string
+	Document             []byte
+	Metadata             []byte
+	OfferCreatedAt       time.Time
+	CanceledAt           *time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
+}
+
+type OrderAsset struct {
+	ID                      uuid.UUID
+	OrderID                 uuid.UUID
+	SellerID                uuid.UUID
+	Position                int32
+	ProductID               *uuid.UUID
+	Title                   string
+	SellerProductReferences []byte
+	RequiresSerialNumber    bool
+	Status                  string
+	SerialNumber            *string
+	TrackingUrl             *string
+	ShipmentID              *uuid.UUID
+}
+
 type Product struct {
 	ID                  uuid.UUID
 	SellerID            uuid.UUID
@@ -76,11 +129,29 @@ type ProductReference struct {
 	Position  int32
 }
 
+type RentalContract struct {
+	ID             uuid.UUID
+	OrderID        uuid.UUID
+	SellerID       uuid.UUID
+	LinePosition   int32
+	ProductID      *uuid.UUID
+	Quantity       int32
+	StartDate      time.Time
+	DurationMonths int32
+	MonthlyNet     int64
+	MonthlyGross   int64
+	Currency       string
+	CreatedAt      time.Time
+}
+
 type Seller struct {
-	ID        uuid.UUID
-	Name      string
-	Currency  string
-	CreatedAt time.Time
+	ID                     uuid.UUID
+	Name                   string
+	Currency               string
+	CreatedAt              time.Time
+	Email                  string
+	Address                []byte
+	ProductReferenceSource string
 }
 
 type SellerCredential struct {
@@ -89,6 +160,15 @@ type SellerCredential struct {
 	SecretHash string
 	CreatedAt  time.Time
 	RotatedAt  *time.Time
+}
+
+type Shipment struct {
+	ID          uuid.UUID
+	OrderID     uuid.UUID
+	SellerID    uuid.UUID
+	TrackingUrl string
+	Metadata    []byte
+	CreatedAt   time.Time
 }
 
 type ShippingMethod struct {

@@ -14,7 +14,7 @@ import (
 const createSeller = `-- name: CreateSeller :one
 INSERT INTO sellers (id, name, currency)
 VALUES ($1, $2, $3)
-RETURNING id, name, currency, created_at
+RETURNING id, name, currency, created_at, email, address, product_reference_source
 `
 
 type CreateSellerParams struct {
@@ -31,12 +31,15 @@ func (q *Queries) CreateSeller(ctx context.Context, arg CreateSellerParams) (Sel
 		&i.Name,
 		&i.Currency,
 		&i.CreatedAt,
+		&i.Email,
+		&i.Address,
+		&i.ProductReferenceSource,
 	)
 	return i, err
 }
 
 const getSeller = `-- name: GetSeller :one
-SELECT id, name, currency, created_at FROM sellers WHERE id = $1
+SELECT id, name, currency, created_at, email, address, product_reference_source FROM sellers WHERE id = $1
 `
 
 func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
@@ -47,12 +50,15 @@ func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
 		&i.Name,
 		&i.Currency,
 		&i.CreatedAt,
+		&i.Email,
+		&i.Address,
+		&i.ProductReferenceSource,
 	)
 	return i, err
 }
 
 const listSellers = `-- name: ListSellers :many
-SELECT id, name, currency, created_at FROM sellers ORDER BY created_at, id
+SELECT id, name, currency, created_at, email, address, product_reference_source FROM sellers ORDER BY created_at, id
 `
 
 func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
@@ -69,6 +75,9 @@ func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
 			&i.Name,
 			&i.Currency,
 			&i.CreatedAt,
+			&i.Email,
+			&i.Address,
+			&i.ProductReferenceSource,
 		); err != nil {
 			return nil, err
 		}

@@ -18,6 +18,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tenurehq/tenure/internal/temporalcli"
+	"github.com/tenurehq/tenure/workflows"
 )
 
 var (
@@ -101,6 +102,16 @@ func Namespace(t testing.TB) string {
 	})
 	if err != nil {
 		t.Fatalf("registering namespace %s: %v", ns, err)
+	}
+	// Search attributes are per namespace; a worker registers them in
+	// production, here the namespace gets them at once.
+	c, err := client.Dial(client.Options{HostPort: TemporalAddress(t), Namespace: ns, Logger: Logger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := workflows.EnsureSearchAttributes(background(), c, ns); err != nil {
+		t.Fatal(err)
 	}
 	return ns
 }

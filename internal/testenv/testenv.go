@@ -7,6 +7,8 @@ package testenv
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -62,3 +64,12 @@ func findRepoRoot() (string, error) {
 }
 
 func background() context.Context { return context.Background() }
+
+// AppLogger is the logger tests give Tenure's components: silent, unless
+// TENURE_TEST_LOG is set, which sends everything to stderr for debugging.
+func AppLogger() *slog.Logger {
+	if os.Getenv("TENURE_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}

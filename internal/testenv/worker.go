@@ -1,8 +1,6 @@
 package testenv
 
 import (
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +37,7 @@ func Config(t testing.TB) *config.Config {
 // until the test ends, as `tenure worker` does.
 func Worker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) {
 	t.Helper()
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logger := AppLogger()
 	acts, err := activities.New(activities.Deps{Config: cfg, Store: store, Temporal: c, Logger: logger})
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,8 @@ type SeedInput struct {
 type SeedResult struct {
 	ShippingMethods int
 	Products        int
+	// OffersAndOrders counts the offer and order fixtures.
+	OffersAndOrders int
 }
 
 // Activity names, registered by the worker with these exact names.
@@ -30,6 +32,22 @@ const (
 	SeedShippingMethodsActivity = "sandbox.SeedShippingMethods"
 	// SeedCatalogActivity imports the fixture products.
 	SeedCatalogActivity = "sandbox.SeedCatalog"
+	// SeedOffersActivity drives the fixture offers and orders through their
+	// workflows to their statuses.
+	SeedOffersActivity = "sandbox.SeedOffers"
+)
+
+// Fixture offers by seller_offer_reference. ActiveOfferReference is the
+// active offer whose reference new offers may not reuse; the others are in
+// the status their name says. The order fixtures are the orders of offers
+// named OrderReferencePrefix + the order status (ref-order-confirmed).
+const (
+	ActiveOfferReference   = "ref-1234"
+	CreatedOfferReference  = "ref-created"
+	VoidedOfferReference   = "ref-voided"
+	ExpiredOfferReference  = "ref-expired"
+	AcceptedOfferReference = "ref-accepted"
+	OrderReferencePrefix   = "ref-order-"
 )
 
 // Fixture products of the sandbox catalog, by (source, reference).

@@ -36,6 +36,15 @@ func (s *seeding) run() (SeedResult, error) {
 	if err := workflow.ExecuteActivity(s.ctx, SeedShippingMethodsActivity, s.input).Get(s.ctx, &result.ShippingMethods); err != nil {
 		return result, err
 	}
-	err := workflow.ExecuteActivity(s.ctx, SeedCatalogActivity, s.input).Get(s.ctx, &result.Products)
+	if err := workflow.ExecuteActivity(s.ctx, SeedCatalogActivity, s.input).Get(s.ctx, &result.Products); err != nil {
+		return result, err
+	}
+	// Driving a dozen offers and orders (one waits for its expiry) takes
+	// seconds, and reports progress through heartbeats.
+	offers := workflow.WithActivityOptions(s.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 5 * time.Minute,
+		HeartbeatTimeout:    time.Minute,
+	})
+	err := workflow.ExecuteActivity(offers, SeedOffersActivity, s.input).Get(s.ctx, &result.OffersAndOrders)
 	return result, err
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -19,13 +20,14 @@ func registerFixture(env *testsuite.TestWorkflowEnvironment, name string, count 
 	}, activity.RegisterOptions{Name: name})
 }
 
-func TestSeedSellerSeedsShippingMethodsThenCatalog(t *testing.T) {
+func TestSeedSellerSeedsShippingMethodsCatalogThenOffers(t *testing.T) {
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestWorkflowEnvironment()
 	seller := uuid.New()
 	var seeded []string
 	registerFixture(env, SeedShippingMethodsActivity, 2, &seeded)
 	registerFixture(env, SeedCatalogActivity, 5, &seeded)
+	registerFixture(env, SeedOffersActivity, 12, &seeded)
 
 	env.ExecuteWorkflow(SeedSeller, SeedInput{SellerID: seller})
 	if err := env.GetWorkflowError(); err != nil {
@@ -35,8 +37,8 @@ func TestSeedSellerSeedsShippingMethodsThenCatalog(t *testing.T) {
 	if err := env.GetWorkflowResult(&result); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{SeedShippingMethodsActivity + ":" + seller.String(), SeedCatalogActivity + ":" + seller.String()}
-	if result.ShippingMethods != 2 || result.Products != 5 || len(seeded) != 2 || seeded[0] != want[0] || seeded[1] != want[1] {
+	want := []string{SeedShippingMethodsActivity + ":" + seller.String(), SeedCatalogActivity + ":" + seller.String(), SeedOffersActivity + ":" + seller.String()}
+	if result.ShippingMethods != 2 || result.Products != 5 || result.OffersAndOrders != 12 || strings.Join(seeded, " ") != strings.Join(want, " ") {
 		t.Errorf("result %+v, seeded %v", result, seeded)
 	}
 }
@@ -54,6 +56,7 @@ func TestSeedSellerRetriesFailedActivities(t *testing.T) {
 	}, activity.RegisterOptions{Name: SeedShippingMethodsActivity})
 	var seeded []string
 	registerFixture(env, SeedCatalogActivity, 5, &seeded)
+	registerFixture(env, SeedOffersActivity, 12, &seeded)
 
 	env.ExecuteWorkflow(SeedSeller, SeedInput{SellerID: uuid.New()})
 	if err := env.GetWorkflowError(); err != nil {

@@ -1,0 +1,184 @@
+package api
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/workflows/entity"
+)
+
+// offerHandlers serve the offer operations through the offer service.
+type offerHandlers struct {
+	service *offers.Service
+}
+
+// CreateOffer creates an offer (201).
+func (h offerHandlers) CreateOffer(ctx context.Context, req sellerapi.CreateOfferRequestObject) (sellerapi.CreateOfferResponseObject, error) {
+	o, err := h.create(ctx, *req.Body, offers.Options{})
+	return sellerapi.CreateOffer201JSONResponse(o), err
+}
+
+// CreatePartnerOffer creates an offer for a partner; its sales agent is
+// required (201).
+func (h offerHandlers) CreatePartnerOffer(ctx context.Context, req sellerapi.CreatePartnerOfferRequestObject) (sellerapi.CreatePartnerOfferResponseObject, error) {
+	b := req.Body
+	o, err := h.create(ctx, sellerapi.OfferCreateRequest{
+		Customer: b.Customer, DraftOfferId: b.DraftOfferId, ExitRedirect: b.ExitRedirect, ExpiresAt: b.ExpiresAt,
+		Lines: b.Lines, Metadata: b.Metadata, SalesAgent: &b.SalesAgent, SalesChannel: b.SalesChannel,
+		SellerOfferReference: b.SellerOfferReference, Shipping: b.Shipping, ShippingAddress: b.ShippingAddress,
+		SuccessRedirect: b.SuccessRedirect,
+	}, offers.Options{Partner: true})
+	return sellerapi.CreatePartnerOffer201JSONResponse(o), err
+}
+
+func (h offerHandlers) create(ctx context.Context, p sellerapi.OfferCreateRequest, o offers.Options) (sellerapi.Offer, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return sellerapi.Offer{}, err
+	}
+	created, err := h.service.Create(ctx, claims.SellerID, p, o)
+	return created, offerError(err)
+}
+
+// ValidateOffer checks and prices a payload without creating anything.
+func (h offerHandlers) ValidateOffer(ctx context.Context, req sellerapi.ValidateOfferRequestObject) (sellerapi.ValidateOfferResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := req.Body
+	overview, err := h.service.Validate(ctx, claims.SellerID, sellerapi.OfferCreateRequest{
+		Customer: b.Customer, DraftOfferId: b.DraftOfferId, ExitRedirect: b.ExitRedirect, ExpiresAt: b.ExpiresAt,
+		Lines: b.Lines, Metadata: b.Metadata, SalesAgent: b.SalesAgent, SalesChannel: b.SalesChannel,
+		SellerOfferReference: b.SellerOfferReference, Shipping: b.Shipping, ShippingAddress: b.ShippingAddress,
+		SuccessRedirect: b.SuccessRedirect,
+	})
+	if err != nil {
+		return nil, offerError(err)
+	}
+	return sellerapi.ValidateOffer200JSONResponse{PricingOverview: overview}, nil
+}
+
+// GetOffer returns an offer of the caller.
+func (h offerHandlers) GetOffer(ctx context.Context, req sellerapi.GetOfferRequestObject) (sellerapi.GetOfferResponseObject, error) {
+	seller, id, err := offerID(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	o, err := h.service.Get(ctx, seller, id)
+	return sellerapi.GetOffer200JSONResponse(o), offerError(err)
+}
+
+// GetOfferByReference returns the caller's newest offer with a reference.
+func (h offerHandlers) GetOfferByReference(ctx context.Context, req sellerapi.GetOfferByReferenceRequestObject) (sellerapi.GetOfferByReferenceResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o, err := h.service.GetByReference(ctx, claims.SellerID, req.SellerOfferReference)
+	return sellerapi.GetOfferByReference200JSONResponse(o), offerError(err)
+}
+
+// EditOffer replaces an offer by a superseding one and returns it (202).
+func (h offerHandlers) EditOffer(ctx context.Context, req sellerapi.EditOfferRequestObject) (sellerapi.EditOfferResponseObject, error) {
+	seller, id, err := offerID(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	o, err := h.service.Edit(ctx, seller, id, *req.Body)
+	return sellerapi.EditOffer202JSONResponse(o), offerError(err)
+}
+
+// VoidOffer voids an offer, optionally naming the one superseding it.
+func (h offerHandlers) VoidOffer(ctx context.Context, req sellerapi.VoidOfferRequestObject) (sellerapi.VoidOfferResponseObject, error) {
+	seller, id, err := offerID(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	var by *uuid.UUID
+	if req.Body != nil && req.Body.SupersededById != nil {
+		parsed, err := uuid.Parse(*req.Body.SupersededById)
+		if err != nil {
+			return nil, Unprocessable("superseded_by_id %q is not an offer of the seller", *req.Body.SupersededById)
+		}
+		by = &parsed
+	}
+	o, err := h.service.Void(ctx, seller, id, by)
+	return sellerapi.VoidOffer200JSONResponse(o), offerError(err)
+}
+
+// ListOffers returns the caller's offers matching the filters, oldest
+// first, at most listing.UnpagedLimit (deprecated operation).
+func (h offerHandlers) ListOffers(ctx context.Context, req sellerapi.ListOffersRequestObject) (sellerapi.ListOffersResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f, err := unpagedFilter(req.Params.Query, req.Params.CreatedBy, req.Params.PartnersOnly)
+	if err != nil {
+		return nil, err
+	}
+	list, _, err := h.service.List(ctx, claims.SellerID, f)
+	return sellerapi.ListOffers200JSONResponse(list), err
+}
+
+// ListOffersPaginated returns one page of the caller's offers.
+func (h offerHandlers) ListOffersPaginated(ctx context.Context, req sellerapi.ListOffersPaginatedRequestObject) (sellerapi.ListOffersPaginatedResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	f, err := pagedFilter(listParams{
+		limit: p.Limit, page: p.Page, query: p.Query, createdBy: p.CreatedBy, partnersOnly: p.PartnersOnly,
+		sortBy: (*string)(p.SortBy), sortOrder: (*string)(p.SortOrder),
+		idGt: p.IdGt, idGte: p.IdGte, idLt: p.IdLt, idLte: p.IdLte,
+		createdAtGt: p.CreatedAtGt, createdAtGte: p.CreatedAtGte, createdAtLt: p.CreatedAtLt, createdAtLte: p.CreatedAtLte,
+	})
+	if err != nil {
+		return nil, err
+	}
+	list, total, err := h.service.List(ctx, claims.SellerID, f)
+	if err != nil {
+		return nil, err
+	}
+	return sellerapi.ListOffersPaginated200JSONResponse{Offers: list, Pagination: pagination(f, total)}, nil
+}
+
+// offerID reads the caller and an offer id from the path; an id that is
+// not a UUID names no offer.
+func offerID(ctx context.Context, raw string) (uuid.UUID, uuid.UUID, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return uuid.Nil, uuid.Nil, err
+	}
+	id, err := uuid.Parse(raw)
+	if err != nil {
+		return uuid.Nil, uuid.Nil, NotFound("offer %s not found", raw)
+	}
+	return claims.SellerID, id, nil
+}
+
+// offerError turns the offer service's errors into the contract's.
+func offerError(err error) error {
+	var input *offers.InputError
+	var refusal *entity.StatusRefusal
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &input):
+		return BadRequest("%s", input.Message)
+	case errors.Is(err, offers.ErrNotFound), db.IsNotFound(err):
+		return NotFound("offer not found")
+	case errors.As(err, &refusal):
+		return Unprocessable("%s", refusal.Message)
+	case errors.Is(err, entity.ErrUnavailable):
+		return Unavailable("the offer workflow did not confirm the change in time; read the offer before retrying")
+	}
+	return err
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+
+	"github.com/tenurehq/tenure/api"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/internal/sellerclient"
+	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/workflows/offer"
+	"github.com/tenurehq/tenure/workflows/order"
+	"github.com/tenurehq/tenure/workflows/searchattr"
+)
+
+// The worker is killed (SIGKILL) in the middle of 200 lifecycles and
+// started again: every lifecycle finishes, the database and the workflows
+// agree on every offer's and order's status, and every event is delivered.
+func TestLifecyclesSurviveAKilledWorker(t *testing.T) {
+	const lifecycles, concurrency = 200, 20
+	databaseURL := testenv.DatabaseURL(t)
+	pool, err := db.Connect(t.Context(), databaseURL, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	store := db.NewStore(pool)
+	namespace := testenv.Namespace(t)
+	tc := testenv.ClientFor(t, namespace)
+	cfg := testenv.Config(t)
+	env := append(os.Environ(),
+		"TENURE_DATABASE_URL="+databaseURL,
+		"TENURE_TEMPORAL_ADDRESS="+testenv.TemporalAddress(t),
+		"TENURE_TEMPORAL_NAMESPACE="+namespace,
+		"TENURE_WEBHOOKS_SECRET_KEY="+cfg.Webhooks.SecretKey,
+		"TENURE_WEBHOOKS_RETRY_SCHEDULE=0s,500ms,1s,2s,4s,8s,8s",
+		"TENURE_WEBHOOKS_RELAY_INTERVAL=200ms",
+		"TENURE_WEBHOOKS_RELAY_GRACE=1s",
+		"TENURE_LOG_LEVEL=warn",
+	)
+
+	// The API runs in the test; the worker is a process of its own.
+	app, err := api.New(api.Deps{Config: cfg, Store: store, Temporal: tc,
+		Tokens: identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL), Logger: testenv.AppLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = app.Listener(ln) }()
+	defer app.Shutdown()
+	baseURL := "http://" + ln.Addr().String()
+
+	seller, err := identity.CreateSeller(t.Context(), store, "Lifecycle Shop", "EUR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serverCatalog(t, store, cfg, seller.Seller.ID)
+	rcv := testenv.NewReceiver(t, testenv.Always(http.StatusOK))
+	endpoints, err := webhook.NewEndpoints(store, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := endpoints.Create(t.Context(), seller.Seller.ID, webhook.EndpointInput{URL: rcv.URL}); err != nil {
+		t.Fatal(err)
+	}
+	client, err := sellerclient.Login(t.Context(), baseURL, seller.Credentials.ClientID, seller.Credentials.ClientSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	worker := startWorker(t, env)
+	var done atomic.Int64
+	results := make([]sellerclient.Lifecycle, lifecycles)
+	errs := make([]error, lifecycles)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				product := sellerclient.Product{Source: "sku", Reference: "server", Net: 500000, Currency: "EUR"}
+				serials := []string{fmt.Sprintf("SN-%03d-A", i), fmt.Sprintf("SN-%03d-B", i)}
+				results[i], errs[i] = client.Run(context.Background(), fmt.Sprintf("life-%03d", i), product, serials)
+				done.Add(1)
+			}
+		}()
+	}
+	go func() {
+		for i := range lifecycles {
+			next <- i
+		}
+		close(next)
+	}()
+	for done.Load() < lifecycles/4 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	worker.kill(t)
+	t.Logf("worker killed after %d of %d lifecycles", done.Load(), lifecycles)
+	time.Sleep(time.Second)
+	startWorker(t, env)
+	wg.Wait()
+
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("lifecycle %d: %v", i, err)
+		}
+	}
+	for _, l := range results {
+		var offerStatus, orderStatus string
+		_ = pool.QueryRow(t.Context(), "SELECT status FROM offers WHERE id = $1", l.OfferID).Scan(&offerStatus)
+		_ = pool.QueryRow(t.Context(), "SELECT status FROM orders WHERE id = $1", l.OrderID).Scan(&orderStatus)
+		if offerStatus != "accepted" || orderStatus != "completed" {
+			t.Errorf("%s: offer %s, order %s", l.Reference, offerStatus, orderStatus)
+		}
+		agree(t, tc, offer.WorkflowID(uuidOf(t, l.OfferID)), offerStatus)
+		agree(t, tc, order.WorkflowID(uuidOf(t, l.OrderID)), orderStatus)
+	}
+
+	// Four events a lifecycle: offer.pending_review, offer.accepted,
+	// order.created, order.completed.
+	delivered := rcv.WaitDelivered(t, 4*lifecycles, 3*time.Minute)
+	var events int
+	_ = pool.QueryRow(t.Context(), "SELECT count(*) FROM events WHERE seller_id = $1", seller.Seller.ID).Scan(&events)
+	if events != 4*lifecycles || len(delivered) != events {
+		t.Errorf("%d events recorded, %d delivered, want %d", events, len(delivered), 4*lifecycles)
+	}
+}
+
+// agree checks that an entity's workflow has ended and shows the status
+// the database has.
+func agree(t *testing.T, tc client.Client, workflowID, status string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := tc.DescribeWorkflowExecution(t.Context(), workflowID, "")
+		if err != nil {
+			t.Fatalf("%s: %v", workflowID, err)
+		}
+		info := resp.GetWorkflowExecutionInfo()
+		var shown string
+		if payload := info.GetSearchAttributes().GetIndexedFields()[searchattr.Status.GetName()]; payload != nil {
+			_ = converter.GetDefaultDataConverter().FromPayload(payload, &shown)
+		}
+		if info.GetStatus() == enums.WORKFLOW_EXECUTION_STATUS_COMPLETED && shown == status {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("%s is %s showing %q, the database says %s", workflowID, info.GetStatus(), shown, status)
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func uuidOf(t *testing.T, s string) uuid.UUID {
+	t.Helper()
+	id, err := uuid.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}

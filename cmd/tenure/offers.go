@@ -1,0 +1,81 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
+
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/workflows/offer"
+)
+
+func offersCommand(file func() string) *cobra.Command {
+	cmd := &cobra.Command{Use: "offers", Short: "Operate on offers"}
+	cmd.AddCommand(offersDecideCommand(file))
+	return cmd
+}
+
+func offersDecideCommand(file func() string) *cobra.Command {
+	var accept, decline bool
+	cmd := &cobra.Command{
+		Use:   "decide OFFER_ID --accept|--decline",
+		Short: "Decide an offer under review (production: the risk rules left it to an operator)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if accept == decline {
+				return errors.New("give exactly one of --accept and --decline")
+			}
+			id, err := uuid.Parse(args[0])
+			if err != nil {
+				return fmt.Errorf("%q is not an offer id", args[0])
+			}
+			ctx := cmd.Context()
+			cfg, err := loadConfig(file(), config.NeedDatabase|config.NeedTemporal)
+			if err != nil {
+				return err
+			}
+			store, err := openStore(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			defer store.Pool.Close()
+			row, err := store.GetOfferForOperator(ctx, id)
+			if db.IsNotFound(err) {
+				return fmt.Errorf("no offer %s", id)
+			}
+			if err != nil {
+				return err
+			}
+			tc, err := dialTemporal(ctx, cfg, newLogger(cfg))
+			if err != nil {
+				return err
+			}
+			defer tc.Close()
+			service := &offers.Service{Store: store, Temporal: tc}
+			update := offer.AcceptUpdate
+			if decline {
+				update = offer.DeclineUpdate
+			}
+			var refusal *entity.StatusRefusal
+			if err := service.Change(ctx, row.SellerID, id, update); errors.As(err, &refusal) {
+				return errors.New(refusal.Message)
+			} else if err != nil {
+				return err
+			}
+			decided, err := service.Get(ctx, row.SellerID, id)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "offer %s is %s\n", id, decided.Status)
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&accept, "accept", false, "accept the offer (its order is created)")
+	cmd.Flags().BoolVar(&decline, "decline", false, "decline the offer")
+	return cmd
+}

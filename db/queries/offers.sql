@@ -1,0 +1,64 @@
+-- name: CreateOffer :exec
+-- A retried creation finds its row and inserts nothing.
+INSERT INTO offers (id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner,
+                    search_text, document, exit_redirect, success_redirect, expires_at)
+VALUES ($1, $2, $3, 'created', $4, $5, $6, $7, $8, $9, $10, $11)
+ON CONFLICT (id) DO NOTHING;
+
+-- name: GetOffer :one
+SELECT * FROM offers WHERE seller_id = $1 AND id = $2;
+
+-- name: GetOfferForUpdate :one
+SELECT * FROM offers WHERE seller_id = $1 AND id = $2 FOR UPDATE;
+
+-- name: GetOfferByReference :one
+-- A reference may have been used by earlier, inactive offers: the newest wins.
+SELECT * FROM offers
+WHERE seller_id = $1 AND seller_offer_reference = $2
+ORDER BY created_at DESC, id DESC
+LIMIT 1;
+
+-- name: ActiveOfferWithReference :one
+SELECT id FROM offers
+WHERE seller_id = $1 AND seller_offer_reference = $2 AND status IN ('created', 'pending_review', 'accepted')
+LIMIT 1;
+
+-- name: SetOfferStatus :one
+-- Moves the offer only from the expected status, so a retried transition
+-- changes nothing the second time.
+UPDATE offers
+SET status = sqlc.arg(to_status), superseded_by_id = coalesce(sqlc.narg(superseded_by_id), superseded_by_id), updated_at = now()
+WHERE seller_id = sqlc.arg(seller_id) AND id = sqlc.arg(id) AND status = sqlc.arg(from_status)
+RETURNING *;
+
+-- name: ListOffers :many
+-- One page of a seller's offers with the filters of the list endpoints;
+-- total_count counts every match, ignoring limit and offset.
+SELECT sqlc.embed(o), count(*) OVER () AS total_count
+FROM offers o
+WHERE o.seller_id = sqlc.arg(seller_id)
+  AND (sqlc.narg(query)::text IS NULL OR o.search_text LIKE '%' || sqlc.narg(query)::text || '%')
+  AND (cardinality(sqlc.arg(created_by)::text[]) = 0 OR o.created_by = ANY (sqlc.arg(created_by)::text[]))
+  AND (NOT sqlc.arg(partners_only)::boolean OR o.partner)
+  AND (sqlc.narg(id_gt)::uuid IS NULL OR o.id > sqlc.narg(id_gt)::uuid)
+  AND (sqlc.narg(id_gte)::uuid IS NULL OR o.id >= sqlc.narg(id_gte)::uuid)
+  AND (sqlc.narg(id_lt)::uuid IS NULL OR o.id < sqlc.narg(id_lt)::uuid)
+  AND (sqlc.narg(id_lte)::uuid IS NULL OR o.id <= sqlc.narg(id_lte)::uuid)
+  AND (sqlc.narg(created_at_gt)::timestamptz IS NULL OR o.created_at > sqlc.narg(created_at_gt)::timestamptz)
+  AND (sqlc.narg(created_at_gte)::timestamptz IS NULL OR o.created_at >= sqlc.narg(created_at_gte)::timestamptz)
+  AND (sqlc.narg(created_at_lt)::timestamptz IS NULL OR o.created_at < sqlc.narg(created_at_lt)::timestamptz)
+  AND (sqlc.narg(created_at_lte)::timestamptz IS NULL OR o.created_at <= sqlc.narg(created_at_lte)::timestamptz)
+ORDER BY
+  CASE WHEN sqlc.arg(sort_by)::text = 'status' AND NOT sqlc.arg(descending)::boolean THEN o.status END,
+  CASE WHEN sqlc.arg(sort_by)::text = 'status' AND sqlc.arg(descending)::boolean THEN o.status END DESC,
+  CASE WHEN sqlc.arg(sort_by)::text = 'expires_at' AND NOT sqlc.arg(descending)::boolean THEN o.expires_at END,
+  CASE WHEN sqlc.arg(sort_by)::text = 'expires_at' AND sqlc.arg(descending)::boolean THEN o.expires_at END DESC,
+  CASE WHEN NOT sqlc.arg(descending)::boolean THEN o.created_at END,
+  CASE WHEN sqlc.arg(descending)::boolean THEN o.created_at END DESC,
+  CASE WHEN NOT sqlc.arg(descending)::boolean THEN o.id END,
+  CASE WHEN sqlc.arg(descending)::boolean THEN o.id END DESC
+LIMIT sqlc.arg(row_limit)::bigint OFFSET sqlc.arg(row_offset)::bigint;
+
+-- name: GetOfferForOperator :one
+-- An operator's tools (tenure offers decide) name offers by id alone.
+SELECT * FROM offers WHERE id = $1;

@@ -1,0 +1,52 @@
+-- name: CreateOrder :execrows
+-- An offer has one order: a retried acceptance inserts nothing.
+INSERT INTO orders (id, seller_id, offer_id, seller_offer_reference, status, created_by, partner, search_text,
+                    agent_name, company_name, full_name, document, offer_created_at)
+VALUES ($1, $2, $3, $4, 'created', $5, $6, $7, $8, $9, $10, $11, $12)
+ON CONFLICT (offer_id) DO NOTHING;
+
+-- name: GetOrder :one
+SELECT * FROM orders WHERE seller_id = $1 AND id = $2;
+
+-- name: GetOrderByOffer :one
+SELECT * FROM orders WHERE seller_id = $1 AND offer_id = $2;
+
+-- name: SetOrderStatus :one
+-- Moves the order only from the expected status, so a retried transition
+-- changes nothing the second time.
+UPDATE orders
+SET status      = sqlc.arg(to_status),
+    canceled_at = CASE WHEN sqlc.arg(to_status)::text = 'canceled' THEN now() ELSE canceled_at END,
+    updated_at  = now()
+WHERE seller_id = sqlc.arg(seller_id) AND id = sqlc.arg(id) AND status = sqlc.arg(from_status)
+RETURNING *;
+
+-- name: SetOrderMetadata :one
+UPDATE orders SET metadata = $3, updated_at = now()
+WHERE seller_id = $1 AND id = $2
+RETURNING *;
+
+-- name: ListOrders :many
+-- One page of a seller's orders with the filters of the list endpoints;
+-- total_count counts every match, ignoring limit and offset.
+SELECT o.id, o.offer_id, o.seller_offer_reference, o.status, o.agent_name, o.company_name, o.full_name,
+       o.created_at, count(*) OVER () AS total_count
+FROM orders o
+WHERE o.seller_id = sqlc.arg(seller_id)
+  AND (sqlc.narg(query)::text IS NULL OR o.search_text LIKE '%' || sqlc.narg(query)::text || '%')
+  AND (cardinality(sqlc.arg(created_by)::text[]) = 0 OR o.created_by = ANY (sqlc.arg(created_by)::text[]))
+  AND (NOT sqlc.arg(partners_only)::boolean OR o.partner)
+  AND (sqlc.narg(id_gt)::uuid IS NULL OR o.id > sqlc.narg(id_gt)::uuid)
+  AND (sqlc.narg(id_gte)::uuid IS NULL OR o.id >= sqlc.narg(id_gte)::uuid)
+  AND (sqlc.narg(id_lt)::uuid IS NULL OR o.id < sqlc.narg(id_lt)::uuid)
+  AND (sqlc.narg(id_lte)::uuid IS NULL OR o.id <= sqlc.narg(id_lte)::uuid)
+  AND (sqlc.narg(created_at_gt)::timestamptz IS NULL OR o.created_at > sqlc.narg(created_at_gt)::timestamptz)
+  AND (sqlc.narg(created_at_gte)::timestamptz IS NULL OR o.created_at >= sqlc.narg(created_at_gte)::timestamptz)
+  AND (sqlc.narg(created_at_lt)::timestamptz IS NULL OR o.created_at < sqlc.narg(created_at_lt)::timestamptz)
+  AND (sqlc.narg(created_at_lte)::timestamptz IS NULL OR o.created_at <= sqlc.narg(created_at_lte)::timestamptz)
+ORDER BY
+  CASE WHEN NOT sqlc.arg(descending)::boolean THEN o.created_at END,
+  CASE WHEN sqlc.arg(descending)::boolean THEN o.created_at END DESC,
+  CASE WHEN NOT sqlc.arg(descending)::boolean THEN o.id END,
+  CASE WHEN sqlc.arg(descending)::boolean THEN o.id END DESC
+LIMIT sqlc.arg(row_limit)::bigint OFFSET sqlc.arg(row_offset)::bigint;

@@ -1,0 +1,132 @@
+package offerbench_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"slices"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/tenurehq/tenure/api"
+	"github.com/tenurehq/tenure/catalog"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/internal/sellerclient"
+	"github.com/tenurehq/tenure/internal/testenv"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// stack is the dev stack in one process, as `tenure dev` runs it: the
+// Temporal dev server, the worker, the API on a local port, PostgreSQL,
+// and a sandbox seller with a product and a client.
+type stack struct {
+	temporal client.Client
+	store    *db.Store
+	client   *sellerclient.Client
+	product  sellerclient.Product
+}
+
+func newStack(b *testing.B) *stack {
+	b.Helper()
+	cfg := testenv.Config(b)
+	store := testenv.Database(b)
+	tc := testenv.Temporal(b)
+	testenv.Worker(b, cfg, store, tc)
+	app, err := api.New(api.Deps{Config: cfg, Store: store, Temporal: tc,
+		Tokens: identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL), Logger: testenv.AppLogger()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	go func() { _ = app.Listener(ln) }()
+	b.Cleanup(func() { _ = app.Shutdown() })
+	seller, err := identity.CreateSeller(b.Context(), store, "Benchmark Shop", "EUR")
+	if err != nil {
+		b.Fatal(err)
+	}
+	valid, rejections := catalog.ValidateBatch([]catalog.ProductInput{{
+		Title: "Workstation", Type: "hardware", IsActive: true,
+		Price:      catalog.Money{Currency: "EUR", Net: 250000, Gross: 297500},
+		References: []catalog.Reference{{Source: "sku", Reference: "workstation"}},
+	}}, "EUR")
+	if len(rejections) > 0 {
+		b.Fatal(rejections)
+	}
+	err = store.InTx(b.Context(), func(q *dbgen.Queries) error {
+		_, _, err := catalog.Importer{Policy: catalog.NewPolicy(cfg)}.Upsert(b.Context(), q, seller.Seller.ID, valid)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := sellerclient.Login(b.Context(), "http://"+ln.Addr().String(), seller.Credentials.ClientID, seller.Credentials.ClientSecret)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &stack{temporal: tc, store: store, client: c,
+		product: sellerclient.Product{Source: "sku", Reference: "workstation", Net: 250000, Currency: "EUR"}}
+}
+
+// runFor calls op from workers goroutines until d has passed and returns
+// the duration of every call that succeeded, and how long the run took.
+func runFor(d time.Duration, workers int, op func(worker, i int) error) (latencies, time.Duration, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	results := make(chan latencies, workers)
+	errs := make(chan error, workers)
+	start := time.Now()
+	for w := range workers {
+		go func() {
+			var mine latencies
+			for i := 0; ctx.Err() == nil; i++ {
+				t0 := time.Now()
+				if err := op(w, i); err != nil {
+					errs <- err
+					break
+				}
+				mine = append(mine, time.Since(t0))
+			}
+			results <- mine
+		}()
+	}
+	var all latencies
+	for range workers {
+		all = append(all, <-results...)
+	}
+	elapsed := time.Since(start)
+	select {
+	case err := <-errs:
+		return all, elapsed, err
+	default:
+		return all, elapsed, nil
+	}
+}
+
+// latencies are durations of operations.
+type latencies []time.Duration
+
+func (l latencies) percentile(p float64) time.Duration {
+	if len(l) == 0 {
+		return 0
+	}
+	sorted := slices.Clone(l)
+	slices.Sort(sorted)
+	i := int(float64(len(sorted))*p+0.999999) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// describe prints count, rate and latency percentiles of a run.
+func (l latencies) describe(what string, elapsed time.Duration) string {
+	return fmt.Sprintf("%s: %d in %.1f s = %.1f/s, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+		what, len(l), elapsed.Seconds(), float64(len(l))/elapsed.Seconds(), ms(l.percentile(0.5)), ms(l.percentile(0.99)), ms(l.percentile(1)))
+}

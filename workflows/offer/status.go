@@ -1,0 +1,26 @@
+package offer
+
+// Status is where an offer is in its lifecycle.
+type Status string
+
+// The statuses of the spec's offer transition table.
+const (
+	Created       Status = "created"
+	PendingReview Status = "pending_review"
+	Accepted      Status = "accepted"
+	Declined      Status = "declined"
+	Voided        Status = "voided"
+	Expired       Status = "expired"
+)
+
+// Final reports whether no transition leaves the status.
+func (s Status) Final() bool {
+	return s == Accepted || s == Declined || s == Voided || s == Expired
+}
+
+// Active reports whether the offer holds its seller_offer_reference: a new
+// offer may not reuse the reference of an active one. An accepted offer
+// stays active because its order carries the reference.
+func (s Status) Active() bool {
+	return s == Created || s == PendingReview || s == Accepted
+}

@@ -1,0 +1,286 @@
+package offer
+
+import (
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/tenurehq/tenure/workflows/entity"
+)
+
+// createWindow bounds how long a started workflow waits for its creation
+// update; Update-With-Start delivers it at once, so this only ends runs
+// whose creation failed.
+const createWindow = time.Minute
+
+// Offer is the workflow of one offer.
+func Offer(ctx workflow.Context, in Input) (Result, error) {
+	w := &offerWorkflow{input: in}
+	if err := w.setup(ctx); err != nil {
+		return Result{}, err
+	}
+	return w.run(ctx)
+}
+
+type offerWorkflow struct {
+	input        Input
+	state        State
+	created      bool
+	createFailed bool
+	orderID      uuid.UUID
+	guard        *entity.Guard
+}
+
+func (w *offerWorkflow) setup(ctx workflow.Context) error {
+	w.guard = entity.NewGuard(ctx)
+	if w.input.State != nil {
+		w.state = *w.input.State
+		w.created = true
+	}
+	handlers := []struct {
+		name      string
+		handler   any
+		validator any
+	}{
+		{CreateUpdate, w.create, func(CreateRequest) error { return w.validateCreate() }},
+		{SubmitForReviewUpdate, w.submitForReview, func() error { return w.validate(SubmitForReviewUpdate) }},
+		{AcceptUpdate, w.accept, func() error { return w.validate(AcceptUpdate) }},
+		{DeclineUpdate, w.decline, func() error { return w.validate(DeclineUpdate) }},
+		{VoidUpdate, w.void, func(VoidRequest) error { return w.validate(VoidUpdate) }},
+		{EditUpdate, w.edit, func(EditRequest) error { return w.validate(EditUpdate) }},
+	}
+	for _, h := range handlers {
+		err := workflow.SetUpdateHandlerWithOptions(ctx, h.name, h.handler, workflow.UpdateHandlerOptions{Validator: h.validator})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// allowedFrom is the spec's offer transition table, with DESIGN.md's
+// decisions for voiding and editing.
+var allowedFrom = map[string][]Status{
+	SubmitForReviewUpdate: {Created},
+	AcceptUpdate:          {PendingReview},
+	DeclineUpdate:         {PendingReview},
+	VoidUpdate:            {Created, PendingReview},
+	EditUpdate:            {Created},
+}
+
+func (w *offerWorkflow) validateCreate() error {
+	if w.created || w.createFailed {
+		return temporal.NewApplicationError("the offer exists already", ErrStatus)
+	}
+	return nil
+}
+
+// validate refuses an update the current status does not allow.
+func (w *offerWorkflow) validate(update string) error {
+	if !w.created {
+		return temporal.NewApplicationError("the offer does not exist", ErrStatus)
+	}
+	if slices.Contains(allowedFrom[update], w.state.Status) {
+		return nil
+	}
+	if update == EditUpdate {
+		return temporal.NewApplicationError(Refusal(w.state.Status, update), ErrAlreadyCheckedOut)
+	}
+	return temporal.NewApplicationError(Refusal(w.state.Status, update), ErrStatus)
+}
+
+// change runs an update's effect under the guard.
+func (w *offerWorkflow) change(ctx workflow.Context, update string, effect func(ctx workflow.Context) error) error {
+	return w.guard.Do(ctx, func() error { return w.validate(update) }, effect)
+}
+
+func (w *offerWorkflow) ref() Ref { return Ref{OfferID: w.input.OfferID, SellerID: w.input.SellerID} }
+
+func (w *offerWorkflow) create(ctx workflow.Context, req CreateRequest) error {
+	return w.guard.Do(ctx, w.validateCreate, func(ctx workflow.Context) error {
+		if err := entity.Persist(ctx, CreateActivity, req.Draft, nil); err != nil {
+			w.createFailed = true
+			return err
+		}
+		// The start already set the status search attribute to created.
+		w.created = true
+		w.state = State{Status: Created, ExpiresAt: req.Draft.ExpiresAt}
+		return nil
+	})
+}
+
+func (w *offerWorkflow) submitForReview(ctx workflow.Context) error {
+	return w.change(ctx, SubmitForReviewUpdate, func(ctx workflow.Context) error {
+		return w.transition(ctx, PendingReview, nil)
+	})
+}
+
+func (w *offerWorkflow) accept(ctx workflow.Context) (AcceptResult, error) {
+	var result AcceptResult
+	err := w.change(ctx, AcceptUpdate, func(ctx workflow.Context) (err error) {
+		result, err = w.acceptNow(ctx)
+		return err
+	})
+	return result, err
+}
+
+// acceptNow accepts the offer, which creates its order in the same
+// transaction, then starts the order's workflow.
+func (w *offerWorkflow) acceptNow(ctx workflow.Context) (AcceptResult, error) {
+	var result AcceptResult
+	if err := entity.Persist(ctx, AcceptActivity, w.ref(), &result); err != nil {
+		return result, err
+	}
+	w.state.Status = Accepted
+	w.orderID = result.OrderID
+	if err := entity.PublishStatus(ctx, string(w.state.Status)); err != nil {
+		return result, err
+	}
+	start := StartOrderInput{OrderID: result.OrderID, SellerID: w.input.SellerID}
+	return result, entity.Persist(ctx, StartOrderActivity, start, nil)
+}
+
+func (w *offerWorkflow) decline(ctx workflow.Context) error {
+	return w.change(ctx, DeclineUpdate, func(ctx workflow.Context) error {
+		return w.transition(ctx, Declined, nil)
+	})
+}
+
+func (w *offerWorkflow) void(ctx workflow.Context, req VoidRequest) error {
+	return w.change(ctx, VoidUpdate, func(ctx workflow.Context) error {
+		return w.transition(ctx, Voided, req.SupersededBy)
+	})
+}
+
+// edit voids the offer and stores the superseding one in one transaction,
+// then starts the new offer's workflow.
+func (w *offerWorkflow) edit(ctx workflow.Context, req EditRequest) (EditResult, error) {
+	err := w.change(ctx, EditUpdate, func(ctx workflow.Context) error {
+		in := EditInput{OfferID: w.input.OfferID, SellerID: w.input.SellerID, Draft: req.Draft}
+		if err := entity.Persist(ctx, EditActivity, in, nil); err != nil {
+			return err
+		}
+		w.state.Status = Voided
+		if err := entity.PublishStatus(ctx, string(w.state.Status)); err != nil {
+			return err
+		}
+		start := StartOfferInput{OfferID: req.Draft.ID, SellerID: w.input.SellerID, Review: w.input.Review, ExpiresAt: req.Draft.ExpiresAt}
+		return entity.Persist(ctx, StartOfferActivity, start, nil)
+	})
+	return EditResult{OfferID: req.Draft.ID}, err
+}
+
+func (w *offerWorkflow) transition(ctx workflow.Context, to Status, supersededBy *uuid.UUID) error {
+	in := TransitionInput{
+		OfferID:      w.input.OfferID,
+		SellerID:     w.input.SellerID,
+		From:         w.state.Status,
+		To:           to,
+		SupersededBy: supersededBy,
+	}
+	if err := entity.Persist(ctx, TransitionActivity, in, nil); err != nil {
+		return err
+	}
+	w.state.Status = to
+	return entity.PublishStatus(ctx, string(to))
+}
+
+func (w *offerWorkflow) run(ctx workflow.Context) (Result, error) {
+	if !w.created {
+		if _, err := workflow.AwaitWithTimeout(ctx, createWindow, func() bool { return w.created || w.createFailed }); err != nil {
+			return Result{}, err
+		}
+		if !w.created {
+			return Result{}, entity.HandlersFinished(ctx)
+		}
+	}
+	for !w.state.Status.Final() {
+		if entity.ContinueAsNewSuggested(ctx) {
+			return Result{}, entity.ContinueAsNew(ctx, Offer, func() any {
+				state := w.state
+				return Input{OfferID: w.input.OfferID, SellerID: w.input.SellerID, Review: w.input.Review, State: &state}
+			})
+		}
+		var err error
+		switch {
+		case w.state.Status == Created:
+			err = w.untilDeadline(ctx, w.state.ExpiresAt, func(ctx workflow.Context) error {
+				return w.transition(ctx, Expired, nil)
+			})
+		case w.input.Review == ReviewByRules && !w.state.Reviewed:
+			err = w.review(ctx)
+		case w.input.Review == ReviewByRules:
+			// An operator did not decide in time.
+			err = w.untilDeadline(ctx, w.state.DecideBy, func(ctx workflow.Context) error {
+				return w.transition(ctx, Declined, nil)
+			})
+		default:
+			// The sandbox waits for a scenario simulation.
+			err = w.untilDeadline(ctx, time.Time{}, nil)
+		}
+		if err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{Status: w.state.Status, OrderID: w.orderID}, entity.HandlersFinished(ctx)
+}
+
+// untilDeadline waits until the status changes or continue-as-new is
+// suggested. When the deadline (if set) passes first with the status
+// unchanged, it runs lapse under the guard.
+func (w *offerWorkflow) untilDeadline(ctx workflow.Context, deadline time.Time, lapse func(workflow.Context) error) error {
+	status := w.state.Status
+	left := func() bool { return w.state.Status != status || entity.ContinueAsNewSuggested(ctx) }
+	if deadline.IsZero() {
+		return workflow.Await(ctx, left)
+	}
+	if remaining := deadline.Sub(workflow.Now(ctx)); remaining > 0 {
+		changed, err := workflow.AwaitWithTimeout(ctx, remaining, left)
+		if err != nil || changed {
+			return err
+		}
+	}
+	stillThere := func() error {
+		if w.state.Status != status {
+			return errRaceLost
+		}
+		return nil
+	}
+	err := w.guard.Do(ctx, stillThere, lapse)
+	if err == errRaceLost {
+		return nil // an update won the race against the deadline
+	}
+	return err
+}
+
+// errRaceLost says a deadline found the status already changed.
+var errRaceLost = temporal.NewApplicationError("the status changed before the deadline", "RaceLost")
+
+// review applies the production risk rules once; an operator's decision
+// that arrived meanwhile wins.
+func (w *offerWorkflow) review(ctx workflow.Context) error {
+	var r ReviewResult
+	if err := entity.Persist(ctx, ReviewRiskActivity, w.ref(), &r); err != nil {
+		return err
+	}
+	err := w.guard.Do(ctx, func() error { return w.validate(AcceptUpdate) }, func(ctx workflow.Context) error {
+		w.state.Reviewed = true
+		switch r.Decision {
+		case DecisionAccept:
+			_, err := w.acceptNow(ctx)
+			return err
+		case DecisionDecline:
+			return w.transition(ctx, Declined, nil)
+		default:
+			w.state.DecideBy = workflow.Now(ctx).Add(r.ManualDeadline)
+			return nil
+		}
+	})
+	if w.state.Status != PendingReview {
+		return nil // decided, by the rules or by someone faster
+	}
+	return err
+}

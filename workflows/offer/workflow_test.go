@@ -1,0 +1,333 @@
+package offer
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+)
+
+// fakes stand in for the offer activities and record what they were asked.
+type fakes struct {
+	created     []Draft
+	transitions []TransitionInput
+	accepted    []Ref
+	edits       []EditInput
+	startedOffs []StartOfferInput
+	startedOrds []StartOrderInput
+	decision    ReviewResult
+	orderID     uuid.UUID
+}
+
+func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
+	t.Helper()
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(log.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	env := suite.NewTestWorkflowEnvironment()
+	f := &fakes{orderID: uuid.New()}
+	register := func(name string, fn any) {
+		env.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
+	}
+	register(CreateActivity, func(_ context.Context, d Draft) error { f.created = append(f.created, d); return nil })
+	register(TransitionActivity, func(_ context.Context, in TransitionInput) error {
+		f.transitions = append(f.transitions, in)
+		return nil
+	})
+	register(AcceptActivity, func(_ context.Context, in Ref) (AcceptResult, error) {
+		f.accepted = append(f.accepted, in)
+		return AcceptResult{OrderID: f.orderID}, nil
+	})
+	register(EditActivity, func(_ context.Context, in EditInput) error { f.edits = append(f.edits, in); return nil })
+	register(StartOfferActivity, func(_ context.Context, in StartOfferInput) error {
+		f.startedOffs = append(f.startedOffs, in)
+		return nil
+	})
+	register(StartOrderActivity, func(_ context.Context, in StartOrderInput) error {
+		f.startedOrds = append(f.startedOrds, in)
+		return nil
+	})
+	register(ReviewRiskActivity, func(context.Context, Ref) (ReviewResult, error) { return f.decision, nil })
+	return env, f
+}
+
+// outcome is what an update returned, or why it was rejected.
+type outcome struct {
+	rejected error
+	err      error
+	result   any
+	done     bool
+}
+
+// send schedules an update after delay and records its outcome.
+func send(env *testsuite.TestWorkflowEnvironment, delay time.Duration, name string, args ...any) *outcome {
+	o := &outcome{}
+	env.RegisterDelayedCallback(func() {
+		env.UpdateWorkflow(name, "", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { o.rejected, o.done = err, true },
+			OnAccept: func() {},
+			OnComplete: func(result any, err error) {
+				o.result, o.err, o.done = result, err, true
+			},
+		}, args...)
+	}, delay)
+	return o
+}
+
+func draft(expiresIn time.Duration) Draft {
+	return Draft{ID: uuid.New(), SellerOfferReference: "ref-1", ExpiresAt: time.Now().Add(expiresIn)}
+}
+
+func input() Input {
+	return Input{OfferID: uuid.New(), SellerID: uuid.New(), Review: ReviewBySimulation}
+}
+
+func result(t *testing.T, env *testsuite.TestWorkflowEnvironment) Result {
+	t.Helper()
+	if !env.IsWorkflowCompleted() {
+		t.Fatal("the workflow did not complete")
+	}
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var r Result
+	if err := env.GetWorkflowResult(&r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func appError(t *testing.T, err error, wantType, wantMessage string) {
+	t.Helper()
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) {
+		t.Fatalf("want a %s refusal, got %v", wantType, err)
+	}
+	if app.Type() != wantType || app.Message() != wantMessage {
+		t.Errorf("got %s %q, want %s %q", app.Type(), app.Message(), wantType, wantMessage)
+	}
+}
+
+func TestLifecycleToAccepted(t *testing.T) {
+	env, f := newEnv(t)
+	in := input()
+	d := draft(24 * time.Hour)
+	create := send(env, 0, CreateUpdate, CreateRequest{Draft: d})
+	review := send(env, time.Minute, SubmitForReviewUpdate)
+	accept := send(env, 2*time.Minute, AcceptUpdate)
+	env.ExecuteWorkflow(Offer, in)
+
+	for name, o := range map[string]*outcome{"create": create, "review": review, "accept": accept} {
+		if !o.done || o.rejected != nil || o.err != nil {
+			t.Fatalf("%s: %+v", name, o)
+		}
+	}
+	r := result(t, env)
+	if r.Status != Accepted || r.OrderID != f.orderID {
+		t.Errorf("result %+v", r)
+	}
+	if len(f.created) != 1 || f.created[0].ID != d.ID {
+		t.Errorf("created %+v", f.created)
+	}
+	if len(f.transitions) != 1 || f.transitions[0].From != Created || f.transitions[0].To != PendingReview {
+		t.Errorf("transitions %+v", f.transitions)
+	}
+	if len(f.startedOrds) != 1 || f.startedOrds[0].OrderID != f.orderID || f.startedOrds[0].SellerID != in.SellerID {
+		t.Errorf("the order workflow is started once: %+v", f.startedOrds)
+	}
+	if got := accept.result.(AcceptResult); got.OrderID != f.orderID {
+		t.Errorf("accept returns the order: %+v", got)
+	}
+}
+
+func TestRefusalsUseTheSpecTexts(t *testing.T) {
+	env, f := newEnv(t)
+	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
+	decline := send(env, time.Second, DeclineUpdate)
+	accept := send(env, 2*time.Second, AcceptUpdate)
+	send(env, 3*time.Second, VoidUpdate, VoidRequest{})
+	env.ExecuteWorkflow(Offer, input())
+
+	appError(t, decline.rejected, ErrStatus, "offers with status=created cannot be declined")
+	appError(t, accept.rejected, ErrStatus, "offers with status=created cannot be accepted")
+	if r := result(t, env); r.Status != Voided {
+		t.Errorf("result %+v", r)
+	}
+	if len(f.transitions) != 1 || f.transitions[0].To != Voided {
+		t.Errorf("refused updates recorded nothing: %+v", f.transitions)
+	}
+}
+
+func TestVoidNamesTheSupersedingOffer(t *testing.T) {
+	env, f := newEnv(t)
+	by := uuid.New()
+	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Second, SubmitForReviewUpdate)
+	void := send(env, 2*time.Second, VoidUpdate, VoidRequest{SupersededBy: &by})
+	env.ExecuteWorkflow(Offer, input())
+	if void.err != nil || void.rejected != nil {
+		t.Fatalf("void from pending_review: %+v", void)
+	}
+	last := f.transitions[len(f.transitions)-1]
+	if last.From != PendingReview || last.To != Voided || last.SupersededBy == nil || *last.SupersededBy != by {
+		t.Errorf("transition %+v", last)
+	}
+	if r := result(t, env); r.Status != Voided {
+		t.Errorf("result %+v", r)
+	}
+}
+
+func TestCreatedOfferExpires(t *testing.T) {
+	env, f := newEnv(t)
+	d := draft(72 * time.Hour)
+	send(env, 0, CreateUpdate, CreateRequest{Draft: d})
+	env.ExecuteWorkflow(Offer, input())
+	if r := result(t, env); r.Status != Expired {
+		t.Fatalf("result %+v", r)
+	}
+	if len(f.transitions) != 1 || f.transitions[0].From != Created || f.transitions[0].To != Expired {
+		t.Errorf("transitions %+v", f.transitions)
+	}
+	if now := env.Now(); now.Before(d.ExpiresAt) {
+		t.Errorf("expired at %s, before expires_at %s", now, d.ExpiresAt)
+	}
+}
+
+func TestOfferUnderReviewDoesNotExpire(t *testing.T) {
+	env, f := newEnv(t)
+	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Minute, SubmitForReviewUpdate)
+	decline := send(env, 30*24*time.Hour, DeclineUpdate)
+	env.ExecuteWorkflow(Offer, input())
+	if decline.err != nil || decline.rejected != nil {
+		t.Fatalf("a month later the offer is still under review and can be declined: %+v", decline)
+	}
+	if r := result(t, env); r.Status != Declined {
+		t.Errorf("result %+v", r)
+	}
+	for _, tr := range f.transitions {
+		if tr.To == Expired {
+			t.Error("an offer under review expired")
+		}
+	}
+}
+
+func TestEdit(t *testing.T) {
+	env, f := newEnv(t)
+	in := input()
+	replacement := draft(48 * time.Hour)
+	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
+	edit := send(env, time.Second, EditUpdate, EditRequest{Draft: replacement})
+	env.ExecuteWorkflow(Offer, in)
+	if edit.err != nil || edit.rejected != nil {
+		t.Fatalf("edit: %+v", edit)
+	}
+	if got := edit.result.(EditResult); got.OfferID != replacement.ID {
+		t.Errorf("edit returns the superseding offer: %+v", got)
+	}
+	if len(f.edits) != 1 || f.edits[0].OfferID != in.OfferID || f.edits[0].Draft.ID != replacement.ID {
+		t.Errorf("edits %+v", f.edits)
+	}
+	if len(f.startedOffs) != 1 || f.startedOffs[0].OfferID != replacement.ID || !f.startedOffs[0].ExpiresAt.Equal(replacement.ExpiresAt) {
+		t.Errorf("the superseding offer's workflow is started: %+v", f.startedOffs)
+	}
+	if r := result(t, env); r.Status != Voided {
+		t.Errorf("result %+v", r)
+	}
+}
+
+func TestEditAfterCheckoutIsRefused(t *testing.T) {
+	env, f := newEnv(t)
+	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Second, SubmitForReviewUpdate)
+	edit := send(env, 2*time.Second, EditUpdate, EditRequest{Draft: draft(time.Hour)})
+	send(env, 3*time.Second, DeclineUpdate)
+	env.ExecuteWorkflow(Offer, input())
+	appError(t, edit.rejected, ErrAlreadyCheckedOut, "offers with status=pending_review cannot be edited")
+	if len(f.edits) != 0 || len(f.startedOffs) != 0 {
+		t.Errorf("a refused edit changed something: %+v %+v", f.edits, f.startedOffs)
+	}
+}
+
+func TestFailedCreationEndsTheWorkflow(t *testing.T) {
+	env, _ := newEnv(t)
+	env.OnActivity(CreateActivity, mockAny, mockAny).Return(temporal.NewNonRetryableApplicationError("reference in use", "ReferenceInUse", nil))
+	create := send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
+	env.ExecuteWorkflow(Offer, input())
+	var app *temporal.ApplicationError
+	if !errors.As(create.err, &app) || app.Type() != "ReferenceInUse" {
+		t.Fatalf("the create update fails with the activity's error: %+v", create)
+	}
+	if r := result(t, env); r.Status != "" {
+		t.Errorf("no offer, no status: %+v", r)
+	}
+}
+
+func TestResumesFromCarriedState(t *testing.T) {
+	env, f := newEnv(t)
+	in := input()
+	in.State = &State{Status: PendingReview}
+	send(env, time.Second, AcceptUpdate)
+	env.ExecuteWorkflow(Offer, in)
+	if r := result(t, env); r.Status != Accepted {
+		t.Errorf("result %+v", r)
+	}
+	if len(f.created) != 0 || len(f.accepted) != 1 {
+		t.Errorf("a resumed offer is not created again: %+v %+v", f.created, f.accepted)
+	}
+}
+
+func TestProductionRiskReview(t *testing.T) {
+	cases := []struct {
+		name     string
+		decision ReviewResult
+		operator string
+		want     Status
+	}{
+		{"rules accept", ReviewResult{Decision: DecisionAccept}, "", Accepted},
+		{"rules decline", ReviewResult{Decision: DecisionDecline}, "", Declined},
+		{"operator accepts", ReviewResult{Decision: DecisionManual, ManualDeadline: 48 * time.Hour}, AcceptUpdate, Accepted},
+		{"deadline passes", ReviewResult{Decision: DecisionManual, ManualDeadline: 48 * time.Hour}, "", Declined},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			env, f := newEnv(t)
+			f.decision = tc.decision
+			in := input()
+			in.Review = ReviewByRules
+			send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
+			send(env, time.Minute, SubmitForReviewUpdate)
+			if tc.operator != "" {
+				send(env, 24*time.Hour, tc.operator)
+			}
+			start := env.Now()
+			env.ExecuteWorkflow(Offer, in)
+			if r := result(t, env); r.Status != tc.want {
+				t.Fatalf("result %+v", r)
+			}
+			if tc.name == "deadline passes" && env.Now().Sub(start) < 48*time.Hour {
+				t.Errorf("declined after %s, before the deadline", env.Now().Sub(start))
+			}
+		})
+	}
+}
+
+// mockAny matches any activity argument.
+const mockAny = mock.Anything
+
+func TestRefusalText(t *testing.T) {
+	if got := Refusal(Voided, VoidUpdate); got != "offers with status=voided cannot be voided" {
+		t.Errorf("got %q", got)
+	}
+	if got := Refusal(Accepted, SubmitForReviewUpdate); got != "offers with status=accepted cannot be submitted for review" {
+		t.Errorf("got %q", got)
+	}
+}

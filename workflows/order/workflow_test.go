@@ -1,0 +1,178 @@
+package order
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+)
+
+type fakes struct {
+	transitions []TransitionInput
+	confirmed   []TransitionInput
+	shipments   []ShipInput
+	// shipTo is what each successive shipment leads to; "" refuses it.
+	shipTo []Status
+}
+
+func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
+	t.Helper()
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(log.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	env := suite.NewTestWorkflowEnvironment()
+	f := &fakes{}
+	env.RegisterActivityWithOptions(func(_ context.Context, in TransitionInput) error {
+		f.transitions = append(f.transitions, in)
+		return nil
+	}, activity.RegisterOptions{Name: TransitionActivity})
+	env.RegisterActivityWithOptions(func(_ context.Context, in TransitionInput) error {
+		f.confirmed = append(f.confirmed, in)
+		return nil
+	}, activity.RegisterOptions{Name: ConfirmActivity})
+	env.RegisterActivityWithOptions(func(_ context.Context, in ShipInput) (Status, error) {
+		f.shipments = append(f.shipments, in)
+		next := f.shipTo[0]
+		f.shipTo = f.shipTo[1:]
+		if next == "" {
+			return "", temporal.NewNonRetryableApplicationError("serial number SN-1 was shipped already", "InvalidShipment", nil)
+		}
+		return next, nil
+	}, activity.RegisterOptions{Name: ShipActivity})
+	return env, f
+}
+
+type outcome struct {
+	rejected, err error
+	done          bool
+}
+
+func send(env *testsuite.TestWorkflowEnvironment, delay time.Duration, name string, args ...any) *outcome {
+	o := &outcome{}
+	env.RegisterDelayedCallback(func() {
+		env.UpdateWorkflow(name, "", &testsuite.TestUpdateCallback{
+			OnReject:   func(err error) { o.rejected, o.done = err, true },
+			OnAccept:   func() {},
+			OnComplete: func(_ any, err error) { o.err, o.done = err, true },
+		}, args...)
+	}, delay)
+	return o
+}
+
+func start() Input {
+	return Input{OrderID: uuid.New(), SellerID: uuid.New(), State: State{Status: Created}}
+}
+
+func finalStatus(t *testing.T, env *testsuite.TestWorkflowEnvironment) Status {
+	t.Helper()
+	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+		t.Fatalf("the workflow did not complete cleanly: %v", env.GetWorkflowError())
+	}
+	var r Result
+	if err := env.GetWorkflowResult(&r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Status
+}
+
+func refused(t *testing.T, o *outcome, want string) {
+	t.Helper()
+	var app *temporal.ApplicationError
+	if !errors.As(o.rejected, &app) || app.Type() != ErrStatus || app.Message() != want {
+		t.Errorf("want the refusal %q, got %+v", want, o)
+	}
+}
+
+func TestOrderLifecycle(t *testing.T) {
+	env, f := newEnv(t)
+	f.shipTo = []Status{PartiallyFulfilled, Completed}
+	shipEarly := send(env, time.Second, ShipUpdate, ShipRequest{})
+	send(env, 2*time.Second, AcknowledgeUpdate)
+	ackAgain := send(env, 3*time.Second, AcknowledgeUpdate)
+	send(env, 4*time.Second, AcceptUpdate)
+	reject := send(env, 5*time.Second, RejectUpdate)
+	first := send(env, 6*time.Second, ShipUpdate, ShipRequest{Shipment: Shipment{TrackingURL: "https://t.example/1"}})
+	second := send(env, 7*time.Second, ShipUpdate, ShipRequest{Shipment: Shipment{TrackingURL: "https://t.example/2"}})
+	env.ExecuteWorkflow(Order, start())
+
+	refused(t, shipEarly, "orders with status=created cannot be shipped")
+	refused(t, ackAgain, "orders with status=acknowledged cannot be acknowledged")
+	refused(t, reject, "orders with status=confirmed cannot be rejected")
+	if first.err != nil || second.err != nil {
+		t.Fatalf("shipments: %+v %+v", first, second)
+	}
+	if got := finalStatus(t, env); got != Completed {
+		t.Fatalf("status %s", got)
+	}
+	if len(f.confirmed) != 1 || f.confirmed[0].From != Acknowledged {
+		t.Errorf("confirmations %+v", f.confirmed)
+	}
+	if len(f.shipments) != 2 || f.shipments[0].From != Confirmed || f.shipments[1].From != PartiallyFulfilled ||
+		f.shipments[1].Shipment.TrackingURL != "https://t.example/2" {
+		t.Errorf("shipments %+v", f.shipments)
+	}
+}
+
+func TestRejectFromCreated(t *testing.T) {
+	env, f := newEnv(t)
+	send(env, time.Second, RejectUpdate)
+	env.ExecuteWorkflow(Order, start())
+	if got := finalStatus(t, env); got != Rejected {
+		t.Fatalf("status %s", got)
+	}
+	if len(f.transitions) != 1 || f.transitions[0].To != Rejected {
+		t.Errorf("transitions %+v", f.transitions)
+	}
+}
+
+func TestCancelAfterConfirmation(t *testing.T) {
+	env, f := newEnv(t)
+	send(env, time.Second, AcceptUpdate)
+	send(env, 2*time.Second, CancelUpdate)
+	env.ExecuteWorkflow(Order, start())
+	if got := finalStatus(t, env); got != Canceled {
+		t.Fatalf("status %s", got)
+	}
+	if len(f.transitions) != 1 || f.transitions[0].From != Confirmed || f.transitions[0].To != Canceled {
+		t.Errorf("transitions %+v", f.transitions)
+	}
+}
+
+func TestNoCancelWhileFulfilling(t *testing.T) {
+	env, f := newEnv(t)
+	f.shipTo = []Status{PartiallyFulfilled, Completed}
+	in := start()
+	in.State.Status = Confirmed
+	send(env, time.Second, ShipUpdate, ShipRequest{})
+	cancel := send(env, 2*time.Second, CancelUpdate)
+	send(env, 3*time.Second, ShipUpdate, ShipRequest{})
+	env.ExecuteWorkflow(Order, in)
+	refused(t, cancel, "orders with status=partially_fulfilled cannot be canceled")
+	if got := finalStatus(t, env); got != Completed {
+		t.Fatalf("status %s", got)
+	}
+}
+
+func TestFailedShipmentChangesNothing(t *testing.T) {
+	env, f := newEnv(t)
+	f.shipTo = []Status{"", Completed}
+	in := start()
+	in.State.Status = Confirmed
+	bad := send(env, time.Second, ShipUpdate, ShipRequest{})
+	send(env, 2*time.Second, ShipUpdate, ShipRequest{})
+	env.ExecuteWorkflow(Order, in)
+	var app *temporal.ApplicationError
+	if !errors.As(bad.err, &app) || app.Type() != "InvalidShipment" {
+		t.Fatalf("the shipment's refusal reaches the caller: %+v", bad)
+	}
+	if got := finalStatus(t, env); got != Completed {
+		t.Fatalf("status %s", got)
+	}
+}
