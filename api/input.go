@@ -1,7 +1,10 @@
 package api
 
 import (
+	"context"
 	"unicode/utf8"
+
+	"github.com/google/uuid"
 )
 
 // Length limits of free text, in characters. The published contract sets
@@ -47,4 +50,18 @@ func deref[T any](p *T) T {
 		return zero
 	}
 	return *p
+}
+
+// callerAndID reads the caller's seller and the id of an offer or order in
+// the path; an id that is not a UUID names nothing of the caller's.
+func callerAndID(ctx context.Context, what, raw string) (uuid.UUID, uuid.UUID, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return uuid.Nil, uuid.Nil, err
+	}
+	id, err := uuid.Parse(raw)
+	if err != nil {
+		return uuid.Nil, uuid.Nil, NotFound("%s %s not found", what, raw)
+	}
+	return claims.SellerID, id, nil
 }

@@ -66,7 +66,7 @@ func (h offerHandlers) ValidateOffer(ctx context.Context, req sellerapi.Validate
 
 // GetOffer returns an offer of the caller.
 func (h offerHandlers) GetOffer(ctx context.Context, req sellerapi.GetOfferRequestObject) (sellerapi.GetOfferResponseObject, error) {
-	seller, id, err := offerID(ctx, req.Id)
+	seller, id, err := callerAndID(ctx, "offer", req.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (h offerHandlers) GetOfferByReference(ctx context.Context, req sellerapi.Ge
 
 // EditOffer replaces an offer by a superseding one and returns it (202).
 func (h offerHandlers) EditOffer(ctx context.Context, req sellerapi.EditOfferRequestObject) (sellerapi.EditOfferResponseObject, error) {
-	seller, id, err := offerID(ctx, req.Id)
+	seller, id, err := callerAndID(ctx, "offer", req.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +96,7 @@ func (h offerHandlers) EditOffer(ctx context.Context, req sellerapi.EditOfferReq
 
 // VoidOffer voids an offer, optionally naming the one superseding it.
 func (h offerHandlers) VoidOffer(ctx context.Context, req sellerapi.VoidOfferRequestObject) (sellerapi.VoidOfferResponseObject, error) {
-	seller, id, err := offerID(ctx, req.Id)
+	seller, id, err := callerAndID(ctx, "offer", req.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -148,20 +148,6 @@ func (h offerHandlers) ListOffersPaginated(ctx context.Context, req sellerapi.Li
 		return nil, err
 	}
 	return sellerapi.ListOffersPaginated200JSONResponse{Offers: list, Pagination: pagination(f, total)}, nil
-}
-
-// offerID reads the caller and an offer id from the path; an id that is
-// not a UUID names no offer.
-func offerID(ctx context.Context, raw string) (uuid.UUID, uuid.UUID, error) {
-	claims, err := sellerClaims(ctx)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	id, err := uuid.Parse(raw)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, NotFound("offer %s not found", raw)
-	}
-	return claims.SellerID, id, nil
 }
 
 // offerError turns the offer service's errors into the contract's.

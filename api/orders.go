@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/google/uuid"
-
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/workflows/entity"
@@ -20,7 +18,7 @@ type orderHandlers struct {
 
 // GetOrder returns an order of the caller.
 func (h orderHandlers) GetOrder(ctx context.Context, req sellerapi.GetOrderRequestObject) (sellerapi.GetOrderResponseObject, error) {
-	seller, id, err := orderID(ctx, req.Id)
+	seller, id, err := callerAndID(ctx, "order", req.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +46,7 @@ func (h orderHandlers) RejectOrder(ctx context.Context, req sellerapi.RejectOrde
 }
 
 func (h orderHandlers) change(ctx context.Context, rawID, update string) (sellerapi.OrderSummary, error) {
-	seller, id, err := orderID(ctx, rawID)
+	seller, id, err := callerAndID(ctx, "order", rawID)
 	if err != nil {
 		return sellerapi.OrderSummary{}, err
 	}
@@ -58,7 +56,7 @@ func (h orderHandlers) change(ctx context.Context, rawID, update string) (seller
 
 // SetOrderMetadata replaces an order's metadata.
 func (h orderHandlers) SetOrderMetadata(ctx context.Context, req sellerapi.SetOrderMetadataRequestObject) (sellerapi.SetOrderMetadataResponseObject, error) {
-	seller, id, err := orderID(ctx, req.Id)
+	seller, id, err := callerAndID(ctx, "order", req.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -112,20 +110,6 @@ func (h orderHandlers) ListOrdersPaginated(ctx context.Context, req sellerapi.Li
 		return nil, err
 	}
 	return sellerapi.ListOrdersPaginated200JSONResponse{Orders: list, Pagination: pagination(f, total)}, nil
-}
-
-// orderID reads the caller and an order id from the path; an id that is
-// not a UUID names no order.
-func orderID(ctx context.Context, raw string) (uuid.UUID, uuid.UUID, error) {
-	claims, err := sellerClaims(ctx)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	id, err := uuid.Parse(raw)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, NotFound("order %s not found", raw)
-	}
-	return claims.SellerID, id, nil
 }
 
 // orderError turns the order service's errors into the contract's.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"sync"
@@ -16,7 +15,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
-	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/sellerclient"
@@ -54,18 +52,7 @@ func TestLifecyclesSurviveAKilledWorker(t *testing.T) {
 	)
 
 	// The API runs in the test; the worker is a process of its own.
-	app, err := api.New(api.Deps{Config: cfg, Store: store, Temporal: tc,
-		Tokens: identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL), Logger: testenv.AppLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = app.Listener(ln) }()
-	defer app.Shutdown()
-	baseURL := "http://" + ln.Addr().String()
+	baseURL := testenv.API(t, cfg, store, tc)
 
 	seller, err := identity.CreateSeller(t.Context(), store, "Lifecycle Shop", "EUR")
 	if err != nil {

@@ -35,28 +35,19 @@ func offersDecideCommand(file func() string) *cobra.Command {
 				return fmt.Errorf("%q is not an offer id", args[0])
 			}
 			ctx := cmd.Context()
-			cfg, err := loadConfig(file(), config.NeedDatabase|config.NeedTemporal)
+			c, err := connect(ctx, file(), config.NeedDatabase|config.NeedTemporal)
 			if err != nil {
 				return err
 			}
-			store, err := openStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer store.Pool.Close()
-			row, err := store.GetOfferForOperator(ctx, id)
+			defer c.close()
+			row, err := c.store.GetOfferForOperator(ctx, id)
 			if db.IsNotFound(err) {
 				return fmt.Errorf("no offer %s", id)
 			}
 			if err != nil {
 				return err
 			}
-			tc, err := dialTemporal(ctx, cfg, newLogger(cfg))
-			if err != nil {
-				return err
-			}
-			defer tc.Close()
-			service := &offers.Service{Store: store, Temporal: tc}
+			service := &offers.Service{Store: c.store, Temporal: c.temporal}
 			update := offer.AcceptUpdate
 			if decline {
 				update = offer.DeclineUpdate

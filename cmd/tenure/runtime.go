@@ -55,3 +55,43 @@ func dialTemporal(ctx context.Context, cfg *config.Config, logger *slog.Logger) 
 	}
 	return c, nil
 }
+
+// connections are what a command talks to, opened from its configuration.
+type connections struct {
+	cfg      *config.Config
+	logger   *slog.Logger
+	store    *db.Store
+	temporal client.Client
+}
+
+// connect loads and validates the configuration a command needs and opens
+// the database (NeedDatabase) and Temporal (NeedTemporal) connections.
+func connect(ctx context.Context, file string, need config.Need) (*connections, error) {
+	cfg, err := loadConfig(file, need)
+	if err != nil {
+		return nil, err
+	}
+	c := &connections{cfg: cfg, logger: newLogger(cfg)}
+	if need&config.NeedDatabase != 0 {
+		if c.store, err = openStore(ctx, cfg); err != nil {
+			return nil, err
+		}
+	}
+	if need&config.NeedTemporal != 0 {
+		if c.temporal, err = dialTemporal(ctx, cfg, c.logger); err != nil {
+			c.close()
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// close releases the connections.
+func (c *connections) close() {
+	if c.temporal != nil {
+		c.temporal.Close()
+	}
+	if c.store != nil {
+		c.store.Pool.Close()
+	}
+}

@@ -41,23 +41,21 @@ func sellersCreateCommand(file func() string) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			cfg, err := loadConfig(file(), config.NeedDatabase|config.NeedTemporal)
+			cfg, err := config.Load(file())
 			if err != nil {
 				return err
 			}
-			store, err := openStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer store.Pool.Close()
-			var tc client.Client
+			// Only a sandbox seller's fixtures need Temporal (and a worker).
+			need := config.NeedDatabase
 			if cfg.Environment == config.Sandbox {
-				if tc, err = dialTemporal(ctx, cfg, newLogger(cfg)); err != nil {
-					return err
-				}
-				defer tc.Close()
+				need |= config.NeedTemporal
 			}
-			seller, err := registerSeller(ctx, cfg, store, tc, name, currency)
+			c, err := connect(ctx, file(), need)
+			if err != nil {
+				return err
+			}
+			defer c.close()
+			seller, err := registerSeller(ctx, c.cfg, c.store, c.temporal, name, currency)
 			if err != nil {
 				return err
 			}
@@ -119,15 +117,12 @@ func sellersListCommand(file func() string) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			cfg, err := loadConfig(file(), config.NeedDatabase)
+			c, err := connect(ctx, file(), config.NeedDatabase)
 			if err != nil {
 				return err
 			}
-			store, err := openStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer store.Pool.Close()
+			defer c.close()
+			store := c.store
 			type listed struct {
 				SellerID  string    `json:"seller_id"`
 				Name      string    `json:"name"`
@@ -174,15 +169,12 @@ func sellersRotateCommand(file func() string) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			cfg, err := loadConfig(file(), config.NeedDatabase)
+			c, err := connect(ctx, file(), config.NeedDatabase)
 			if err != nil {
 				return err
 			}
-			store, err := openStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer store.Pool.Close()
+			defer c.close()
+			store := c.store
 			sellerID, creds, err := identity.RotateSecret(ctx, store, args[0])
 			if err != nil {
 				return err

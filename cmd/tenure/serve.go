@@ -23,27 +23,16 @@ func serveCommand(file func() string) *cobra.Command {
 		Short: "Run the HTTP APIs (stateless: run as many as you need)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			cfg, err := loadConfig(file(), config.NeedDatabase|config.NeedTemporal|config.NeedHTTP|config.NeedWebhooks)
+			c, err := connect(cmd.Context(), file(), config.NeedDatabase|config.NeedTemporal|config.NeedHTTP|config.NeedWebhooks)
 			if err != nil {
 				return err
 			}
-			logger := newLogger(cfg)
-			store, err := openStore(ctx, cfg)
+			defer c.close()
+			ln, err := listen("http.addr", c.cfg.HTTP.Addr)
 			if err != nil {
 				return err
 			}
-			defer store.Pool.Close()
-			tc, err := dialTemporal(ctx, cfg, logger)
-			if err != nil {
-				return err
-			}
-			defer tc.Close()
-			ln, err := listen("http.addr", cfg.HTTP.Addr)
-			if err != nil {
-				return err
-			}
-			return serveHTTP(ctx, ln, cfg, store, tc, logger)
+			return serveHTTP(cmd.Context(), ln, c.cfg, c.store, c.temporal, c.logger)
 		},
 	}
 }

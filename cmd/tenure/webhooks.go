@@ -37,15 +37,12 @@ func sellersSetWebhookCommand(file func() string) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("SELLER_ID must be a seller id (a UUID), got %q", args[0])
 			}
-			cfg, err := loadConfig(file(), config.NeedDatabase|config.NeedWebhooks)
+			c, err := connect(ctx, file(), config.NeedDatabase|config.NeedWebhooks)
 			if err != nil {
 				return err
 			}
-			store, err := openStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer store.Pool.Close()
+			defer c.close()
+			store, cfg := c.store, c.cfg
 			if _, err := store.GetSeller(ctx, sellerID); db.IsNotFound(err) {
 				return fmt.Errorf("no seller with id %s", sellerID)
 			} else if err != nil {

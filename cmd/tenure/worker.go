@@ -20,23 +20,12 @@ func workerCommand(file func() string) *cobra.Command {
 		Short: "Run the Temporal worker (run as many as you need)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			cfg, err := loadConfig(file(), config.NeedDatabase|config.NeedTemporal|config.NeedWebhooks)
+			c, err := connect(cmd.Context(), file(), config.NeedDatabase|config.NeedTemporal|config.NeedWebhooks)
 			if err != nil {
 				return err
 			}
-			logger := newLogger(cfg)
-			store, err := openStore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			defer store.Pool.Close()
-			tc, err := dialTemporal(ctx, cfg, logger)
-			if err != nil {
-				return err
-			}
-			defer tc.Close()
-			return runWorkers(ctx, cfg, store, tc, logger)
+			defer c.close()
+			return runWorkers(cmd.Context(), c.cfg, c.store, c.temporal, c.logger)
 		},
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"slices"
 	"testing"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
@@ -42,17 +39,8 @@ func newServer(b *testing.B, withWorker bool) *server {
 	if withWorker {
 		testenv.Worker(b, cfg, store, tc)
 	}
+	baseURL := testenv.API(b, cfg, store, tc)
 	tokens := identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL)
-	app, err := api.New(api.Deps{Config: cfg, Store: store, Temporal: tc, Tokens: tokens, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	go func() { _ = app.Listener(ln) }()
-	b.Cleanup(func() { _ = app.Shutdown() })
 	seller, err := identity.CreateSeller(b.Context(), store, "Benchmark Seller", "EUR")
 	if err != nil {
 		b.Fatal(err)
@@ -62,7 +50,7 @@ func newServer(b *testing.B, withWorker bool) *server {
 		b.Fatal(err)
 	}
 	return &server{
-		url: "http://" + ln.Addr().String(), store: store, cfg: cfg, seller: seller.Seller.ID, token: token,
+		url: baseURL, store: store, cfg: cfg, seller: seller.Seller.ID, token: token,
 		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}, Timeout: time.Minute},
 	}
 }

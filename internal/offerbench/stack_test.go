@@ -3,14 +3,12 @@ package offerbench_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"slices"
 	"testing"
 	"time"
 
 	"go.temporal.io/sdk/client"
 
-	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
@@ -37,17 +35,7 @@ func newStack(b *testing.B) *stack {
 	store := testenv.Database(b)
 	tc := testenv.Temporal(b)
 	testenv.Worker(b, cfg, store, tc)
-	app, err := api.New(api.Deps{Config: cfg, Store: store, Temporal: tc,
-		Tokens: identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL), Logger: testenv.AppLogger()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	go func() { _ = app.Listener(ln) }()
-	b.Cleanup(func() { _ = app.Shutdown() })
+	baseURL := testenv.API(b, cfg, store, tc)
 	seller, err := identity.CreateSeller(b.Context(), store, "Benchmark Shop", "EUR")
 	if err != nil {
 		b.Fatal(err)
@@ -67,7 +55,7 @@ func newStack(b *testing.B) *stack {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := sellerclient.Login(b.Context(), "http://"+ln.Addr().String(), seller.Credentials.ClientID, seller.Credentials.ClientSecret)
+	c, err := sellerclient.Login(b.Context(), baseURL, seller.Credentials.ClientID, seller.Credentials.ClientSecret)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,0 +1,31 @@
+package testenv
+
+import (
+	"net"
+	"testing"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/tenurehq/tenure/api"
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/identity"
+)
+
+// API serves Tenure's HTTP API on a free port of 127.0.0.1 until the test
+// ends and returns its base URL.
+func API(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) string {
+	t.Helper()
+	app, err := api.New(api.Deps{Config: cfg, Store: store, Temporal: c,
+		Tokens: identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL), Logger: AppLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = app.Listener(ln) }()
+	t.Cleanup(func() { _ = app.Shutdown() })
+	return "http://" + ln.Addr().String()
+}
