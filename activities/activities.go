@@ -4,12 +4,14 @@
 package activities
 
 import (
+	"context"
 	"log/slog"
 
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/csvimport"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/orders"
@@ -28,6 +30,7 @@ type Deps struct {
 type Activities struct {
 	Sandbox  *SandboxFixtures
 	Catalog  *CatalogImports
+	CSV      *CSVImports
 	Webhooks *Webhooks
 	Offers   *Offers
 	Orders   *Orders
@@ -39,8 +42,12 @@ type Activities struct {
 }
 
 // New builds the activity groups over their dependencies. It fails when
-// the webhook secret key is missing.
+// the webhook secret key is missing or the blob store cannot be opened.
 func New(d Deps) (*Activities, error) {
+	bucket, err := csvimport.OpenBucket(context.Background(), d.Config)
+	if err != nil {
+		return nil, err
+	}
 	box, err := webhook.NewSecretBox(d.Config.Webhooks.SecretKey)
 	if err != nil {
 		return nil, err
@@ -58,6 +65,11 @@ func New(d Deps) (*Activities, error) {
 			Orders: &orders.Service{Store: d.Store, Temporal: d.Temporal},
 		},
 		Catalog: &CatalogImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
+		CSV: &CSVImports{
+			Jobs:      csvimport.Jobs{Store: d.Store},
+			Processor: csvimport.Processor{Store: d.Store, Bucket: bucket, Importer: importer, ChunkRows: d.Config.Catalog.Imports.ChunkRows},
+			Reports:   csvimport.ErrorReport{Store: d.Store, Bucket: bucket},
+		},
 		Webhooks: &Webhooks{
 			Store:  d.Store,
 			Box:    box,

@@ -58,6 +58,11 @@ func TooManyProducts(format string, args ...any) *Error {
 	return newError(http.StatusRequestEntityTooLarge, "TooManyProducts", format, args...)
 }
 
+// TooManyRequests refuses work beyond what a seller may have in progress.
+func TooManyRequests(format string, args ...any) *Error {
+	return newError(http.StatusTooManyRequests, "TooManyRequests", format, args...)
+}
+
 // Unavailable answers a change a workflow did not confirm in time; the
 // client may retry (the change may have happened meanwhile).
 func Unavailable(format string, args ...any) *Error {
@@ -76,12 +81,6 @@ func Unauthorized(reason string) *Error {
 // Forbidden refuses a token that lacks a scope the operation needs.
 func Forbidden(reason string) *Error {
 	return newError(http.StatusForbidden, "InvalidScopes", "%s", reason)
-}
-
-// NotImplemented answers an operation of the contract that Tenure does not
-// serve yet.
-func NotImplemented(operation string) *Error {
-	return newError(http.StatusNotImplemented, "not_implemented", "%s is not implemented yet", operation)
 }
 
 // errorBody is the contract's error object.

@@ -88,18 +88,6 @@ func TestOversizedBody(t *testing.T) {
 	}
 }
 
-func TestPendingOperationsAnswer501(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	resp := h.do(t, http.MethodGet, "/v1/catalog/imports/0193c3a8-7c1e-7b3e-9a4e-4b1f2d3c4e5f", h.token(t, s, "client"), nil)
-	if resp.status != http.StatusNotImplemented {
-		t.Fatalf("got %d %s", resp.status, resp.body)
-	}
-	if e := resp.apiError(t); e["name"] != "not_implemented" || e["fault"] != true {
-		t.Errorf("got %v", e)
-	}
-}
-
 func TestFailuresDoNotLeakInternals(t *testing.T) {
 	h := newHarness(t)
 	s := h.seller(t)

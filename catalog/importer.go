@@ -14,16 +14,19 @@ import (
 
 // Importer stores validated products, matching them to the catalog by
 // reference: a product one of whose pairs the catalog knows replaces that
-// catalog product; any other becomes a new product.
+// catalog product; any other becomes a new product. Every chunk is copied
+// into a staging table and upserted by one statement, so large imports
+// cost a few round trips per chunk rather than one per product.
 type Importer struct {
 	Policy Policy
 }
 
-// owner is a catalog product that owns a pair of an incoming product.
-type owner struct {
-	id     uuid.UUID
-	status Status
-	pinned bool
+// placed is a product whose catalog id and support verdict are decided.
+type placed struct {
+	id       uuid.UUID
+	product  Product
+	verdict  Verdict
+	replaces bool
 }
 
 // Upsert writes a chunk of validated products in the caller's transaction
@@ -35,157 +38,187 @@ func (im Importer) Upsert(ctx context.Context, q *dbgen.Queries, sellerID uuid.U
 	if len(chunk) == 0 {
 		return 0, nil, nil
 	}
-	if err := q.LockSellerCatalog(ctx, sellerID); err != nil {
-		return 0, nil, err
+	refs := make([][]Reference, len(chunk))
+	for i, v := range chunk {
+		refs[i] = v.Product.References
 	}
-	owners, err := referenceOwners(ctx, q, sellerID, chunk)
+	c, err := im.begin(ctx, q, sellerID, refs)
 	if err != nil {
 		return 0, nil, err
 	}
-	slots := 0
-	if im.Policy.Sandbox {
-		supported, err := q.CountSupportedProducts(ctx, sellerID)
-		if err != nil {
-			return 0, nil, err
-		}
-		slots = im.Policy.SandboxLimit - int(supported)
-	}
-
-	var (
-		rows       []dbgen.UpsertProductParams
-		rejections []Rejection
-		replaced   []uuid.UUID
-		refs       dbgen.InsertProductReferencesParams
-	)
-	claimed := map[uuid.UUID]bool{}
+	var rejections []Rejection
 	for _, v := range chunk {
-		existing, rej := matchOwner(v, owners, claimed)
+		existing, rej := c.match(v.Index, v.Product.References)
 		if rej != nil {
 			rejections = append(rejections, *rej)
 			continue
 		}
-		id := uuid.Must(uuid.NewV7())
-		if existing != nil {
-			id = existing.id
-			claimed[id] = true
-			replaced = append(replaced, id)
-		}
-		verdict := im.verdict(v.Product, existing, &slots)
-		row, err := upsertParams(sellerID, id, v.Product, verdict, im.Policy.PricingCategory(v.Product))
-		if err != nil {
-			return 0, nil, err
-		}
-		rows = append(rows, row)
-		for i, r := range v.Product.References {
-			refs.Sources = append(refs.Sources, r.Source)
-			refs.Refs = append(refs.Refs, r.Reference)
-			refs.ProductIds = append(refs.ProductIds, id)
-			refs.Positions = append(refs.Positions, int32(i))
-		}
+		c.place(v.Product, existing)
 	}
-	if len(rows) == 0 {
-		return 0, rejections, nil
-	}
-	results := q.UpsertProduct(ctx, rows)
-	results.Exec(func(_ int, e error) {
-		if err == nil {
-			err = e
-		}
-	})
-	if closeErr := results.Close(); err == nil {
-		err = closeErr
-	}
-	if err != nil {
-		return 0, nil, fmt.Errorf("storing products: %w", err)
-	}
-	if err := q.DeleteProductReferences(ctx, replaced); err != nil {
-		return 0, nil, err
-	}
-	refs.SellerID = sellerID
-	if err := q.InsertProductReferences(ctx, refs); err != nil {
-		return 0, nil, fmt.Errorf("storing product references: %w", err)
-	}
-	return len(rows), rejections, nil
+	return len(c.rows), rejections, c.write(ctx, q, nil)
 }
 
-// referenceOwners finds the catalog products that own the chunk's pairs.
-func referenceOwners(ctx context.Context, q *dbgen.Queries, sellerID uuid.UUID, chunk []Valid) (map[Reference]owner, error) {
-	params := dbgen.ReferenceOwnersParams{SellerID: sellerID}
-	for _, v := range chunk {
-		for _, r := range v.Product.References {
+// chunkLoad is one chunk on its way into the catalog: the catalog products
+// its pairs name, and the products placed so far.
+type chunkLoad struct {
+	im       Importer
+	sellerID uuid.UUID
+	owners   map[Reference]dbgen.Product
+	claimed  map[uuid.UUID]bool
+	slots    int
+	rows     []placed
+}
+
+// begin takes the seller's catalog lock and finds the catalog products the
+// chunk's pairs name, and the sandbox's free support slots.
+func (im Importer) begin(ctx context.Context, q *dbgen.Queries, sellerID uuid.UUID, refs [][]Reference) (*chunkLoad, error) {
+	if err := q.LockSellerCatalog(ctx, sellerID); err != nil {
+		return nil, err
+	}
+	params := dbgen.ProductsByReferencesParams{SellerID: sellerID}
+	for _, rs := range refs {
+		for _, r := range rs {
 			params.Sources = append(params.Sources, r.Source)
 			params.Refs = append(params.Refs, r.Reference)
 		}
 	}
-	found, err := q.ReferenceOwners(ctx, params)
+	found, err := q.ProductsByReferences(ctx, params)
 	if err != nil {
 		return nil, err
 	}
-	owners := make(map[Reference]owner, len(found))
+	c := &chunkLoad{im: im, sellerID: sellerID, owners: make(map[Reference]dbgen.Product, len(found)), claimed: map[uuid.UUID]bool{}}
 	for _, f := range found {
-		owners[Reference{f.Source, f.Reference}] = owner{id: f.ProductID, status: Status(f.SupportStatus), pinned: f.SupportPinned}
+		c.owners[Reference{f.RefSource, f.RefReference}] = f.Product
 	}
-	return owners, nil
+	if im.Policy.Sandbox {
+		supported, err := q.CountSupportedProducts(ctx, sellerID)
+		if err != nil {
+			return nil, err
+		}
+		c.slots = im.Policy.SandboxLimit - int(supported)
+	}
+	return c, nil
 }
 
-// matchOwner finds the one catalog product a product replaces, if any.
-func matchOwner(v Valid, owners map[Reference]owner, claimed map[uuid.UUID]bool) (*owner, *Rejection) {
-	var match *owner
+// match finds the one catalog product a product with these pairs
+// replaces, if any.
+func (c *chunkLoad) match(index int, refs []Reference) (*dbgen.Product, *Rejection) {
+	var match *dbgen.Product
 	var matchRef Reference
-	for _, r := range v.Product.References {
-		o, ok := owners[r]
+	for _, r := range refs {
+		o, ok := c.owners[r]
 		if !ok {
 			continue
 		}
-		if match != nil && match.id != o.id {
-			return nil, &Rejection{Index: v.Index, Reference: r, Code: CodeReferenceConflict,
+		if match != nil && match.ID != o.ID {
+			return nil, &Rejection{Index: index, Reference: r, Code: CodeReferenceConflict,
 				Description: fmt.Sprintf("(%s, %s) and (%s, %s) belong to two different catalog products", matchRef.Source, matchRef.Reference, r.Source, r.Reference)}
 		}
 		match, matchRef = &o, r
 	}
-	if match != nil && claimed[match.id] {
-		return nil, &Rejection{Index: v.Index, Reference: matchRef, Code: CodeReferenceConflict,
+	if match != nil && c.claimed[match.ID] {
+		return nil, &Rejection{Index: index, Reference: matchRef, Code: CodeReferenceConflict,
 			Description: fmt.Sprintf("(%s, %s) names a catalog product an earlier product of this batch already replaces", matchRef.Source, matchRef.Reference)}
 	}
 	return match, nil
 }
 
+// place decides the id and support verdict of a product to store.
+func (c *chunkLoad) place(p Product, existing *dbgen.Product) Verdict {
+	row := placed{id: uuid.Must(uuid.NewV7()), product: p}
+	if existing != nil {
+		row.id, row.replaces = existing.ID, true
+		c.claimed[existing.ID] = true
+	}
+	row.verdict = c.verdict(p, existing)
+	c.rows = append(c.rows, row)
+	return row.verdict
+}
+
 // verdict decides the support status of a product being stored. A pinned
 // status stays. In the sandbox a product is supported while the seller has
 // free slots; one that is supported already keeps its slot.
-func (im Importer) verdict(p Product, existing *owner, slots *int) Verdict {
-	if existing != nil && existing.pinned {
+func (c *chunkLoad) verdict(p Product, existing *dbgen.Product) Verdict {
+	if existing != nil && existing.SupportPinned {
 		// The upsert keeps a pinned status and its reason.
-		return Verdict{Status: existing.status}
+		return Verdict{Status: Status(existing.SupportStatus)}
 	}
-	if !im.Policy.Sandbox {
-		return im.Policy.Rules.Categorize(p)
+	policy := c.im.Policy
+	if !policy.Sandbox {
+		return policy.Rules.Categorize(p)
 	}
-	if existing != nil && existing.status == Supported {
+	if existing != nil && Status(existing.SupportStatus) == Supported {
 		return Verdict{Status: Supported}
 	}
-	if *slots > 0 {
-		*slots--
+	if c.slots > 0 {
+		c.slots--
 		return Verdict{Status: Supported}
 	}
-	return Verdict{Unsupported, im.Policy.sandboxLimitReason()}
+	return Verdict{Unsupported, policy.sandboxLimitReason()}
 }
 
-func upsertParams(sellerID, id uuid.UUID, p Product, v Verdict, pricingCategory string) (dbgen.UpsertProductParams, error) {
+// write stages the placed products, upserts them and replaces their pairs;
+// importID, when set, marks them as written by that file import.
+func (c *chunkLoad) write(ctx context.Context, q *dbgen.Queries, importID *uuid.UUID) error {
+	if len(c.rows) == 0 {
+		return nil
+	}
+	loadID := uuid.New()
+	staged := make([]dbgen.StageProductsParams, 0, len(c.rows))
+	var (
+		refs     []dbgen.CopyProductReferencesParams
+		replaced []uuid.UUID
+	)
+	for _, row := range c.rows {
+		s, err := stagedProduct(loadID, c.sellerID, row, c.im.Policy.PricingCategory(row.product), importID)
+		if err != nil {
+			return err
+		}
+		staged = append(staged, s)
+		if row.replaces {
+			replaced = append(replaced, row.id)
+		}
+		for i, r := range row.product.References {
+			refs = append(refs, dbgen.CopyProductReferencesParams{
+				SellerID: c.sellerID, Source: r.Source, Reference: r.Reference, ProductID: row.id, Position: int32(i),
+			})
+		}
+	}
+	if _, err := q.StageProducts(ctx, staged); err != nil {
+		return fmt.Errorf("staging products: %w", err)
+	}
+	if err := q.UpsertStagedProducts(ctx, loadID); err != nil {
+		return fmt.Errorf("storing products: %w", err)
+	}
+	if err := q.DeleteStagedProducts(ctx, loadID); err != nil {
+		return err
+	}
+	if err := q.DeleteProductReferences(ctx, replaced); err != nil {
+		return err
+	}
+	if _, err := q.CopyProductReferences(ctx, refs); err != nil {
+		return fmt.Errorf("storing product references: %w", err)
+	}
+	return nil
+}
+
+func stagedProduct(loadID, sellerID uuid.UUID, row placed, pricingCategory string, importID *uuid.UUID) (dbgen.StageProductsParams, error) {
+	p := row.product
 	identifiers, err := json.Marshal(nonNil(p.Identifiers))
 	if err != nil {
-		return dbgen.UpsertProductParams{}, err
+		return dbgen.StageProductsParams{}, err
 	}
 	categories, err := json.Marshal(nonNil(p.Categories))
 	if err != nil {
-		return dbgen.UpsertProductParams{}, err
+		return dbgen.StageProductsParams{}, err
 	}
 	details, err := json.Marshal(nonNil(p.Details))
 	if err != nil {
-		return dbgen.UpsertProductParams{}, err
+		return dbgen.StageProductsParams{}, err
 	}
-	row := dbgen.UpsertProductParams{
-		ID:                  id,
+	s := dbgen.StageProductsParams{
+		LoadID:              loadID,
+		ID:                  row.id,
 		SellerID:            sellerID,
 		Title:               p.Title,
 		Subtitle:            p.Subtitle,
@@ -199,24 +232,24 @@ func upsertParams(sellerID, id uuid.UUID, p Product, v Verdict, pricingCategory 
 		Ean:                 p.EAN,
 		Mpn:                 p.MPN,
 		PrettyID:            p.PrettyID(),
-		Origin:              string(OriginManual),
 		PricingCategory:     pricingCategory,
 		StandardIdentifiers: identifiers,
 		SellerCategories:    categories,
 		ExtraDetails:        details,
 		ImageUrl:            p.ImageURL,
 		ShopUrl:             p.ShopURL,
-		SupportStatus:       string(v.Status),
-		SupportReason:       v.Reason,
+		SupportStatus:       string(row.verdict.Status),
+		SupportReason:       row.verdict.Reason,
 		SearchText:          SearchText(p),
+		ImportID:            importID,
 	}
 	if p.Type != "" {
-		row.ProductType = &p.Type
+		s.ProductType = &p.Type
 	}
 	if p.BaseRental != nil {
-		row.BaseRentalNet, row.BaseRentalGross = &p.BaseRental.Net, &p.BaseRental.Gross
+		s.BaseRentalNet, s.BaseRentalGross = &p.BaseRental.Net, &p.BaseRental.Gross
 	}
-	return row, nil
+	return s, nil
 }
 
 func nonNil[T any](s []T) []T {

@@ -175,6 +175,26 @@ type CatalogConfig struct {
 	SandboxSupportLimit int `mapstructure:"sandbox_support_limit"`
 	// Rules categorise products in production.
 	Rules CatalogRules `mapstructure:"rules"`
+	// Imports configures the CSV import jobs.
+	Imports CSVImportsConfig `mapstructure:"imports"`
+}
+
+// CSVImportsConfig configures the CSV import jobs.
+type CSVImportsConfig struct {
+	// BlobURL is the gocloud.dev bucket uploaded files and error reports
+	// are kept in (file:///var/lib/tenure/blobs, s3://bucket?region=...);
+	// empty means the blobs directory under data_dir.
+	BlobURL string `mapstructure:"blob_url"`
+	// UploadTTL is how long an upload link works; a job whose file has not
+	// come by then fails.
+	UploadTTL time.Duration `mapstructure:"upload_ttl"`
+	// ErrorsLinkTTL is how long a link to a job's error report works.
+	ErrorsLinkTTL time.Duration `mapstructure:"errors_link_ttl"`
+	// MaxActive is how many imports of a seller may be pending, queued or
+	// running at once.
+	MaxActive int `mapstructure:"max_active"`
+	// ChunkRows is how many rows one transaction stores.
+	ChunkRows int `mapstructure:"chunk_rows"`
 }
 
 // CatalogRules decide, in production, whether an imported product is
@@ -259,6 +279,11 @@ var defaults = map[string]any{
 	"catalog.rules.max_net_price":           2500000,
 	"catalog.rules.denied_categories":       []string{},
 	"catalog.rules.allowed_categories":      []string{},
+	"catalog.imports.blob_url":              "",
+	"catalog.imports.upload_ttl":            "1h",
+	"catalog.imports.errors_link_ttl":       "24h",
+	"catalog.imports.max_active":            5,
+	"catalog.imports.chunk_rows":            5000,
 }
 
 // Load reads the configuration. file is an explicit tenure.yaml path; when it
@@ -480,6 +505,19 @@ func (c *Config) validateWebhooks(bad func(key, format string, args ...any)) {
 // validateCatalog checks the support settings: product types of the
 // contract, sane price bounds.
 func (c *Config) validateCatalog(bad func(key, format string, args ...any)) {
+	im := c.Catalog.Imports
+	if im.UploadTTL <= 0 {
+		bad("catalog.imports.upload_ttl", "must be a positive duration such as 1h")
+	}
+	if im.ErrorsLinkTTL <= 0 {
+		bad("catalog.imports.errors_link_ttl", "must be a positive duration such as 24h")
+	}
+	if im.MaxActive < 1 {
+		bad("catalog.imports.max_active", "must be at least 1, got %d", im.MaxActive)
+	}
+	if im.ChunkRows < 1 || im.ChunkRows > 50000 {
+		bad("catalog.imports.chunk_rows", "must be between 1 and 50000, got %d", im.ChunkRows)
+	}
 	if c.Catalog.SandboxSupportLimit < 0 {
 		bad("catalog.sandbox_support_limit", "must not be negative, got %d", c.Catalog.SandboxSupportLimit)
 	}

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/workflows/catalogimport"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
 	"github.com/tenurehq/tenure/workflows/productimport"
@@ -39,9 +40,13 @@ func queues(acts *activities.Activities) []queue {
 		},
 		{
 			name:      productimport.TaskQueue,
-			workflows: []any{productimport.ImportProducts},
+			workflows: []any{productimport.ImportProducts, catalogimport.ImportCSV},
 			activities: map[string]any{
-				productimport.RunImportActivity: acts.Catalog.RunProductImport,
+				productimport.RunImportActivity:    acts.Catalog.RunProductImport,
+				catalogimport.ProcessActivity:      acts.CSV.Process,
+				catalogimport.SetStatusActivity:    acts.CSV.SetStatus,
+				catalogimport.ExpireUploadActivity: acts.CSV.ExpireUpload,
+				catalogimport.WriteErrorsActivity:  acts.CSV.WriteErrors,
 			},
 		},
 		{

@@ -9,6 +9,78 @@ import (
 	"context"
 )
 
+// iteratorForCopyCSVImportErrors implements pgx.CopyFromSource.
+type iteratorForCopyCSVImportErrors struct {
+	rows                 []CopyCSVImportErrorsParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForCopyCSVImportErrors) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForCopyCSVImportErrors) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].ImportID,
+		r.rows[0].Line,
+		r.rows[0].Reference,
+		r.rows[0].ColumnName,
+		r.rows[0].Reason,
+	}, nil
+}
+
+func (r iteratorForCopyCSVImportErrors) Err() error {
+	return nil
+}
+
+func (q *Queries) CopyCSVImportErrors(ctx context.Context, arg []CopyCSVImportErrorsParams) (int64, error) {
+	return q.db.CopyFrom(ctx, []string{"csv_import_errors"}, []string{"import_id", "line", "reference", "column_name", "reason"}, &iteratorForCopyCSVImportErrors{rows: arg})
+}
+
+// iteratorForCopyProductReferences implements pgx.CopyFromSource.
+type iteratorForCopyProductReferences struct {
+	rows                 []CopyProductReferencesParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForCopyProductReferences) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForCopyProductReferences) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].SellerID,
+		r.rows[0].Source,
+		r.rows[0].Reference,
+		r.rows[0].ProductID,
+		r.rows[0].Position,
+	}, nil
+}
+
+func (r iteratorForCopyProductReferences) Err() error {
+	return nil
+}
+
+func (q *Queries) CopyProductReferences(ctx context.Context, arg []CopyProductReferencesParams) (int64, error) {
+	return q.db.CopyFrom(ctx, []string{"product_references"}, []string{"seller_id", "source", "reference", "product_id", "position"}, &iteratorForCopyProductReferences{rows: arg})
+}
+
 // iteratorForCreateOrderAssets implements pgx.CopyFromSource.
 type iteratorForCreateOrderAssets struct {
 	rows                 []CreateOrderAssetsParams
@@ -46,4 +118,64 @@ func (r iteratorForCreateOrderAssets) Err() error {
 
 func (q *Queries) CreateOrderAssets(ctx context.Context, arg []CreateOrderAssetsParams) (int64, error) {
 	return q.db.CopyFrom(ctx, []string{"order_assets"}, []string{"id", "order_id", "seller_id", "position", "product_id", "title", "seller_product_references", "requires_serial_number"}, &iteratorForCreateOrderAssets{rows: arg})
+}
+
+// iteratorForStageProducts implements pgx.CopyFromSource.
+type iteratorForStageProducts struct {
+	rows                 []StageProductsParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForStageProducts) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForStageProducts) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].LoadID,
+		r.rows[0].ID,
+		r.rows[0].SellerID,
+		r.rows[0].Title,
+		r.rows[0].Subtitle,
+		r.rows[0].Description,
+		r.rows[0].Manufacturer,
+		r.rows[0].ProductType,
+		r.rows[0].IsActive,
+		r.rows[0].Currency,
+		r.rows[0].PriceNet,
+		r.rows[0].PriceGross,
+		r.rows[0].TaxRate,
+		r.rows[0].BaseRentalNet,
+		r.rows[0].BaseRentalGross,
+		r.rows[0].Ean,
+		r.rows[0].Mpn,
+		r.rows[0].PrettyID,
+		r.rows[0].PricingCategory,
+		r.rows[0].StandardIdentifiers,
+		r.rows[0].SellerCategories,
+		r.rows[0].ExtraDetails,
+		r.rows[0].ImageUrl,
+		r.rows[0].ShopUrl,
+		r.rows[0].SupportStatus,
+		r.rows[0].SupportReason,
+		r.rows[0].SearchText,
+		r.rows[0].ImportID,
+	}, nil
+}
+
+func (r iteratorForStageProducts) Err() error {
+	return nil
+}
+
+// Copies a chunk of products to import into the staging table.
+func (q *Queries) StageProducts(ctx context.Context, arg []StageProductsParams) (int64, error) {
+	return q.db.CopyFrom(ctx, []string{"product_staging"}, []string{"load_id", "id", "seller_id", "title", "subtitle", "description", "manufacturer", "product_type", "is_active", "currency", "price_net", "price_gross", "tax_rate", "base_rental_net", "base_rental_gross", "ean", "mpn", "pretty_id", "pricing_category", "standard_identifiers", "seller_categories", "extra_details", "image_url", "shop_url", "support_status", "support_reason", "search_text", "import_id"}, &iteratorForStageProducts{rows: arg})
 }

@@ -10,6 +10,34 @@ import (
 	"github.com/google/uuid"
 )
 
+type CsvImport struct {
+	ID              uuid.UUID
+	SellerID        uuid.UUID
+	Filename        string
+	Status          string
+	ObjectPath      string
+	UploadStartedAt *time.Time
+	UploadedAt      *time.Time
+	Error           string
+	Processed       int64
+	Succeeded       int64
+	Failed          int64
+	Supported       int64
+	Unsupported     int64
+	ToBeReviewed    int64
+	ErrorsPath      string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
+type CsvImportError struct {
+	ImportID   uuid.UUID
+	Line       int64
+	Reference  string
+	ColumnName string
+	Reason     string
+}
+
 type Event struct {
 	ID           uuid.UUID
 	SellerID     uuid.UUID
@@ -106,6 +134,7 @@ type Product struct {
 	SearchText          string
 	CreatedAt           time.Time
 	UpdatedAt           time.Time
+	ImportID            *uuid.UUID
 }
 
 type ProductImport struct {
@@ -127,6 +156,37 @@ type ProductReference struct {
 	Reference string
 	ProductID uuid.UUID
 	Position  int32
+}
+
+type ProductStaging struct {
+	LoadID              uuid.UUID
+	ID                  uuid.UUID
+	SellerID            uuid.UUID
+	Title               string
+	Subtitle            string
+	Description         string
+	Manufacturer        string
+	ProductType         *string
+	IsActive            bool
+	Currency            string
+	PriceNet            int64
+	PriceGross          int64
+	TaxRate             int64
+	BaseRentalNet       *int64
+	BaseRentalGross     *int64
+	Ean                 string
+	Mpn                 string
+	PrettyID            string
+	PricingCategory     string
+	StandardIdentifiers []byte
+	SellerCategories    []byte
+	ExtraDetails        []byte
+	ImageUrl            string
+	ShopUrl             string
+	SupportStatus       string
+	SupportReason       string
+	SearchText          string
+	ImportID            *uuid.UUID
 }
 
 type RentalContract struct {

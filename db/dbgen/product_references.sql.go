@@ -11,37 +11,20 @@ import (
 	"github.com/google/uuid"
 )
 
+type CopyProductReferencesParams struct {
+	SellerID  uuid.UUID
+	Source    string
+	Reference string
+	ProductID uuid.UUID
+	Position  int32
+}
+
 const deleteProductReferences = `-- name: DeleteProductReferences :exec
 DELETE FROM product_references WHERE product_id = ANY($1::uuid[])
 `
 
 func (q *Queries) DeleteProductReferences(ctx context.Context, productIds []uuid.UUID) error {
 	_, err := q.db.Exec(ctx, deleteProductReferences, productIds)
-	return err
-}
-
-const insertProductReferences = `-- name: InsertProductReferences :exec
-INSERT INTO product_references (seller_id, source, reference, product_id, position)
-SELECT $1::uuid, unnest($2::text[]), unnest($3::text[]),
-       unnest($4::uuid[]), unnest($5::integer[])
-`
-
-type InsertProductReferencesParams struct {
-	SellerID   uuid.UUID
-	Sources    []string
-	Refs       []string
-	ProductIds []uuid.UUID
-	Positions  []int32
-}
-
-func (q *Queries) InsertProductReferences(ctx context.Context, arg InsertProductReferencesParams) error {
-	_, err := q.db.Exec(ctx, insertProductReferences,
-		arg.SellerID,
-		arg.Sources,
-		arg.Refs,
-		arg.ProductIds,
-		arg.Positions,
-	)
 	return err
 }
 
@@ -78,7 +61,7 @@ func (q *Queries) ProductReferences(ctx context.Context, productIds []uuid.UUID)
 }
 
 const productsByReferences = `-- name: ProductsByReferences :many
-SELECT r.source AS ref_source, r.reference AS ref_reference, p.id, p.seller_id, p.title, p.subtitle, p.description, p.manufacturer, p.product_type, p.is_active, p.archived, p.currency, p.price_net, p.price_gross, p.tax_rate, p.base_rental_net, p.base_rental_gross, p.ean, p.mpn, p.pretty_id, p.origin, p.pricing_category, p.standard_identifiers, p.seller_categories, p.extra_details, p.image_url, p.shop_url, p.support_status, p.support_reason, p.support_pinned, p.search_text, p.created_at, p.updated_at
+SELECT r.source AS ref_source, r.reference AS ref_reference, p.id, p.seller_id, p.title, p.subtitle, p.description, p.manufacturer, p.product_type, p.is_active, p.archived, p.currency, p.price_net, p.price_gross, p.tax_rate, p.base_rental_net, p.base_rental_gross, p.ean, p.mpn, p.pretty_id, p.origin, p.pricing_category, p.standard_identifiers, p.seller_categories, p.extra_details, p.image_url, p.shop_url, p.support_status, p.support_reason, p.support_pinned, p.search_text, p.created_at, p.updated_at, p.import_id
 FROM product_references r
 JOIN products p ON p.id = r.product_id
 WHERE r.seller_id = $1
@@ -142,56 +125,7 @@ func (q *Queries) ProductsByReferences(ctx context.Context, arg ProductsByRefere
 			&i.Product.SearchText,
 			&i.Product.CreatedAt,
 			&i.Product.UpdatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const referenceOwners = `-- name: ReferenceOwners :many
-SELECT r.source, r.reference, r.product_id, p.support_status, p.support_pinned
-FROM product_references r
-JOIN products p ON p.id = r.product_id
-WHERE r.seller_id = $1
-  AND (r.source, r.reference) IN (SELECT unnest($2::text[]), unnest($3::text[]))
-`
-
-type ReferenceOwnersParams struct {
-	SellerID uuid.UUID
-	Sources  []string
-	Refs     []string
-}
-
-type ReferenceOwnersRow struct {
-	Source        string
-	Reference     string
-	ProductID     uuid.UUID
-	SupportStatus string
-	SupportPinned bool
-}
-
-// The products that own some of the given (source, reference) pairs, with
-// what an import needs to know about them.
-func (q *Queries) ReferenceOwners(ctx context.Context, arg ReferenceOwnersParams) ([]ReferenceOwnersRow, error) {
-	rows, err := q.db.Query(ctx, referenceOwners, arg.SellerID, arg.Sources, arg.Refs)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ReferenceOwnersRow{}
-	for rows.Next() {
-		var i ReferenceOwnersRow
-		if err := rows.Scan(
-			&i.Source,
-			&i.Reference,
-			&i.ProductID,
-			&i.SupportStatus,
-			&i.SupportPinned,
+			&i.Product.ImportID,
 		); err != nil {
 			return nil, err
 		}

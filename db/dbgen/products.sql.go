@@ -23,6 +23,15 @@ func (q *Queries) CountSupportedProducts(ctx context.Context, sellerID uuid.UUID
 	return count, err
 }
 
+const deleteStagedProducts = `-- name: DeleteStagedProducts :exec
+DELETE FROM product_staging WHERE load_id = $1
+`
+
+func (q *Queries) DeleteStagedProducts(ctx context.Context, loadID uuid.UUID) error {
+	_, err := q.db.Exec(ctx, deleteStagedProducts, loadID)
+	return err
+}
+
 const lockSellerCatalog = `-- name: LockSellerCatalog :exec
 SELECT pg_advisory_xact_lock(hashtextextended('tenure-catalog:' || $1::uuid::text, 0))
 `
@@ -69,7 +78,7 @@ func (q *Queries) MarkProductsUnsupported(ctx context.Context, arg MarkProductsU
 }
 
 const productsByIDs = `-- name: ProductsByIDs :many
-SELECT id, seller_id, title, subtitle, description, manufacturer, product_type, is_active, archived, currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross, ean, mpn, pretty_id, origin, pricing_category, standard_identifiers, seller_categories, extra_details, image_url, shop_url, support_status, support_reason, support_pinned, search_text, created_at, updated_at FROM products
+SELECT id, seller_id, title, subtitle, description, manufacturer, product_type, is_active, archived, currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross, ean, mpn, pretty_id, origin, pricing_category, standard_identifiers, seller_categories, extra_details, image_url, shop_url, support_status, support_reason, support_pinned, search_text, created_at, updated_at, import_id FROM products
 WHERE seller_id = $1 AND id = ANY($2::uuid[])
 ORDER BY id
 `
@@ -120,6 +129,7 @@ func (q *Queries) ProductsByIDs(ctx context.Context, arg ProductsByIDsParams) ([
 			&i.SearchText,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.ImportID,
 		); err != nil {
 			return nil, err
 		}
@@ -129,4 +139,87 @@ func (q *Queries) ProductsByIDs(ctx context.Context, arg ProductsByIDsParams) ([
 		return nil, err
 	}
 	return items, nil
+}
+
+type StageProductsParams struct {
+	LoadID              uuid.UUID
+	ID                  uuid.UUID
+	SellerID            uuid.UUID
+	Title               string
+	Subtitle            string
+	Description         string
+	Manufacturer        string
+	ProductType         *string
+	IsActive            bool
+	Currency            string
+	PriceNet            int64
+	PriceGross          int64
+	TaxRate             int64
+	BaseRentalNet       *int64
+	BaseRentalGross     *int64
+	Ean                 string
+	Mpn                 string
+	PrettyID            string
+	PricingCategory     string
+	StandardIdentifiers []byte
+	SellerCategories    []byte
+	ExtraDetails        []byte
+	ImageUrl            string
+	ShopUrl             string
+	SupportStatus       string
+	SupportReason       string
+	SearchText          string
+	ImportID            *uuid.UUID
+}
+
+const upsertStagedProducts = `-- name: UpsertStagedProducts :exec
+INSERT INTO products (
+    id, seller_id, title, subtitle, description, manufacturer, product_type, is_active,
+    currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross,
+    ean, mpn, pretty_id, origin, pricing_category, standard_identifiers, seller_categories,
+    extra_details, image_url, shop_url, support_status, support_reason, search_text, import_id
+)
+SELECT
+    id, seller_id, title, subtitle, description, manufacturer, product_type, is_active,
+    currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross,
+    ean, mpn, pretty_id, 'manual', pricing_category, standard_identifiers, seller_categories,
+    extra_details, image_url, shop_url, support_status, support_reason, search_text, import_id
+FROM product_staging
+WHERE load_id = $1
+ON CONFLICT (id) DO UPDATE SET
+    title = EXCLUDED.title,
+    subtitle = EXCLUDED.subtitle,
+    description = EXCLUDED.description,
+    manufacturer = EXCLUDED.manufacturer,
+    product_type = EXCLUDED.product_type,
+    is_active = EXCLUDED.is_active,
+    currency = EXCLUDED.currency,
+    price_net = EXCLUDED.price_net,
+    price_gross = EXCLUDED.price_gross,
+    tax_rate = EXCLUDED.tax_rate,
+    base_rental_net = EXCLUDED.base_rental_net,
+    base_rental_gross = EXCLUDED.base_rental_gross,
+    ean = EXCLUDED.ean,
+    mpn = EXCLUDED.mpn,
+    pretty_id = EXCLUDED.pretty_id,
+    pricing_category = EXCLUDED.pricing_category,
+    standard_identifiers = EXCLUDED.standard_identifiers,
+    seller_categories = EXCLUDED.seller_categories,
+    extra_details = EXCLUDED.extra_details,
+    image_url = EXCLUDED.image_url,
+    shop_url = EXCLUDED.shop_url,
+    support_status = CASE WHEN products.support_pinned THEN products.support_status ELSE EXCLUDED.support_status END,
+    support_reason = CASE WHEN products.support_pinned THEN products.support_reason ELSE EXCLUDED.support_reason END,
+    search_text = EXCLUDED.search_text,
+    import_id = EXCLUDED.import_id,
+    updated_at = now()
+WHERE products.seller_id = EXCLUDED.seller_id
+`
+
+// Creates the staged products or replaces every field of the existing
+// ones; the id, the creation time and the origin of an existing product
+// stay, and so does a support status a simulation or an operator pinned.
+func (q *Queries) UpsertStagedProducts(ctx context.Context, loadID uuid.UUID) error {
+	_, err := q.db.Exec(ctx, upsertStagedProducts, loadID)
+	return err
 }

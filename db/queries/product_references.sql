@@ -1,12 +1,3 @@
--- name: ReferenceOwners :many
--- The products that own some of the given (source, reference) pairs, with
--- what an import needs to know about them.
-SELECT r.source, r.reference, r.product_id, p.support_status, p.support_pinned
-FROM product_references r
-JOIN products p ON p.id = r.product_id
-WHERE r.seller_id = sqlc.arg(seller_id)
-  AND (r.source, r.reference) IN (SELECT unnest(sqlc.arg(sources)::text[]), unnest(sqlc.arg(refs)::text[]));
-
 -- name: ProductsByReferences :many
 -- The products named by some of the given pairs, each with the pair that
 -- named it; pairs no product owns are left out.
@@ -19,10 +10,9 @@ WHERE r.seller_id = sqlc.arg(seller_id)
 -- name: DeleteProductReferences :exec
 DELETE FROM product_references WHERE product_id = ANY(sqlc.arg(product_ids)::uuid[]);
 
--- name: InsertProductReferences :exec
+-- name: CopyProductReferences :copyfrom
 INSERT INTO product_references (seller_id, source, reference, product_id, position)
-SELECT sqlc.arg(seller_id)::uuid, unnest(sqlc.arg(sources)::text[]), unnest(sqlc.arg(refs)::text[]),
-       unnest(sqlc.arg(product_ids)::uuid[]), unnest(sqlc.arg(positions)::integer[]);
+VALUES ($1, $2, $3, $4, $5);
 
 -- name: ProductReferences :many
 SELECT product_id, source, reference FROM product_references

@@ -27,6 +27,8 @@ func Config(t testing.TB) *config.Config {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Uploaded files and error reports go to the test's own directory.
+	cfg.DataDir = t.TempDir()
 	cfg.Auth.SigningKey = "test-signing-key-" + strings.Repeat("0", 32)
 	cfg.Links.SigningKey = "test-links-key-" + strings.Repeat("1", 32)
 	cfg.Webhooks.SecretKey = "test-webhooks-key-" + strings.Repeat("2", 32)

@@ -1,0 +1,314 @@
+package csvimport
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/tenurehq/tenure/catalog"
+	"github.com/tenurehq/tenure/catalog/catalogcsv"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
+)
+
+// MaxRecordSize bounds one CSV record, so memory stays flat whatever the
+// file holds: reading stops at a longer record (a runaway quoted field)
+// and the rest of the file is reported as not read.
+const MaxRecordSize = 16 << 20
+
+// Processor streams a job's file into the catalog, chunk by chunk.
+type Processor struct {
+	Store     *db.Store
+	Bucket    *blob.Bucket
+	Importer  catalog.Importer
+	ChunkRows int
+}
+
+// FileError is a file refused as a whole before any row is read: the job
+// fails with its reason.
+type FileError struct{ Reason string }
+
+func (e *FileError) Error() string { return e.Reason }
+
+// Process reads the job's file and stores its rows, committing the job's
+// counters with every chunk; a retried call skips the rows committed
+// chunks have counted. beat is called after every chunk, and a cancelled
+// ctx stops it between chunks (or rolls the current one back).
+func (p Processor) Process(ctx context.Context, id uuid.UUID, beat func(Job)) (Job, error) {
+	row, err := p.Store.GetCSVImport(ctx, id)
+	if db.IsNotFound(err) {
+		return Job{}, ErrNotFound
+	}
+	if err != nil {
+		return Job{}, err
+	}
+	job := jobOf(row)
+	if job.Status != Queued && job.Status != Running {
+		return job, nil
+	}
+	seller, err := p.Store.GetSeller(ctx, job.SellerID)
+	if err != nil {
+		return Job{}, err
+	}
+	r, err := p.Bucket.NewReader(ctx, job.ObjectPath, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return Job{}, &FileError{Reason: "the uploaded file is missing from storage"}
+	}
+	if err != nil {
+		return Job{}, err
+	}
+	defer r.Close()
+
+	f, err := openFile(r)
+	if err != nil {
+		return Job{}, err
+	}
+	if job.Status == Queued {
+		if _, err := p.Store.SetCSVImportStatus(ctx, dbgen.SetCSVImportStatusParams{ID: id, Status: string(Running)}); err != nil {
+			return Job{}, err
+		}
+	}
+	l := loading{p: p, job: job, currency: seller.Currency, skip: job.Processed}
+	for {
+		rec, ok, err := f.next()
+		if err != nil {
+			return Job{}, err
+		}
+		if !ok {
+			break
+		}
+		if l.skip > 0 {
+			// Skipping a large part of a file takes a while: keep
+			// telling the workflow that this run is alive.
+			if l.skip--; l.skip%int64(p.ChunkRows) == 0 {
+				beat(l.job)
+			}
+			continue
+		}
+		l.add(f, rec)
+		if l.size() >= p.ChunkRows {
+			if err := l.flush(ctx); err != nil {
+				return Job{}, err
+			}
+			beat(l.job)
+		}
+	}
+	if err := l.flush(ctx); err != nil {
+		return Job{}, err
+	}
+	return l.job, nil
+}
+
+// file is a CSV file being read after its header.
+type file struct {
+	limit  *recordLimit
+	csv    *csv.Reader
+	header catalogcsv.Header
+	// line is where the last record read started (the header's is 1).
+	line int
+	// stopped is set once a record too large to read ended the reading.
+	stopped bool
+}
+
+// record is what reading one record gave: cells, or why there are none.
+type record struct {
+	line    int
+	cells   []string
+	problem *catalogcsv.Problem
+}
+
+// openFile checks that the file is CSV text with a valid header.
+func openFile(r io.Reader) (*file, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(512)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(bytes.TrimPrefix(head, []byte("\ufeff")))) == 0 {
+		return nil, &FileError{Reason: "the file is empty: the first line must be the header"}
+	}
+	if kind := http.DetectContentType(head); !strings.HasPrefix(kind, "text/") || bytes.IndexByte(head, 0) >= 0 || !validUTF8Prefix(head) {
+		return nil, &FileError{Reason: fmt.Sprintf("the file is not CSV text (its content looks like %s)", strings.TrimSuffix(kind, "; charset=utf-8"))}
+	}
+	limit := &recordLimit{r: br, max: MaxRecordSize}
+	c := csv.NewReader(limit)
+	c.ReuseRecord = true
+	c.FieldsPerRecord = -1
+	cells, err := c.Read()
+	if err != nil {
+		return nil, &FileError{Reason: fmt.Sprintf("the header line is not valid CSV: %v", err)}
+	}
+	header, err := catalogcsv.ParseHeader(cells)
+	if err != nil {
+		return nil, &FileError{Reason: err.Error()}
+	}
+	return &file{limit: limit, csv: c, header: header, line: 1}, nil
+}
+
+// validUTF8Prefix reports whether b is UTF-8, allowing a rune cut at its end.
+func validUTF8Prefix(b []byte) bool {
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size <= 1 {
+			return len(b) < utf8.UTFMax && !utf8.FullRune(b)
+		}
+		b = b[size:]
+	}
+	return true
+}
+
+// next reads the next record; ok is false at the end of the file. A record
+// that is not valid CSV comes back with a problem and reading goes on.
+func (f *file) next() (record, bool, error) {
+	if f.stopped {
+		return record{}, false, nil
+	}
+	f.limit.reset()
+	cells, err := f.csv.Read()
+	var parseErr *csv.ParseError
+	switch {
+	case err == nil:
+		f.line, _ = f.csv.FieldPos(0)
+		return record{line: f.line, cells: cells}, true, nil
+	case errors.Is(err, io.EOF):
+		return record{}, false, nil
+	case errors.Is(err, errRecordTooLarge):
+		f.stopped = true
+		// The record starts after the last one read, not earlier.
+		return record{line: f.line + 1, problem: &catalogcsv.Problem{
+			Reason: fmt.Sprintf("the row is larger than %d MB; the file was not read beyond it", MaxRecordSize>>20)}}, true, nil
+	case errors.As(err, &parseErr):
+		f.line = parseErr.StartLine
+		return record{line: f.line, problem: &catalogcsv.Problem{
+			Reason: "the row is not valid CSV: " + parseErr.Err.Error()}}, true, nil
+	default:
+		return record{}, false, err
+	}
+}
+
+// loading is the chunk being gathered and the job's committed counters.
+type loading struct {
+	p         Processor
+	job       Job
+	currency  string
+	skip      int64
+	records   int64
+	revisions []catalog.Revision
+	failures  []dbgen.CopyCSVImportErrorsParams
+}
+
+func (l *loading) size() int { return len(l.revisions) + len(l.failures) }
+
+// add validates one record into the chunk.
+func (l *loading) add(f *file, rec record) {
+	l.records++
+	if rec.problem == nil {
+		row, problem := f.header.Parse(rec.cells, l.currency)
+		if problem == nil {
+			l.revisions = append(l.revisions, catalog.Revision{Line: rec.line, References: row.Product.References, Apply: row.Over})
+			return
+		}
+		rec.problem = problem
+	}
+	l.failures = append(l.failures, dbgen.CopyCSVImportErrorsParams{
+		ImportID: l.job.ID, Line: int64(rec.line), Reference: f.header.Reference(rec.cells),
+		ColumnName: rec.problem.Column, Reason: rec.problem.Reason,
+	})
+}
+
+// flush stores the chunk and the job's new counters in one transaction.
+func (l *loading) flush(ctx context.Context) error {
+	if l.records == 0 {
+		return nil
+	}
+	var revised catalog.Revised
+	err := l.p.Store.InTx(ctx, func(q *dbgen.Queries) error {
+		var err error
+		revised, err = l.p.Importer.Revise(ctx, q, l.job.SellerID, l.job.ID, l.currency, l.revisions)
+		if err != nil {
+			return err
+		}
+		failures := l.failures
+		for _, rej := range revised.Rejections {
+			failures = append(failures, dbgen.CopyCSVImportErrorsParams{
+				ImportID: l.job.ID, Line: int64(rej.Index), Reference: rej.Reference.Reference,
+				ColumnName: rejectionColumn(rej.Code), Reason: rej.Description,
+			})
+		}
+		if _, err := q.CopyCSVImportErrors(ctx, failures); err != nil {
+			return err
+		}
+		counted, err := q.RecordCSVImportChunk(ctx, dbgen.RecordCSVImportChunkParams{
+			ID: l.job.ID, ProcessedBefore: l.job.Processed, Processed: l.records, Succeeded: int64(revised.Stored), Failed: int64(len(failures)),
+			Supported:    int64(revised.Verdicts[catalog.Supported]),
+			Unsupported:  int64(revised.Verdicts[catalog.Unsupported]),
+			ToBeReviewed: int64(revised.Verdicts[catalog.ToBeReviewed]),
+		})
+		if err == nil && counted == 0 {
+			err = ErrConcurrentRun
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	rejected := int64(len(l.failures) + len(revised.Rejections))
+	l.job.Processed += l.records
+	l.job.Succeeded += int64(revised.Stored)
+	l.job.Failed += rejected
+	l.job.Supported += int64(revised.Verdicts[catalog.Supported])
+	l.job.Unsupported += int64(revised.Verdicts[catalog.Unsupported])
+	l.job.ToBeReviewed += int64(revised.Verdicts[catalog.ToBeReviewed])
+	l.records, l.revisions, l.failures = 0, l.revisions[:0], l.failures[:0]
+	return nil
+}
+
+// rejectionColumn is the CSV column a catalog rejection is about.
+func rejectionColumn(code string) string {
+	switch code {
+	case catalog.CodeInvalidReference, catalog.CodeDuplicateReference, catalog.CodeReferenceConflict:
+		return "reference"
+	case catalog.CodeCurrencyMismatch:
+		return "currency"
+	}
+	return ""
+}
+
+var errRecordTooLarge = errors.New("record too large")
+
+// ErrConcurrentRun says another run of the job has counted rows this run
+// was about to store; this run's chunk is rolled back and it must stop.
+var ErrConcurrentRun = errors.New("another run of this import stored rows meanwhile")
+
+// recordLimit fails a read once more than max bytes have passed since the
+// last reset, which the reader does before every record.
+type recordLimit struct {
+	r    io.Reader
+	max  int
+	read int
+}
+
+func (l *recordLimit) reset() { l.read = 0 }
+
+func (l *recordLimit) Read(p []byte) (int, error) {
+	if l.read >= l.max {
+		return 0, errRecordTooLarge
+	}
+	if len(p) > l.max-l.read {
+		p = p[:l.max-l.read]
+	}
+	n, err := l.r.Read(p)
+	l.read += n
+	return n, err
+}

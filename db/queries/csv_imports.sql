@@ -1,0 +1,69 @@
+-- name: LockSellerImports :exec
+-- Serialises the creation of one seller's CSV imports, so the limit of
+-- imports in progress holds under concurrent requests.
+SELECT pg_advisory_xact_lock(hashtextextended('tenure-csv-imports:' || sqlc.arg(seller_id)::uuid::text, 0));
+
+-- name: CountActiveCSVImports :one
+SELECT count(*) FROM csv_imports
+WHERE seller_id = $1 AND status IN ('pending', 'queued', 'running');
+
+-- name: CreateCSVImport :exec
+INSERT INTO csv_imports (id, seller_id, filename, object_path)
+VALUES ($1, $2, $3, $4);
+
+-- name: GetCSVImport :one
+SELECT * FROM csv_imports WHERE id = $1;
+
+-- name: GetSellerCSVImport :one
+SELECT * FROM csv_imports WHERE seller_id = $1 AND id = $2;
+
+-- name: ClaimCSVUpload :one
+-- Starts receiving the upload of a pending job whose link has not been
+-- used; no row when it has been (or the job is no longer pending).
+UPDATE csv_imports SET upload_started_at = now(), updated_at = now()
+WHERE id = $1 AND status = 'pending' AND upload_started_at IS NULL
+RETURNING *;
+
+-- name: ReleaseCSVUpload :exec
+-- Gives the link back after an upload that could not be stored.
+UPDATE csv_imports SET upload_started_at = NULL, updated_at = now()
+WHERE id = $1 AND uploaded_at IS NULL;
+
+-- name: FinishCSVUpload :exec
+UPDATE csv_imports SET uploaded_at = now(), updated_at = now() WHERE id = $1;
+
+-- name: SetCSVImportStatus :one
+-- Moves a job to a status; a finished job (completed, failed, cancelled)
+-- keeps its status. error is kept unless a non-empty one is given.
+UPDATE csv_imports
+SET status = sqlc.arg(status),
+    error = CASE WHEN sqlc.arg(error)::text = '' THEN error ELSE sqlc.arg(error)::text END,
+    updated_at = now()
+WHERE id = sqlc.arg(id) AND status NOT IN ('completed', 'failed', 'cancelled')
+RETURNING *;
+
+-- name: RecordCSVImportChunk :execrows
+-- Adds a chunk's counts to the job, in the chunk's transaction, provided
+-- the job still counts the rows this chunk follows: a second attempt
+-- racing a stale one cannot count a chunk twice.
+UPDATE csv_imports
+SET processed = processed + sqlc.arg(processed),
+    succeeded = succeeded + sqlc.arg(succeeded),
+    failed = failed + sqlc.arg(failed),
+    supported = supported + sqlc.arg(supported),
+    unsupported = unsupported + sqlc.arg(unsupported),
+    to_be_reviewed = to_be_reviewed + sqlc.arg(to_be_reviewed),
+    updated_at = now()
+WHERE id = sqlc.arg(id) AND processed = sqlc.arg(processed_before);
+
+-- name: SetCSVImportErrorsPath :exec
+UPDATE csv_imports SET errors_path = $2, updated_at = now() WHERE id = $1;
+
+-- name: ExpireCSVImport :one
+-- Fails a pending job whose upload link expired unused; with force, also
+-- one whose upload started but never finished. A job whose file arrived
+-- is left alone: its workflow is about to hear of it.
+UPDATE csv_imports SET status = 'failed', error = sqlc.arg(error), updated_at = now()
+WHERE id = sqlc.arg(id) AND status = 'pending' AND uploaded_at IS NULL
+  AND (upload_started_at IS NULL OR sqlc.arg(force)::boolean)
+RETURNING *;

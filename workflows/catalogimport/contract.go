@@ -1,0 +1,76 @@
+// Package catalogimport is the workflow of a CSV catalog import job
+// (catalog-import/{id}): it waits for the upload, runs the processing
+// activity (which the cancel update can stop), writes the error report and
+// records every status the job moves through.
+package catalogimport
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/csvimport"
+)
+
+// TaskQueue is the queue of catalog workflows and activities.
+const TaskQueue = "catalog"
+
+// WorkflowID names the workflow of one job.
+func WorkflowID(importID uuid.UUID) string { return "catalog-import/" + importID.String() }
+
+// Input says which recorded job to run and until when its upload link works.
+type Input struct {
+	ImportID       uuid.UUID
+	UploadDeadline time.Time
+}
+
+// Result is the job's final status.
+type Result struct {
+	Status csvimport.Status
+}
+
+// UploadedSignal tells the workflow that the file is stored.
+const UploadedSignal = "uploaded"
+
+// CancelUpdate cancels the job; its validator refuses a job that is past
+// running, and it completes once the job is cancelled.
+const CancelUpdate = "cancel"
+
+// UploadGrace is how long an upload that started before its link expired
+// may take to finish.
+const UploadGrace = time.Hour
+
+// Activity names, registered by the worker with these exact names.
+const (
+	// ProcessActivity stores the file's rows (csvimport.Processor).
+	ProcessActivity = "catalog.ProcessCSVImport"
+	// SetStatusActivity records a status of the job.
+	SetStatusActivity = "catalog.SetCSVImportStatus"
+	// ExpireUploadActivity fails a job whose upload never came.
+	ExpireUploadActivity = "catalog.ExpireCSVUpload"
+	// WriteErrorsActivity writes the report of the failed rows.
+	WriteErrorsActivity = "catalog.WriteCSVImportErrors"
+)
+
+// Application error types the activities fail with, which retrying cannot
+// help.
+const (
+	// ErrFileRejected: the file as a whole is not importable; the message
+	// is the job's error.
+	ErrFileRejected = "FileRejected"
+	// ErrImportNotFound: no job with this id is recorded.
+	ErrImportNotFound = "ImportNotFound"
+)
+
+// StatusChange is the input of SetStatusActivity.
+type StatusChange struct {
+	ImportID uuid.UUID
+	Status   csvimport.Status
+	Error    string
+}
+
+// Expiry is the input of ExpireUploadActivity.
+type Expiry struct {
+	ImportID uuid.UUID
+	Force    bool
+}

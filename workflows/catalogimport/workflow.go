@@ -1,0 +1,192 @@
+package catalogimport
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/tenurehq/tenure/csvimport"
+)
+
+// ImportCSV runs one CSV import job from its creation to its end.
+func ImportCSV(ctx workflow.Context, in Input) (Result, error) {
+	j := &job{input: in, status: csvimport.Pending}
+	if err := j.setup(ctx); err != nil {
+		return Result{}, err
+	}
+	return j.run(ctx)
+}
+
+type job struct {
+	input Input
+	// status is the last status recorded; running is recorded by the
+	// processing activity itself and shows here as queued.
+	status          csvimport.Status
+	uploaded        bool
+	cancelRequested bool
+	finished        bool
+	stopProcessing  workflow.CancelFunc
+	acts            workflow.Context
+	processing      workflow.Context
+}
+
+func (j *job) setup(ctx workflow.Context) error {
+	retry := &temporal.RetryPolicy{
+		InitialInterval:        time.Second,
+		BackoffCoefficient:     2,
+		MaximumInterval:        time.Minute,
+		NonRetryableErrorTypes: []string{ErrFileRejected, ErrImportNotFound},
+	}
+	j.acts = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy:         retry,
+	})
+	j.processing = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		// A million rows take minutes; the margin covers a slow database.
+		StartToCloseTimeout: 2 * time.Hour,
+		// The activity beats after every chunk; the cancel update reaches
+		// it through the answer to a beat.
+		HeartbeatTimeout: 20 * time.Second,
+		// Wait for the activity to stop, so that "cancelled" is recorded
+		// after its last chunk, never before.
+		WaitForCancellation: true,
+		RetryPolicy:         retry,
+	})
+	uploads := workflow.GetSignalChannel(ctx, UploadedSignal)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		uploads.Receive(ctx, nil)
+		j.uploaded = true
+	})
+	return workflow.SetUpdateHandlerWithOptions(ctx, CancelUpdate, j.cancel, workflow.UpdateHandlerOptions{
+		Validator: j.validateCancel,
+	})
+}
+
+func (j *job) validateCancel() error {
+	if !j.status.Cancellable() || j.finished {
+		return fmt.Errorf("the import is %s: only pending, queued or running imports can be cancelled", j.status)
+	}
+	return nil
+}
+
+// cancel stops the job and completes once it is recorded as cancelled.
+func (j *job) cancel(ctx workflow.Context) error {
+	j.cancelRequested = true
+	if j.stopProcessing != nil {
+		j.stopProcessing()
+	}
+	if err := workflow.Await(ctx, func() bool { return j.finished }); err != nil {
+		return err
+	}
+	if j.status != csvimport.Cancelled {
+		return fmt.Errorf("the import became %s before it could be cancelled", j.status)
+	}
+	return nil
+}
+
+func (j *job) run(ctx workflow.Context) (Result, error) {
+	received, err := j.awaitUpload(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	if !received {
+		// The expiry activity recorded the failure.
+		return j.finish(ctx, csvimport.Failed, "", false)
+	}
+	if j.cancelRequested {
+		return j.finish(ctx, csvimport.Cancelled, "", true)
+	}
+	if err := j.record(ctx, csvimport.Queued, ""); err != nil {
+		return Result{}, err
+	}
+	if j.cancelRequested {
+		return j.finish(ctx, csvimport.Cancelled, "", true)
+	}
+	if status, reason, done := j.process(); done {
+		return j.finish(ctx, status, reason, true)
+	}
+	if err := j.record(ctx, csvimport.Ingested, ""); err != nil {
+		return Result{}, err
+	}
+	if err := workflow.ExecuteActivity(j.acts, WriteErrorsActivity, j.input.ImportID).Get(ctx, nil); err != nil {
+		return Result{}, err
+	}
+	return j.finish(ctx, csvimport.Completed, "", true)
+}
+
+// awaitUpload waits for the file until the link expires, and past that
+// for an upload under way; false when no file came (or the job was
+// cancelled while waiting).
+func (j *job) awaitUpload(ctx workflow.Context) (bool, error) {
+	arrived := func() bool { return j.uploaded || j.cancelRequested }
+	wait := j.input.UploadDeadline.Sub(workflow.Now(ctx))
+	for _, force := range []bool{false, true} {
+		ok, err := workflow.AwaitWithTimeout(ctx, max(wait, time.Millisecond), arrived)
+		if err != nil || ok {
+			return ok, err
+		}
+		var state csvimport.UploadState
+		if err := workflow.ExecuteActivity(j.acts, ExpireUploadActivity, Expiry{ImportID: j.input.ImportID, Force: force}).Get(ctx, &state); err != nil {
+			return false, err
+		}
+		switch state {
+		case csvimport.UploadExpired:
+			return false, nil
+		case csvimport.UploadReceived:
+			// The signal is on its way (or its sender died): go on.
+			return true, nil
+		}
+		wait = UploadGrace
+	}
+	return false, nil
+}
+
+// process runs the processing activity; done is true when the job ends
+// there, with the status and reason to record.
+func (j *job) process() (status csvimport.Status, reason string, done bool) {
+	ctx, stop := workflow.WithCancel(j.processing)
+	j.stopProcessing = stop
+	defer func() { j.stopProcessing = nil }()
+	err := workflow.ExecuteActivity(ctx, ProcessActivity, j.input.ImportID).Get(ctx, nil)
+	var appErr *temporal.ApplicationError
+	switch {
+	case j.cancelRequested:
+		// Rows committed before the activity stopped stay.
+		return csvimport.Cancelled, "", true
+	case errors.As(err, &appErr) && appErr.Type() == ErrFileRejected:
+		return csvimport.Failed, appErr.Message(), true
+	case err != nil:
+		return csvimport.Failed, "the import stopped on an internal error; rows stored before it stay", true
+	}
+	return "", "", false
+}
+
+// record persists a status the job moves to.
+func (j *job) record(ctx workflow.Context, s csvimport.Status, reason string) error {
+	var recorded csvimport.Job
+	err := workflow.ExecuteActivity(j.acts, SetStatusActivity, StatusChange{ImportID: j.input.ImportID, Status: s, Error: reason}).Get(ctx, &recorded)
+	if err == nil {
+		j.status = recorded.Status
+	}
+	return err
+}
+
+// finish records the final status (unless an activity did) and lets the
+// pending cancel updates answer before the workflow ends.
+func (j *job) finish(ctx workflow.Context, s csvimport.Status, reason string, persist bool) (Result, error) {
+	if persist {
+		if err := j.record(ctx, s, reason); err != nil {
+			return Result{}, err
+		}
+	} else {
+		j.status = s
+	}
+	j.finished = true
+	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+		return Result{}, err
+	}
+	return Result{Status: j.status}, nil
+}
