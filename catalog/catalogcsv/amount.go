@@ -17,8 +17,9 @@ import (
 // exactly three digits: 1234, 1234.5, 1234,50, 1.234,56, 1,234.56,
 // 1.234.567 and 1,234,567 are accepted. A single separator followed by
 // exactly three digits (1,234 or 1.234) could mean either, so it is
-// rejected as ambiguous. Spaces, apostrophes, signs and currency symbols
-// are rejected, and so is anything above catalog.MaxAmount.
+// rejected as ambiguous. Surrounding spaces are ignored; spaces or
+// apostrophes inside the number (1 234,56), signs and currency symbols are
+// rejected, and so is anything above catalog.MaxAmount.
 func ParseAmount(s string) (int64, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
