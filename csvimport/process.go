@@ -234,7 +234,13 @@ func (l *loading) flush(ctx context.Context) error {
 	}
 	var revised catalog.Revised
 	err := l.p.Store.InTx(ctx, func(q *dbgen.Queries) error {
-		var err error
+		processed, err := q.LockCSVImportProgress(ctx, l.job.ID)
+		if err != nil {
+			return err
+		}
+		if processed != l.job.Processed {
+			return ErrConcurrentRun
+		}
 		revised, err = l.p.Importer.Revise(ctx, q, l.job.SellerID, l.job.ID, l.currency, l.revisions)
 		if err != nil {
 			return err
@@ -249,16 +255,12 @@ func (l *loading) flush(ctx context.Context) error {
 		if _, err := q.CopyCSVImportErrors(ctx, failures); err != nil {
 			return err
 		}
-		counted, err := q.RecordCSVImportChunk(ctx, dbgen.RecordCSVImportChunkParams{
-			ID: l.job.ID, ProcessedBefore: l.job.Processed, Processed: l.records, Succeeded: int64(revised.Stored), Failed: int64(len(failures)),
+		return q.RecordCSVImportChunk(ctx, dbgen.RecordCSVImportChunkParams{
+			ID: l.job.ID, Processed: l.records, Succeeded: int64(revised.Stored), Failed: int64(len(failures)),
 			Supported:    int64(revised.Verdicts[catalog.Supported]),
 			Unsupported:  int64(revised.Verdicts[catalog.Unsupported]),
 			ToBeReviewed: int64(revised.Verdicts[catalog.ToBeReviewed]),
 		})
-		if err == nil && counted == 0 {
-			err = ErrConcurrentRun
-		}
-		return err
 	})
 	if err != nil {
 		return err

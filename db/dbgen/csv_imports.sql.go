@@ -191,6 +191,19 @@ func (q *Queries) GetSellerCSVImport(ctx context.Context, arg GetSellerCSVImport
 	return i, err
 }
 
+const lockCSVImportProgress = `-- name: LockCSVImportProgress :one
+SELECT processed FROM csv_imports WHERE id = $1 FOR UPDATE
+`
+
+// Locks a job's row for a chunk's transaction and says how many rows it
+// counts, so two runs of one job store their chunks one after the other.
+func (q *Queries) LockCSVImportProgress(ctx context.Context, id uuid.UUID) (int64, error) {
+	row := q.db.QueryRow(ctx, lockCSVImportProgress, id)
+	var processed int64
+	err := row.Scan(&processed)
+	return processed, err
+}
+
 const lockSellerImports = `-- name: LockSellerImports :exec
 SELECT pg_advisory_xact_lock(hashtextextended('tenure-csv-imports:' || $1::uuid::text, 0))
 `
@@ -202,7 +215,7 @@ func (q *Queries) LockSellerImports(ctx context.Context, sellerID uuid.UUID) err
 	return err
 }
 
-const recordCSVImportChunk = `-- name: RecordCSVImportChunk :execrows
+const recordCSVImportChunk = `-- name: RecordCSVImportChunk :exec
 UPDATE csv_imports
 SET processed = processed + $1,
     succeeded = succeeded + $2,
@@ -211,25 +224,22 @@ SET processed = processed + $1,
     unsupported = unsupported + $5,
     to_be_reviewed = to_be_reviewed + $6,
     updated_at = now()
-WHERE id = $7 AND processed = $8
+WHERE id = $7
 `
 
 type RecordCSVImportChunkParams struct {
-	Processed       int64
-	Succeeded       int64
-	Failed          int64
-	Supported       int64
-	Unsupported     int64
-	ToBeReviewed    int64
-	ID              uuid.UUID
-	ProcessedBefore int64
+	Processed    int64
+	Succeeded    int64
+	Failed       int64
+	Supported    int64
+	Unsupported  int64
+	ToBeReviewed int64
+	ID           uuid.UUID
 }
 
-// Adds a chunk's counts to the job, in the chunk's transaction, provided
-// the job still counts the rows this chunk follows: a second attempt
-// racing a stale one cannot count a chunk twice.
-func (q *Queries) RecordCSVImportChunk(ctx context.Context, arg RecordCSVImportChunkParams) (int64, error) {
-	result, err := q.db.Exec(ctx, recordCSVImportChunk,
+// Adds a chunk's counts to the job, in the chunk's transaction.
+func (q *Queries) RecordCSVImportChunk(ctx context.Context, arg RecordCSVImportChunkParams) error {
+	_, err := q.db.Exec(ctx, recordCSVImportChunk,
 		arg.Processed,
 		arg.Succeeded,
 		arg.Failed,
@@ -237,12 +247,8 @@ func (q *Queries) RecordCSVImportChunk(ctx context.Context, arg RecordCSVImportC
 		arg.Unsupported,
 		arg.ToBeReviewed,
 		arg.ID,
-		arg.ProcessedBefore,
 	)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+	return err
 }
 
 const releaseCSVUpload = `-- name: ReleaseCSVUpload :exec

@@ -42,10 +42,8 @@ SET status = sqlc.arg(status),
 WHERE id = sqlc.arg(id) AND status NOT IN ('completed', 'failed', 'cancelled')
 RETURNING *;
 
--- name: RecordCSVImportChunk :execrows
--- Adds a chunk's counts to the job, in the chunk's transaction, provided
--- the job still counts the rows this chunk follows: a second attempt
--- racing a stale one cannot count a chunk twice.
+-- name: RecordCSVImportChunk :exec
+-- Adds a chunk's counts to the job, in the chunk's transaction.
 UPDATE csv_imports
 SET processed = processed + sqlc.arg(processed),
     succeeded = succeeded + sqlc.arg(succeeded),
@@ -54,7 +52,7 @@ SET processed = processed + sqlc.arg(processed),
     unsupported = unsupported + sqlc.arg(unsupported),
     to_be_reviewed = to_be_reviewed + sqlc.arg(to_be_reviewed),
     updated_at = now()
-WHERE id = sqlc.arg(id) AND processed = sqlc.arg(processed_before);
+WHERE id = sqlc.arg(id);
 
 -- name: SetCSVImportErrorsPath :exec
 UPDATE csv_imports SET errors_path = $2, updated_at = now() WHERE id = $1;
@@ -67,3 +65,8 @@ UPDATE csv_imports SET status = 'failed', error = sqlc.arg(error), updated_at = 
 WHERE id = sqlc.arg(id) AND status = 'pending' AND uploaded_at IS NULL
   AND (upload_started_at IS NULL OR sqlc.arg(force)::boolean)
 RETURNING *;
+
+-- name: LockCSVImportProgress :one
+-- Locks a job's row for a chunk's transaction and says how many rows it
+-- counts, so two runs of one job store their chunks one after the other.
+SELECT processed FROM csv_imports WHERE id = $1 FOR UPDATE;
