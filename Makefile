@@ -7,7 +7,7 @@ export GOTOOLCHAIN := local
 TENURE := bin/tenure
 REFERENCE_CONTRACT ?= ../shared/reference/seller-api-1.0.0.openapi.yaml
 
-.PHONY: build dev test temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog
+.PHONY: build dev test temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-csv
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -55,3 +55,11 @@ contract-check:
 ## bench-catalog: catalog performance figures (import throughput, search and pricing latency); takes minutes
 bench-catalog: temporal-cli
 	go test -run '^$$' -bench 'Catalog' -benchtime 1x -timeout 60m ./internal/catalogbench/
+
+## bench-offers: offer creation rate and latency, GET latency and lifecycles per second on the real stack; takes minutes
+bench-offers: temporal-cli
+	go test -run '^$$' -bench 'BenchmarkOfferCreation|BenchmarkGetOffer|BenchmarkLifecycles' -benchtime 1x -timeout 60m ./internal/offerbench/
+
+## bench-csv: CSV import of 1,000,000 generated rows against psql \copy, a re-import, and peak memory with 25 MB and 250 MB files
+bench-csv: temporal-cli
+	go test -run '^$$' -bench 'BenchmarkCSVImport' -benchtime 1x -timeout 60m ./internal/csvbench/

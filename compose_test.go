@@ -102,6 +102,13 @@ func TestComposeTopology(t *testing.T) {
 		if s.DependsOn["temporal"].Condition != types.ServiceConditionHealthy {
 			t.Errorf("%s starts before Temporal is healthy", name)
 		}
+		// The API stores uploads where the worker reads them.
+		if got := env(s, "TENURE_CATALOG_IMPORTS_BLOB_URL"); got != "file:///var/lib/tenure/blobs" {
+			t.Errorf("%s's blob store is %q", name, got)
+		}
+		if len(s.Volumes) != 1 || s.Volumes[0].Source != "tenure-blobs" || s.Volumes[0].Target != "/var/lib/tenure/blobs" {
+			t.Errorf("%s does not mount the shared blob volume: %+v", name, s.Volumes)
+		}
 	}
 	api := svc("tenure-api")
 	if env(api, "TENURE_HTTP_ADDR") != "0.0.0.0:8080" || len(api.Ports) != 1 || api.Ports[0].Target != 8080 {

@@ -79,35 +79,78 @@ func (p Processor) Process(ctx context.Context, id uuid.UUID, beat func(Job)) (J
 			return Job{}, err
 		}
 	}
-	l := loading{p: p, job: job, currency: seller.Currency, skip: job.Processed}
+	// Reading and parsing the next chunk overlaps with storing this one.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	chunks := make(chan chunk, 1)
+	go f.chunks(ctx, chunks, job, seller.Currency, p.ChunkRows, beat)
+	for c := range chunks {
+		if c.err != nil {
+			return Job{}, c.err
+		}
+		if job, err = p.store(ctx, job, seller.Currency, c); err != nil {
+			return Job{}, err
+		}
+		beat(job)
+	}
+	// A closed channel after a cancel is not the end of the file.
+	if err := ctx.Err(); err != nil {
+		return Job{}, err
+	}
+	return job, nil
+}
+
+// chunk is a run of records ready to store: the valid rows and the failed
+// ones. A chunk with err ends the reading.
+type chunk struct {
+	records   int64
+	revisions []catalog.Revision
+	failures  []dbgen.CopyCSVImportErrorsParams
+	err       error
+}
+
+// chunks reads the records after the ones the job has counted, in chunks
+// of size, until the end of the file, an error or ctx's end.
+func (f *file) chunks(ctx context.Context, out chan<- chunk, job Job, currency string, size int, beat func(Job)) {
+	defer close(out)
+	send := func(c chunk) bool {
+		select {
+		case out <- c:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	skip := job.Processed
+	var c chunk
 	for {
 		rec, ok, err := f.next()
 		if err != nil {
-			return Job{}, err
+			send(chunk{err: err})
+			return
 		}
 		if !ok {
 			break
 		}
-		if l.skip > 0 {
+		if skip > 0 {
 			// Skipping a large part of a file takes a while: keep
 			// telling the workflow that this run is alive.
-			if l.skip--; l.skip%int64(p.ChunkRows) == 0 {
-				beat(l.job)
+			if skip--; skip%int64(size) == 0 {
+				beat(job)
 			}
 			continue
 		}
-		l.add(f, rec)
-		if l.size() >= p.ChunkRows {
-			if err := l.flush(ctx); err != nil {
-				return Job{}, err
+		c.add(f, rec, job.ID, currency)
+		if len(c.revisions)+len(c.failures) >= size {
+			if !send(c) {
+				return
 			}
-			beat(l.job)
+			c = chunk{}
 		}
 	}
-	if err := l.flush(ctx); err != nil {
-		return Job{}, err
+	if c.records > 0 {
+		send(c)
 	}
-	return l.job, nil
 }
 
 // file is a CSV file being read after its header.
@@ -197,58 +240,48 @@ func (f *file) next() (record, bool, error) {
 	}
 }
 
-// loading is the chunk being gathered and the job's committed counters.
-type loading struct {
-	p         Processor
-	job       Job
-	currency  string
-	skip      int64
-	records   int64
-	revisions []catalog.Revision
-	failures  []dbgen.CopyCSVImportErrorsParams
-}
-
-func (l *loading) size() int { return len(l.revisions) + len(l.failures) }
-
 // add validates one record into the chunk.
-func (l *loading) add(f *file, rec record) {
-	l.records++
+func (c *chunk) add(f *file, rec record, importID uuid.UUID, currency string) {
+	c.records++
 	if rec.problem == nil {
-		row, problem := f.header.Parse(rec.cells, l.currency)
+		row, problem := f.header.Parse(rec.cells, currency)
 		if problem == nil {
-			l.revisions = append(l.revisions, catalog.Revision{Line: rec.line, References: row.Product.References, Apply: row.Over})
+			c.revisions = append(c.revisions, catalog.Revision{Line: rec.line, References: row.Product.References, Apply: row.Over})
 			return
 		}
 		rec.problem = problem
 	}
-	l.failures = append(l.failures, dbgen.CopyCSVImportErrorsParams{
-		ImportID: l.job.ID, Line: int64(rec.line), Reference: f.header.Reference(rec.cells),
+	c.failures = append(c.failures, dbgen.CopyCSVImportErrorsParams{
+		ImportID: importID, Line: int64(rec.line), Reference: f.header.Reference(rec.cells),
 		ColumnName: rec.problem.Column, Reason: rec.problem.Reason,
 	})
 }
 
-// flush stores the chunk and the job's new counters in one transaction.
-func (l *loading) flush(ctx context.Context) error {
-	if l.records == 0 {
-		return nil
-	}
+// store writes a chunk and the job's new counters in one transaction and
+// returns the job as it now stands.
+func (p Processor) store(ctx context.Context, job Job, currency string, c chunk) (Job, error) {
 	var revised catalog.Revised
-	err := l.p.Store.InTx(ctx, func(q *dbgen.Queries) error {
-		processed, err := q.LockCSVImportProgress(ctx, l.job.ID)
+	failures := c.failures
+	err := p.Store.InTx(ctx, func(q *dbgen.Queries) error {
+		processed, err := q.LockCSVImportProgress(ctx, job.ID)
 		if err != nil {
 			return err
 		}
-		if processed != l.job.Processed {
+		if processed != job.Processed {
 			return ErrConcurrentRun
 		}
-		revised, err = l.p.Importer.Revise(ctx, q, l.job.SellerID, l.job.ID, l.currency, l.revisions)
+		// A commit lost with a crashed database server is lost with the
+		// job's counters, so the retried run stores it again.
+		if err := q.RelaxCommitDurability(ctx); err != nil {
+			return err
+		}
+		revised, err = p.Importer.Revise(ctx, q, job.SellerID, job.ID, currency, c.revisions)
 		if err != nil {
 			return err
 		}
-		failures := l.failures
 		for _, rej := range revised.Rejections {
 			failures = append(failures, dbgen.CopyCSVImportErrorsParams{
-				ImportID: l.job.ID, Line: int64(rej.Index), Reference: rej.Reference.Reference,
+				ImportID: job.ID, Line: int64(rej.Index), Reference: rej.Reference.Reference,
 				ColumnName: rejectionColumn(rej.Code), Reason: rej.Description,
 			})
 		}
@@ -256,24 +289,22 @@ func (l *loading) flush(ctx context.Context) error {
 			return err
 		}
 		return q.RecordCSVImportChunk(ctx, dbgen.RecordCSVImportChunkParams{
-			ID: l.job.ID, Processed: l.records, Succeeded: int64(revised.Stored), Failed: int64(len(failures)),
+			ID: job.ID, Processed: c.records, Succeeded: int64(revised.Stored), Failed: int64(len(failures)),
 			Supported:    int64(revised.Verdicts[catalog.Supported]),
 			Unsupported:  int64(revised.Verdicts[catalog.Unsupported]),
 			ToBeReviewed: int64(revised.Verdicts[catalog.ToBeReviewed]),
 		})
 	})
 	if err != nil {
-		return err
+		return Job{}, err
 	}
-	rejected := int64(len(l.failures) + len(revised.Rejections))
-	l.job.Processed += l.records
-	l.job.Succeeded += int64(revised.Stored)
-	l.job.Failed += rejected
-	l.job.Supported += int64(revised.Verdicts[catalog.Supported])
-	l.job.Unsupported += int64(revised.Verdicts[catalog.Unsupported])
-	l.job.ToBeReviewed += int64(revised.Verdicts[catalog.ToBeReviewed])
-	l.records, l.revisions, l.failures = 0, l.revisions[:0], l.failures[:0]
-	return nil
+	job.Processed += c.records
+	job.Succeeded += int64(revised.Stored)
+	job.Failed += int64(len(failures))
+	job.Supported += int64(revised.Verdicts[catalog.Supported])
+	job.Unsupported += int64(revised.Verdicts[catalog.Unsupported])
+	job.ToBeReviewed += int64(revised.Verdicts[catalog.ToBeReviewed])
+	return job, nil
 }
 
 // rejectionColumn is the CSV column a catalog rejection is about.

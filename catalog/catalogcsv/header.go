@@ -8,6 +8,7 @@ package catalogcsv
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -52,6 +53,10 @@ var columnNames = [numColumns]string{
 	"description", "base_rental_price_gross", "base_rental_price_net",
 	"image_url", "shop_product_description_url", "seller_product_type", "extra_details",
 }
+
+// ColumnNames are the names of every column of the contract, required
+// ones first, in the contract's order.
+func ColumnNames() []string { return slices.Clone(columnNames[:]) }
 
 // columnsByName finds a column from its normalised header name.
 var columnsByName = func() map[string]column {

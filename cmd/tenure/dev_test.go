@@ -314,6 +314,18 @@ func runReadmeSnippet(t *testing.T, apiURL, sellerFile string) {
 			t.Errorf("the offers walk-through printed no %q:\n%s", want, out)
 		}
 	}
+
+	// The CSV walk-through uploads the repository's example file.
+	m = regexp.MustCompile("(?s)```sh\n(# CSV walk-through.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("the README has no CSV walk-through")
+	}
+	out = runBash(t, login+"\ncd ../..\n"+string(m[1]))
+	for _, want := range []string{"upload 200", `"status": "completed"`, `"failed": 2`, `"succeeded": 10`, "line,reference,column,reason", "UBI-UDMPRO"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the CSV walk-through printed no %q:\n%s", want, out)
+		}
+	}
 }
 
 func runBash(t *testing.T, script string) string {

@@ -251,6 +251,16 @@ func (q *Queries) RecordCSVImportChunk(ctx context.Context, arg RecordCSVImportC
 	return err
 }
 
+const relaxCommitDurability = `-- name: RelaxCommitDurability :exec
+SET LOCAL synchronous_commit = off
+`
+
+// Lets the current transaction commit without waiting for its WAL flush.
+func (q *Queries) RelaxCommitDurability(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, relaxCommitDurability)
+	return err
+}
+
 const releaseCSVUpload = `-- name: ReleaseCSVUpload :exec
 UPDATE csv_imports SET upload_started_at = NULL, updated_at = now()
 WHERE id = $1 AND uploaded_at IS NULL

@@ -70,3 +70,7 @@ RETURNING *;
 -- Locks a job's row for a chunk's transaction and says how many rows it
 -- counts, so two runs of one job store their chunks one after the other.
 SELECT processed FROM csv_imports WHERE id = $1 FOR UPDATE;
+
+-- name: RelaxCommitDurability :exec
+-- Lets the current transaction commit without waiting for its WAL flush.
+SET LOCAL synchronous_commit = off;

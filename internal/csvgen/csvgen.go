@@ -12,9 +12,12 @@ import (
 	"io"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/tenurehq/tenure/catalog/catalogcsv"
 )
 
-// The columns of a generated file: all the contract's, in its order.
+// The columns of a generated file: all the contract's, in its order
+// (catalogcsv.ColumnNames, which the header is).
 const (
 	colTitle = iota
 	colReference
@@ -39,15 +42,6 @@ const (
 	colDetails
 	numColumns
 )
-
-// header names the columns as the contract does.
-var header = [numColumns]string{
-	"title", "reference", "reference_source", "is_active", "price_gross", "price_net",
-	"currency", "manufacturer", "subtitle", "ean", "mpn",
-	"seller_category_id", "seller_category_name", "seller_category_parent_id",
-	"description", "base_rental_price_gross", "base_rental_price_net",
-	"image_url", "shop_product_description_url", "seller_product_type", "extra_details",
-}
 
 // Stats counts what a generated file holds.
 type Stats struct {
@@ -137,7 +131,7 @@ func Generate(w io.Writer, rows int, seed int64) (Stats, error) {
 	out := csv.NewWriter(buffered)
 	g := generator{r: rand.New(rand.NewPCG(uint64(seed), 0x7e17e)), seed: seed}
 	var stats Stats
-	err := out.Write(header[:])
+	err := out.Write(catalogcsv.ColumnNames())
 	for n := 0; n < rows && err == nil; n++ {
 		invalid := g.row(n)
 		if err = out.Write(g.rec[:]); err == nil {
