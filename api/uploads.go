@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -14,6 +15,10 @@ import (
 	"github.com/tenurehq/tenure/workflows/catalogimport"
 	"github.com/tenurehq/tenure/workflows/entity"
 )
+
+// uploadReadTimeout is how long an upload's body may take: 250 MB at about
+// 4 Mbit/s. Other requests keep the server's read timeout.
+const uploadReadTimeout = 10 * time.Minute
 
 // Paths of the signed links CSV import jobs hand out. They are outside
 // /v1: the link's token, not a bearer token, authorises them, like a
@@ -37,6 +42,9 @@ func (h importFiles) upload(c *fiber.Ctx) error {
 	id, err := uuid.Parse(c.Params("id"))
 	if err != nil {
 		return Forbidden("the upload link is not valid")
+	}
+	if err := c.Context().Conn().SetReadDeadline(time.Now().Add(uploadReadTimeout)); err != nil {
+		return err
 	}
 	rangeHeader := c.Get("x-storage-content-length-range")
 	if rangeHeader == "" {
