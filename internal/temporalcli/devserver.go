@@ -47,6 +47,16 @@ func (o DevServerOptions) UIURL() string {
 	return "http://" + net.JoinHostPort(o.IP, strconv.Itoa(o.UIPort))
 }
 
+// SinglePartition are dev server flags that give every task queue one
+// partition. With the server's default of four, a task written to a
+// partition no poller waits on stays there until it is forwarded, which
+// stalled workflow starts and updates for about two seconds under load; one
+// server on one machine gains nothing from partitions.
+var SinglePartition = []string{
+	"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
+	"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",
+}
+
 // StartDevServer starts the dev server and returns once its frontend
 // answers health checks.
 func StartDevServer(ctx context.Context, o DevServerOptions) (*DevServer, error) {
@@ -57,6 +67,7 @@ func StartDevServer(ctx context.Context, o DevServerOptions) (*DevServer, error)
 		"--db-filename", o.DBFile,
 		"--log-level", "warn",
 	}
+	args = append(args, SinglePartition...)
 	if o.Namespace != "" && o.Namespace != "default" {
 		args = append(args, "--namespace", o.Namespace)
 	}

@@ -52,6 +52,7 @@ func TemporalAddress(t testing.TB) string {
 		devServer, devServerErr = testsuite.StartDevServer(background(), testsuite.DevServerOptions{
 			ExistingPath: cli,
 			LogLevel:     "error",
+			ExtraArgs:    temporalcli.SinglePartition,
 			ClientOptions: &client.Options{
 				Logger: Logger(),
 			},
