@@ -43,10 +43,8 @@ const (
 
 // Errors of the job operations.
 var (
-	ErrNotFound         = errors.New("no CSV import job with this id")
-	ErrTooManyImports   = errors.New("too many CSV imports in progress")
-	ErrNotCancellable   = errors.New("the import has finished")
-	ErrImportNotPending = errors.New("the import is no longer waiting for its file")
+	ErrNotFound       = errors.New("no CSV import job with this id")
+	ErrTooManyImports = errors.New("too many CSV imports in progress")
 )
 
 // Job is a CSV import job as the Seller API shows it.
@@ -78,11 +76,6 @@ func jobOf(r dbgen.CsvImport) Job {
 		Supported: r.Supported, Unsupported: r.Unsupported, ToBeReviewed: r.ToBeReviewed,
 		ErrorsPath: r.ErrorsPath, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
-}
-
-// Finished reports whether the job has reached a final status.
-func (j Job) Finished() bool {
-	return j.Status == Completed || j.Status == Failed || j.Status == Cancelled
 }
 
 // objectPath is where a job's file is kept in the bucket.

@@ -39,6 +39,7 @@ type Processor struct {
 // fails with its reason.
 type FileError struct{ Reason string }
 
+// Error is the reason the file was refused.
 func (e *FileError) Error() string { return e.Reason }
 
 // Process reads the job's file and stores its rows, committing the job's

@@ -45,6 +45,7 @@ type UploadError struct {
 	Message string
 }
 
+// Error is the refusal's message.
 func (e *UploadError) Error() string { return e.Message }
 
 func refuse(status int, format string, args ...any) error {

@@ -142,6 +142,14 @@ var textLimits = []struct {
 	{colDescription, catalog.MaxDescriptionLength},
 }
 
+// optionalText is an optional text column and the product field it fills
+// when its cell is not empty.
+type optionalText struct {
+	column column
+	field  Fields
+	dst    *string
+}
+
 func (p *rowParser) texts() *Problem {
 	for _, t := range textLimits {
 		if prob := maxLength(t.column, p.cells[t.column], t.max); prob != nil {
@@ -150,11 +158,7 @@ func (p *rowParser) texts() *Problem {
 	}
 	pr := &p.row.Product
 	pr.Title = p.cells[colTitle]
-	for _, t := range []struct {
-		column column
-		field  Fields
-		dst    *string
-	}{
+	for _, t := range []optionalText{
 		{colManufacturer, FieldManufacturer, &pr.Manufacturer},
 		{colSubtitle, FieldSubtitle, &pr.Subtitle},
 		{colDescription, FieldDescription, &pr.Description},
@@ -348,11 +352,7 @@ func scale(amount, num, den int64) (int64, bool) {
 
 func (p *rowParser) urls() *Problem {
 	pr := &p.row.Product
-	for _, u := range []struct {
-		column column
-		field  Fields
-		dst    *string
-	}{
+	for _, u := range []optionalText{
 		{colImageURL, FieldImageURL, &pr.ImageURL},
 		{colShopURL, FieldShopURL, &pr.ShopURL},
 	} {
