@@ -24,27 +24,9 @@ type Importer struct {
 // placed is a product whose catalog id and support verdict are decided.
 type placed struct {
 	id       uuid.UUID
-	ready    *Ready
+	product  Product
 	verdict  Verdict
 	replaces bool
-}
-
-// Ready is a validated product encoded for the staging table: the part of
-// storing it that needs no database, which a caller can do before the
-// chunk's transaction.
-type Ready struct {
-	Product Product
-	// staged is the product's row without its load, ids, verdict and import.
-	staged dbgen.StageProductsParams
-}
-
-// Ready encodes a validated product for staging.
-func (im Importer) Ready(p Product) (*Ready, error) {
-	staged, err := stagedProduct(p, im.Policy.PricingCategory(p))
-	if err != nil {
-		return nil, err
-	}
-	return &Ready{Product: p, staged: staged}, nil
 }
 
 // Upsert writes a chunk of validated products in the caller's transaction
@@ -71,11 +53,7 @@ func (im Importer) Upsert(ctx context.Context, q *dbgen.Queries, sellerID uuid.U
 			rejections = append(rejections, *rej)
 			continue
 		}
-		ready, err := im.Ready(v.Product)
-		if err != nil {
-			return 0, nil, err
-		}
-		c.place(ready, existing)
+		c.place(v.Product, existing)
 	}
 	return len(c.rows), rejections, c.write(ctx, q, nil)
 }
@@ -146,13 +124,13 @@ func (c *chunkLoad) match(index int, refs []Reference) (*dbgen.Product, *Rejecti
 }
 
 // place decides the id and support verdict of a product to store.
-func (c *chunkLoad) place(r *Ready, existing *dbgen.Product) Verdict {
-	row := placed{id: uuid.Must(uuid.NewV7()), ready: r}
+func (c *chunkLoad) place(p Product, existing *dbgen.Product) Verdict {
+	row := placed{id: uuid.Must(uuid.NewV7()), product: p}
 	if existing != nil {
 		row.id, row.replaces = existing.ID, true
 		c.claimed[existing.ID] = true
 	}
-	row.verdict = c.verdict(r.Product, existing)
+	row.verdict = c.verdict(p, existing)
 	c.rows = append(c.rows, row)
 	return row.verdict
 }
@@ -192,14 +170,15 @@ func (c *chunkLoad) write(ctx context.Context, q *dbgen.Queries, importID *uuid.
 		replaced []uuid.UUID
 	)
 	for _, row := range c.rows {
-		s := row.ready.staged
-		s.LoadID, s.ID, s.SellerID, s.ImportID = loadID, row.id, c.sellerID, importID
-		s.SupportStatus, s.SupportReason = string(row.verdict.Status), row.verdict.Reason
+		s, err := stagedProduct(loadID, c.sellerID, row, c.im.Policy.PricingCategory(row.product), importID)
+		if err != nil {
+			return err
+		}
 		staged = append(staged, s)
 		if row.replaces {
 			replaced = append(replaced, row.id)
 		}
-		for i, r := range row.ready.Product.References {
+		for i, r := range row.product.References {
 			refs = append(refs, dbgen.CopyProductReferencesParams{
 				SellerID: c.sellerID, Source: r.Source, Reference: r.Reference, ProductID: row.id, Position: int32(i),
 			})
@@ -223,9 +202,8 @@ func (c *chunkLoad) write(ctx context.Context, q *dbgen.Queries, importID *uuid.
 	return nil
 }
 
-// stagedProduct is a product's staging row, but for what only the chunk
-// knows (load, ids, verdict, import).
-func stagedProduct(p Product, pricingCategory string) (dbgen.StageProductsParams, error) {
+func stagedProduct(loadID, sellerID uuid.UUID, row placed, pricingCategory string, importID *uuid.UUID) (dbgen.StageProductsParams, error) {
+	p := row.product
 	identifiers, err := json.Marshal(nonNil(p.Identifiers))
 	if err != nil {
 		return dbgen.StageProductsParams{}, err
@@ -239,6 +217,9 @@ func stagedProduct(p Product, pricingCategory string) (dbgen.StageProductsParams
 		return dbgen.StageProductsParams{}, err
 	}
 	s := dbgen.StageProductsParams{
+		LoadID:              loadID,
+		ID:                  row.id,
+		SellerID:            sellerID,
 		Title:               p.Title,
 		Subtitle:            p.Subtitle,
 		Description:         p.Description,
@@ -257,7 +238,10 @@ func stagedProduct(p Product, pricingCategory string) (dbgen.StageProductsParams
 		ExtraDetails:        details,
 		ImageUrl:            p.ImageURL,
 		ShopUrl:             p.ShopURL,
+		SupportStatus:       string(row.verdict.Status),
+		SupportReason:       row.verdict.Reason,
 		SearchText:          SearchText(p),
+		ImportID:            importID,
 	}
 	if p.Type != "" {
 		s.ProductType = &p.Type

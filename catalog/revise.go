@@ -18,37 +18,6 @@ type Revision struct {
 	Line       int
 	References []Reference
 	Apply      func(existing ProductInput) ProductInput
-	// AsNew is the revision applied to no product, validated and encoded
-	// ahead of the chunk's transaction (Prepare); Revise takes it when the
-	// row names no catalog product, as most rows of a new catalog do.
-	AsNew *Prepared
-}
-
-// Prepared is a revision as a new product: ready to stage, or rejected.
-type Prepared struct {
-	ready     *Ready
-	rejection *Rejection
-}
-
-// Prepare validates and encodes the revision as a new product.
-func (im Importer) Prepare(r *Revision, currency string) error {
-	ready, rej, err := im.revise(*r, ProductInput{}, currency)
-	if err != nil {
-		return err
-	}
-	r.AsNew = &Prepared{ready: ready, rejection: rej}
-	return nil
-}
-
-// revise validates a revision applied to base and encodes the result.
-func (im Importer) revise(r Revision, base ProductInput, currency string) (*Ready, *Rejection, error) {
-	p, rej := Validate(r.Apply(base), currency)
-	if rej != nil {
-		rej.Index = r.Line
-		return nil, rej, nil
-	}
-	ready, err := im.Ready(p)
-	return ready, nil, err
 }
 
 // Revised is what became of a chunk of revisions.
@@ -88,34 +57,22 @@ func (im Importer) Revise(ctx context.Context, q *dbgen.Queries, sellerID, impor
 			out.Rejections = append(out.Rejections, *rej)
 			continue
 		}
-		ready, rej, err := im.revised(r, existing, currency)
-		if err != nil {
-			return Revised{}, err
+		base := ProductInput{}
+		if existing != nil {
+			if base, err = StoredInput(*existing); err != nil {
+				return Revised{}, err
+			}
 		}
+		p, rej := Validate(r.Apply(base), currency)
 		if rej != nil {
+			rej.Index = r.Line
 			out.Rejections = append(out.Rejections, *rej)
 			continue
 		}
-		out.Verdicts[c.place(ready, existing).Status]++
+		out.Verdicts[c.place(p, existing).Status]++
 	}
 	out.Stored = len(c.rows)
 	return out, c.write(ctx, q, &importID)
-}
-
-// revised is a revision applied to the product it names, if any: the
-// prepared result for a new product, else validated here.
-func (im Importer) revised(r Revision, existing *dbgen.Product, currency string) (*Ready, *Rejection, error) {
-	if existing == nil && r.AsNew != nil {
-		return r.AsNew.ready, r.AsNew.rejection, nil
-	}
-	base := ProductInput{}
-	if existing != nil {
-		var err error
-		if base, err = StoredInput(*existing); err != nil {
-			return nil, nil, err
-		}
-	}
-	return im.revise(r, base, currency)
 }
 
 // duplicate rejects a row that repeats a pair of an earlier row of the

@@ -84,7 +84,7 @@ func (p Processor) Process(ctx context.Context, id uuid.UUID, beat func(Job)) (J
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	chunks := make(chan chunk, 1)
-	go f.chunks(ctx, chunks, p.Importer, job, seller.Currency, p.ChunkRows, beat)
+	go f.chunks(ctx, chunks, job, seller.Currency, p.ChunkRows, beat)
 	for c := range chunks {
 		if c.err != nil {
 			return Job{}, c.err
@@ -111,10 +111,8 @@ type chunk struct {
 }
 
 // chunks reads the records after the ones the job has counted, in chunks
-// of size, until the end of the file, an error or ctx's end. It prepares
-// every valid row as a new product, which is what the row becomes unless
-// its reference is known.
-func (f *file) chunks(ctx context.Context, out chan<- chunk, im catalog.Importer, job Job, currency string, size int, beat func(Job)) {
+// of size, until the end of the file, an error or ctx's end.
+func (f *file) chunks(ctx context.Context, out chan<- chunk, job Job, currency string, size int, beat func(Job)) {
 	defer close(out)
 	send := func(c chunk) bool {
 		select {
@@ -143,10 +141,7 @@ func (f *file) chunks(ctx context.Context, out chan<- chunk, im catalog.Importer
 			}
 			continue
 		}
-		if err := c.add(f, rec, im, job.ID, currency); err != nil {
-			send(chunk{err: err})
-			return
-		}
+		c.add(f, rec, job.ID, currency)
 		if len(c.revisions)+len(c.failures) >= size {
 			if !send(c) {
 				return
@@ -247,17 +242,13 @@ func (f *file) next() (record, bool, error) {
 }
 
 // add validates one record into the chunk.
-func (c *chunk) add(f *file, rec record, im catalog.Importer, importID uuid.UUID, currency string) error {
+func (c *chunk) add(f *file, rec record, importID uuid.UUID, currency string) {
 	c.records++
 	if rec.problem == nil {
 		row, problem := f.header.Parse(rec.cells, currency)
 		if problem == nil {
-			rev := catalog.Revision{Line: rec.line, References: row.Product.References, Apply: row.Over}
-			if err := im.Prepare(&rev, currency); err != nil {
-				return err
-			}
-			c.revisions = append(c.revisions, rev)
-			return nil
+			c.revisions = append(c.revisions, catalog.Revision{Line: rec.line, References: row.Product.References, Apply: row.Over})
+			return
 		}
 		rec.problem = problem
 	}
@@ -265,7 +256,6 @@ func (c *chunk) add(f *file, rec record, im catalog.Importer, importID uuid.UUID
 		ImportID: importID, Line: int64(rec.line), Reference: f.header.Reference(rec.cells),
 		ColumnName: rec.problem.Column, Reason: rec.problem.Reason,
 	})
-	return nil
 }
 
 // store writes a chunk and the job's new counters in one transaction and
