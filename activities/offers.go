@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -243,15 +242,10 @@ func emitOfferEvent(emit emitFunc, row dbgen.Offer) error {
 	if err != nil {
 		return err
 	}
-	payload, err := json.Marshal(view)
-	if err != nil {
-		return err
-	}
-	return emit(webhook.NewEvent{
+	return emitView(emit, webhook.NewEvent{
 		ID:       webhook.EventID(offer.WorkflowID(row.ID) + "/" + row.Status),
 		SellerID: row.SellerID,
 		Type:     eventType,
 		ObjectID: row.ID,
-		Payload:  payload,
-	})
+	}, view)
 }

@@ -212,17 +212,12 @@ func emitOrder(emit emitFunc, stored orders.Stored, eventType webhook.EventType,
 	if err != nil {
 		return err
 	}
-	payload, err := json.Marshal(view)
-	if err != nil {
-		return err
-	}
-	return emit(webhook.NewEvent{
+	return emitView(emit, webhook.NewEvent{
 		ID:       webhook.EventID(order.WorkflowID(stored.Order.ID) + "/" + string(status)),
 		SellerID: stored.Order.SellerID,
 		Type:     eventType,
 		ObjectID: stored.Order.ID,
-		Payload:  payload,
-	})
+	}, view)
 }
 
 func parseOptionalID(s *string) *uuid.UUID {

@@ -14,7 +14,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/links"
 )
 
@@ -330,20 +329,10 @@ func TestCSVImportLimitAndCancel(t *testing.T) {
 	if id, _ := h.createCSVImport(t, token, "sixth.csv"); id == "" {
 		t.Error("no import after a cancellation freed a place")
 	}
-	other := h.token(t, identityOf(t, h), "seller-catalog:edit")
+	other := h.token(t, h.seller(t), "seller-catalog:edit")
 	if resp := h.do(t, http.MethodGet, "/v1/catalog/imports/"+ids[1], other, nil); resp.status != http.StatusNotFound {
 		t.Errorf("another seller's import: %d", resp.status)
 	}
-}
-
-// identityOf registers one more seller.
-func identityOf(t *testing.T, h *harness) identity.NewSeller {
-	t.Helper()
-	s, err := identity.CreateSeller(t.Context(), h.store, "Other "+uuid.NewString(), "EUR")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
 
 func deref(s *string) string {

@@ -261,8 +261,7 @@ func (c *chunk) add(f *file, rec record, importID uuid.UUID, currency string) {
 // store writes a chunk and the job's new counters in one transaction and
 // returns the job as it now stands.
 func (p Processor) store(ctx context.Context, job Job, currency string, c chunk) (Job, error) {
-	var revised catalog.Revised
-	failures := c.failures
+	var stored dbgen.CsvImport
 	err := p.Store.InTx(ctx, func(q *dbgen.Queries) error {
 		processed, err := q.LockCSVImportProgress(ctx, job.ID)
 		if err != nil {
@@ -276,10 +275,11 @@ func (p Processor) store(ctx context.Context, job Job, currency string, c chunk)
 		if err := q.RelaxCommitDurability(ctx); err != nil {
 			return err
 		}
-		revised, err = p.Importer.Revise(ctx, q, job.SellerID, job.ID, currency, c.revisions)
+		revised, err := p.Importer.Revise(ctx, q, job.SellerID, job.ID, currency, c.revisions)
 		if err != nil {
 			return err
 		}
+		failures := c.failures
 		for _, rej := range revised.Rejections {
 			failures = append(failures, dbgen.CopyCSVImportErrorsParams{
 				ImportID: job.ID, Line: int64(rej.Index), Reference: rej.Reference.Reference,
@@ -289,23 +289,18 @@ func (p Processor) store(ctx context.Context, job Job, currency string, c chunk)
 		if _, err := q.CopyCSVImportErrors(ctx, failures); err != nil {
 			return err
 		}
-		return q.RecordCSVImportChunk(ctx, dbgen.RecordCSVImportChunkParams{
+		stored, err = q.RecordCSVImportChunk(ctx, dbgen.RecordCSVImportChunkParams{
 			ID: job.ID, Processed: c.records, Succeeded: int64(revised.Stored), Failed: int64(len(failures)),
 			Supported:    int64(revised.Verdicts[catalog.Supported]),
 			Unsupported:  int64(revised.Verdicts[catalog.Unsupported]),
 			ToBeReviewed: int64(revised.Verdicts[catalog.ToBeReviewed]),
 		})
+		return err
 	})
 	if err != nil {
 		return Job{}, err
 	}
-	job.Processed += c.records
-	job.Succeeded += int64(revised.Stored)
-	job.Failed += int64(len(failures))
-	job.Supported += int64(revised.Verdicts[catalog.Supported])
-	job.Unsupported += int64(revised.Verdicts[catalog.Unsupported])
-	job.ToBeReviewed += int64(revised.Verdicts[catalog.ToBeReviewed])
-	return job, nil
+	return jobOf(stored), nil
 }
 
 // rejectionColumn is the CSV column a catalog rejection is about.

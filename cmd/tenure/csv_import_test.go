@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -60,27 +59,11 @@ func TestCSVImportSurvivesAKilledWorker(t *testing.T) {
 	}
 
 	worker := startWorker(t, env)
-	var created struct {
-		ID        string `json:"id"`
-		UploadURL string `json:"upload_url"`
-	}
-	if status, body, err := client.Do(t.Context(), http.MethodPost, "/v1/catalog/imports", map[string]any{"filename": "big.csv"}, &created); err != nil || status != http.StatusCreated {
-		t.Fatalf("create import: %d %s %v", status, body, err)
-	}
-	link, _ := url.Parse(created.UploadURL)
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPut, baseURL+link.RequestURI(), bytes.NewReader(file.Bytes()))
-	req.Header.Set("Content-Type", "text/csv")
-	req.Header.Set("x-storage-content-length-range", "0,262144000")
-	resp, err := http.DefaultClient.Do(req)
+	raw, err := client.ImportCSV(t.Context(), "big.csv", bytes.NewReader(file.Bytes()), int64(file.Len()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("upload: %d", resp.StatusCode)
-	}
-
-	id := uuid.MustParse(created.ID)
+	id := uuid.MustParse(raw)
 	job := waitForJob(t, store, id, func(processed int64, _ string) bool { return processed >= rows/4 })
 	worker.kill(t)
 	t.Logf("worker killed after %d of %d rows", job.Processed, rows)

@@ -215,7 +215,7 @@ func (q *Queries) LockSellerImports(ctx context.Context, sellerID uuid.UUID) err
 	return err
 }
 
-const recordCSVImportChunk = `-- name: RecordCSVImportChunk :exec
+const recordCSVImportChunk = `-- name: RecordCSVImportChunk :one
 UPDATE csv_imports
 SET processed = processed + $1,
     succeeded = succeeded + $2,
@@ -225,6 +225,7 @@ SET processed = processed + $1,
     to_be_reviewed = to_be_reviewed + $6,
     updated_at = now()
 WHERE id = $7
+RETURNING id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at
 `
 
 type RecordCSVImportChunkParams struct {
@@ -238,8 +239,8 @@ type RecordCSVImportChunkParams struct {
 }
 
 // Adds a chunk's counts to the job, in the chunk's transaction.
-func (q *Queries) RecordCSVImportChunk(ctx context.Context, arg RecordCSVImportChunkParams) error {
-	_, err := q.db.Exec(ctx, recordCSVImportChunk,
+func (q *Queries) RecordCSVImportChunk(ctx context.Context, arg RecordCSVImportChunkParams) (CsvImport, error) {
+	row := q.db.QueryRow(ctx, recordCSVImportChunk,
 		arg.Processed,
 		arg.Succeeded,
 		arg.Failed,
@@ -248,7 +249,27 @@ func (q *Queries) RecordCSVImportChunk(ctx context.Context, arg RecordCSVImportC
 		arg.ToBeReviewed,
 		arg.ID,
 	)
-	return err
+	var i CsvImport
+	err := row.Scan(
+		&i.ID,
+		&i.SellerID,
+		&i.Filename,
+		&i.Status,
+		&i.ObjectPath,
+		&i.UploadStartedAt,
+		&i.UploadedAt,
+		&i.Error,
+		&i.Processed,
+		&i.Succeeded,
+		&i.Failed,
+		&i.Supported,
+		&i.Unsupported,
+		&i.ToBeReviewed,
+		&i.ErrorsPath,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
 }
 
 const relaxCommitDurability = `-- name: RelaxCommitDurability :exec

@@ -42,7 +42,7 @@ SET status = sqlc.arg(status),
 WHERE id = sqlc.arg(id) AND status NOT IN ('completed', 'failed', 'cancelled')
 RETURNING *;
 
--- name: RecordCSVImportChunk :exec
+-- name: RecordCSVImportChunk :one
 -- Adds a chunk's counts to the job, in the chunk's transaction.
 UPDATE csv_imports
 SET processed = processed + sqlc.arg(processed),
@@ -52,7 +52,8 @@ SET processed = processed + sqlc.arg(processed),
     unsupported = unsupported + sqlc.arg(unsupported),
     to_be_reviewed = to_be_reviewed + sqlc.arg(to_be_reviewed),
     updated_at = now()
-WHERE id = sqlc.arg(id);
+WHERE id = sqlc.arg(id)
+RETURNING *;
 
 -- name: SetCSVImportErrorsPath :exec
 UPDATE csv_imports SET errors_path = $2, updated_at = now() WHERE id = $1;
