@@ -165,7 +165,7 @@ func (a *Offers) StartOffer(ctx context.Context, in offer.StartOfferInput) error
 		return err
 	}
 	return a.startOnce(ctx, offers.StartOptions(row.ID, row.SellerID, row.SellerOfferReference), offer.Offer, offer.Input{
-		OfferID: in.OfferID, SellerID: in.SellerID, Review: in.Review,
+		OfferID: in.OfferID, SellerID: in.SellerID, Review: in.Review, Revision: offer.Revision,
 		State: &offer.State{Status: offer.Created, ExpiresAt: in.ExpiresAt},
 	})
 }

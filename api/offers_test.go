@@ -8,7 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+	"go.temporal.io/api/enums/v1"
+
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/workflows/offer"
 )
 
 // offerFixture is a seller with a catalog, a shipping method, a running
@@ -300,4 +304,30 @@ func (f offerFixture) getOrder(t *testing.T, id string) orderView {
 	var o orderView
 	resp.decode(t, &o)
 	return o
+}
+
+// A created offer's workflow waits for its expiry only: the creation came
+// with the start, so no timer of the creation window stays in its history
+// to fire a minute later.
+func TestCreatedOfferHasOnlyItsExpiryTimer(t *testing.T) {
+	f := newOfferFixture(t)
+	o := f.createOffer(t, offerPayload("ref-timers"))
+	id, err := uuid.Parse(o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := f.h.temporal.GetWorkflowHistory(t.Context(), offer.WorkflowID(id), "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	var timers []time.Duration
+	for events.HasNext() {
+		e, err := events.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := e.GetTimerStartedEventAttributes(); a != nil {
+			timers = append(timers, a.GetStartToFireTimeout().AsDuration())
+		}
+	}
+	if len(timers) != 1 || timers[0] < 24*time.Hour {
+		t.Errorf("timers started: %v, want only the expiry (days away)", timers)
+	}
 }

@@ -42,7 +42,7 @@ func (s *Service) Create(ctx context.Context, sellerID uuid.UUID, p sellerapi.Of
 	ctx, cancel := context.WithTimeout(ctx, entity.UpdateTimeout)
 	defer cancel()
 	start := s.Temporal.NewWithStartWorkflowOperation(StartOptions(draft.ID, sellerID, draft.SellerOfferReference),
-		offer.Offer, offer.Input{OfferID: draft.ID, SellerID: sellerID, Review: s.Review})
+		offer.Offer, offer.Input{OfferID: draft.ID, SellerID: sellerID, Review: s.Review, Revision: offer.Revision})
 	h, err := s.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: start,
 		UpdateOptions: client.UpdateWorkflowOptions{

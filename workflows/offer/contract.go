@@ -28,14 +28,26 @@ const (
 	ReviewByRules Review = "rules"
 )
 
-// Input starts an offer workflow. State is set only when the workflow
-// continues as new.
+// Input starts an offer workflow. State is set when the offer exists
+// before its workflow (continuing as new, an edit's superseding offer).
 type Input struct {
 	OfferID  uuid.UUID
 	SellerID uuid.UUID
 	Review   Review
 	State    *State
+	// Revision is the revision of this workflow's code the run started
+	// under: the changes since are made only in runs of their revision,
+	// so older runs replay as they ran.
+	Revision int
 }
+
+// Revision is the workflow code's current revision. Like
+// workflow.GetVersion, but carried by the input, so a run does not pay a
+// marker and a search attribute update for it.
+//
+//	1: the creation window's timer is started only when no creation
+//	   update came with the start.
+const Revision = 1
 
 // State is what the workflow knows between events; it survives
 // continue-as-new.

@@ -11,9 +11,9 @@ import (
 	"github.com/tenurehq/tenure/workflows/entity"
 )
 
-// createWindow bounds how long a started workflow waits for its creation
-// update; Update-With-Start delivers it at once, so this only ends runs
-// whose creation failed.
+// createWindow bounds how long a workflow started without its creation
+// update waits for it. Update-With-Start delivers the update with the
+// start, so this only ends runs whose update was lost on the way.
 const createWindow = time.Minute
 
 // Offer is the workflow of one offer.
@@ -30,8 +30,10 @@ type offerWorkflow struct {
 	state        State
 	created      bool
 	createFailed bool
-	orderID      uuid.UUID
-	guard        *entity.Guard
+	// creating is set once the creation update's handler began.
+	creating bool
+	orderID  uuid.UUID
+	guard    *entity.Guard
 }
 
 func (w *offerWorkflow) setup(ctx workflow.Context) error {
@@ -100,6 +102,7 @@ func (w *offerWorkflow) change(ctx workflow.Context, update string, effect func(
 func (w *offerWorkflow) ref() Ref { return Ref{OfferID: w.input.OfferID, SellerID: w.input.SellerID} }
 
 func (w *offerWorkflow) create(ctx workflow.Context, req CreateRequest) error {
+	w.creating = true
 	return w.guard.Do(ctx, w.validateCreate, func(ctx workflow.Context) error {
 		if err := entity.Persist(ctx, CreateActivity, req.Draft, nil); err != nil {
 			w.createFailed = true
@@ -190,7 +193,7 @@ func (w *offerWorkflow) transition(ctx workflow.Context, to Status, supersededBy
 
 func (w *offerWorkflow) run(ctx workflow.Context) (Result, error) {
 	if !w.created {
-		if _, err := workflow.AwaitWithTimeout(ctx, createWindow, func() bool { return w.created || w.createFailed }); err != nil {
+		if err := w.awaitCreation(ctx); err != nil {
 			return Result{}, err
 		}
 		if !w.created {
@@ -201,7 +204,7 @@ func (w *offerWorkflow) run(ctx workflow.Context) (Result, error) {
 		if entity.ContinueAsNewSuggested(ctx) {
 			return Result{}, entity.ContinueAsNew(ctx, Offer, func() any {
 				state := w.state
-				return Input{OfferID: w.input.OfferID, SellerID: w.input.SellerID, Review: w.input.Review, State: &state}
+				return Input{OfferID: w.input.OfferID, SellerID: w.input.SellerID, Review: w.input.Review, State: &state, Revision: w.input.Revision}
 			})
 		}
 		var err error
@@ -226,6 +229,20 @@ func (w *offerWorkflow) run(ctx workflow.Context) (Result, error) {
 		}
 	}
 	return Result{Status: w.state.Status, OrderID: w.orderID}, entity.HandlersFinished(ctx)
+}
+
+// awaitCreation waits until the creation update succeeded or failed.
+// A creation that came with the start has begun by now: an update waiting
+// for its handler runs as soon as setup registers it. Only a run without
+// one needs the window, whose timer would otherwise stay in every offer's
+// history and fire a minute later (a met condition does not cancel it).
+func (w *offerWorkflow) awaitCreation(ctx workflow.Context) error {
+	done := func() bool { return w.created || w.createFailed }
+	if w.creating && w.input.Revision >= 1 {
+		return workflow.Await(ctx, done)
+	}
+	_, err := workflow.AwaitWithTimeout(ctx, createWindow, done)
+	return err
 }
 
 // untilDeadline waits until the status changes or continue-as-new is
