@@ -15,8 +15,13 @@ func encodeUUIDsAsBytes(m *pgtype.Map) {
 }
 
 func wrapUUID(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
-	if u, ok := value.(uuid.UUID); ok {
+	switch u := value.(type) {
+	case uuid.UUID:
 		return &uuidAsBytes{}, [16]byte(u), true
+	case *uuid.UUID:
+		// An optional UUID column (products.import_id) would take the
+		// detour with every row.
+		return &uuidPointerAsBytes{}, (*[16]byte)(u), true
 	}
 	return nil, nil, false
 }
@@ -28,4 +33,14 @@ func (p *uuidAsBytes) SetNext(next pgtype.EncodePlan) { p.next = next }
 
 func (p *uuidAsBytes) Encode(value any, buf []byte) ([]byte, error) {
 	return p.next.Encode([16]byte(value.(uuid.UUID)), buf)
+}
+
+// uuidPointerAsBytes hands an optional UUID's bytes, or NULL, to the plan
+// for *[16]byte.
+type uuidPointerAsBytes struct{ next pgtype.EncodePlan }
+
+func (p *uuidPointerAsBytes) SetNext(next pgtype.EncodePlan) { p.next = next }
+
+func (p *uuidPointerAsBytes) Encode(value any, buf []byte) ([]byte, error) {
+	return p.next.Encode((*[16]byte)(value.(*uuid.UUID)), buf)
 }

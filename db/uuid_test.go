@@ -45,8 +45,10 @@ func TestUUIDsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Release()
-	plan := conn.Conn().TypeMap().PlanEncode(pgtype.UUIDOID, pgtype.BinaryFormatCode, id)
-	if got := fmt.Sprintf("%T", plan); got != "*db.uuidAsBytes" {
-		t.Errorf("UUIDs are encoded by %s", got)
+	for value, want := range map[any]string{id: "*db.uuidAsBytes", &id: "*db.uuidPointerAsBytes"} {
+		plan := conn.Conn().TypeMap().PlanEncode(pgtype.UUIDOID, pgtype.BinaryFormatCode, value)
+		if got := fmt.Sprintf("%T", plan); got != want {
+			t.Errorf("%T is encoded by %s, want %s", value, got, want)
+		}
 	}
 }
