@@ -52,7 +52,7 @@ func TemporalAddress(t testing.TB) string {
 		devServer, devServerErr = testsuite.StartDevServer(background(), testsuite.DevServerOptions{
 			ExistingPath: cli,
 			LogLevel:     "error",
-			ExtraArgs:    temporalcli.SinglePartition,
+			ExtraArgs:    temporalcli.Tuning,
 			ClientOptions: &client.Options{
 				Logger: Logger(),
 			},
