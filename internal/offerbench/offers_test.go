@@ -20,8 +20,11 @@ const (
 )
 
 // BenchmarkOfferCreation creates offers over HTTP (each an Update-With-
-// Start of its workflow, which stores it) for 20 s, and in the same run
-// measures how fast the same server starts workflows that do nothing.
+// Start of its workflow, which stores it): as fast as 16 clients can for
+// 20 s, then at a fixed 50 per second for 20 s. In the same run it measures
+// what the same server does with workflows that do nothing: bare starts on
+// a queue nobody polls, and Update-With-Start of a workflow whose update
+// only returns, the least an entity created this way costs the server.
 func BenchmarkOfferCreation(b *testing.B) {
 	s := newStack(b)
 	raw, rawElapsed, err := runFor(window, concurrency, func(w, i int) error {
@@ -36,24 +39,45 @@ func BenchmarkOfferCreation(b *testing.B) {
 	}
 	fmt.Println(raw.describe("raw workflow starts", rawElapsed))
 
-	offers, elapsed, err := runFor(window, concurrency, func(w, i int) error {
+	bare, bareElapsed, err := runFor(window, concurrency, s.bareEntities(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Println(bare.describe("Update-With-Start of a bare workflow", bareElapsed))
+
+	createOffer := func(ref string) error {
 		status, body, err := s.client.Do(context.Background(), http.MethodPost, "/v1/offers",
-			sellerclient.OfferPayload(fmt.Sprintf("bench-%d-%d", w, i), s.product, 1), nil)
+			sellerclient.OfferPayload(ref, s.product, 1), nil)
 		if err == nil && status != http.StatusCreated {
 			err = fmt.Errorf("create offer: %d %s", status, body)
 		}
 		return err
+	}
+	offers, elapsed, err := runFor(window, concurrency, func(w, i int) error {
+		return createOffer(fmt.Sprintf("bench-%d-%d", w, i))
 	})
 	if err != nil {
 		b.Fatal(err)
 	}
-	fmt.Println(offers.describe("offers created over HTTP", elapsed))
-	rawRate := float64(len(raw)) / rawElapsed.Seconds()
-	offerRate := float64(len(offers)) / elapsed.Seconds()
-	fmt.Printf("offer creation rate / raw start rate: %.0f %%\n", 100*offerRate/rawRate)
+	fmt.Println(offers.describe("offers created over HTTP, 16 clients", elapsed))
+
+	const steadyRate = 50
+	steady, steadyElapsed, failures := runAt(steadyRate, window, func(i int) error {
+		return createOffer(fmt.Sprintf("steady-%d", i))
+	})
+	fmt.Println(steady.describe("offers created over HTTP at a 50/s arrival rate", steadyElapsed))
+	if failures > 0 {
+		b.Fatalf("%d offers at 50/s failed", failures)
+	}
+
+	rate := func(l latencies, d time.Duration) float64 { return float64(len(l)) / d.Seconds() }
+	rawRate, bareRate, offerRate := rate(raw, rawElapsed), rate(bare, bareElapsed), rate(offers, elapsed)
+	fmt.Printf("offer creation rate / raw start rate: %.0f %%; bare Update-With-Start / raw start rate: %.0f %%; offers / bare Update-With-Start: %.0f %%\n",
+		100*offerRate/rawRate, 100*bareRate/rawRate, 100*offerRate/bareRate)
 	b.ReportMetric(offerRate, "offers/s")
-	b.ReportMetric(ms(offers.percentile(0.99)), "p99-ms")
+	b.ReportMetric(ms(steady.percentile(0.99)), "p99-ms-at-50/s")
 	b.ReportMetric(rawRate, "raw-starts/s")
+	b.ReportMetric(bareRate, "bare-uws/s")
 }
 
 // BenchmarkGetOffer reads offers at a fixed 1,000 requests per second for
@@ -72,33 +96,13 @@ func BenchmarkGetOffer(b *testing.B) {
 		}
 		ids = append(ids, o.ID)
 	}
-	const rate, duration = 1000, 10 * time.Second
-	ticker := time.NewTicker(time.Second / rate)
-	defer ticker.Stop()
-	var mu sync.Mutex
-	var got latencies
-	var failures int
-	var wg sync.WaitGroup
-	start := time.Now()
-	for i := 0; time.Since(start) < duration; i++ {
-		<-ticker.C
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t0 := time.Now()
-			status, _, err := s.client.Do(context.Background(), http.MethodGet, "/v1/offers/"+ids[i%len(ids)], nil, nil)
-			d := time.Since(t0)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil || status != http.StatusOK {
-				failures++
-				return
-			}
-			got = append(got, d)
-		}()
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
+	got, elapsed, failures := runAt(1000, 10*time.Second, func(i int) error {
+		status, body, err := s.client.Do(context.Background(), http.MethodGet, "/v1/offers/"+ids[i%len(ids)], nil, nil)
+		if err == nil && status != http.StatusOK {
+			err = fmt.Errorf("get offer: %d %s", status, body)
+		}
+		return err
+	})
 	fmt.Println(got.describe("GET /v1/offers/{id} at a 1,000/s arrival rate", elapsed))
 	if failures > 0 {
 		b.Fatalf("%d reads failed", failures)

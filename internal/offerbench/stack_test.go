@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
@@ -108,6 +112,38 @@ func runFor(d time.Duration, workers int, op func(worker, i int) error) (latenci
 	}
 }
 
+// runAt calls op at a fixed arrival rate for d (an open loop: a slow answer
+// does not slow the arrivals) and returns the duration of every call that
+// succeeded, how long the run took and how many calls failed.
+func runAt(rate int, d time.Duration, op func(i int) error) (latencies, time.Duration, int) {
+	ticker := time.NewTicker(time.Second / time.Duration(rate))
+	defer ticker.Stop()
+	var (
+		mu       sync.Mutex
+		got      latencies
+		failures int
+		wg       sync.WaitGroup
+	)
+	start := time.Now()
+	for i := 0; time.Since(start) < d; i++ {
+		<-ticker.C
+		wg.Go(func() {
+			t0 := time.Now()
+			err := op(i)
+			took := time.Since(t0)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				failures++
+				return
+			}
+			got = append(got, took)
+		})
+	}
+	wg.Wait()
+	return got, time.Since(start), failures
+}
+
 // latencies are durations of operations.
 type latencies []time.Duration
 
@@ -127,4 +163,43 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 func (l latencies) describe(what string, elapsed time.Duration) string {
 	return fmt.Sprintf("%s: %d in %.1f s = %.1f/s, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
 		what, len(l), elapsed.Seconds(), float64(len(l))/elapsed.Seconds(), ms(l.percentile(0.5)), ms(l.percentile(0.99)), ms(l.percentile(1)))
+}
+
+// bareEntityQueue is the task queue of the bare entity workflows.
+const bareEntityQueue = "bare-entities"
+
+// bareEntity is the least an entity workflow created by Update-With-Start
+// can be: its creation update returns at once, and it waits for nothing.
+func bareEntity(ctx workflow.Context) error {
+	err := workflow.SetUpdateHandler(ctx, "create", func(workflow.Context) error { return nil })
+	if err != nil {
+		return err
+	}
+	return workflow.Await(ctx, func() bool { return false })
+}
+
+// bareEntities runs a worker for bare entity workflows until the benchmark
+// ends and returns an operation that creates one.
+func (s *stack) bareEntities(b *testing.B) func(w, i int) error {
+	wk := worker.New(s.temporal, bareEntityQueue, worker.Options{})
+	wk.RegisterWorkflowWithOptions(bareEntity, workflow.RegisterOptions{Name: "BareEntity"})
+	if err := wk.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(wk.Stop)
+	return func(w, i int) error {
+		ctx := context.Background()
+		start := s.temporal.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
+			ID: fmt.Sprintf("bare-entity-%d-%d", w, i), TaskQueue: bareEntityQueue,
+			WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
+		}, "BareEntity")
+		h, err := s.temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+			StartWorkflowOperation: start,
+			UpdateOptions:          client.UpdateWorkflowOptions{UpdateName: "create", WaitForStage: client.WorkflowUpdateStageCompleted},
+		})
+		if err != nil {
+			return err
+		}
+		return h.Get(ctx, nil)
+	}
 }
