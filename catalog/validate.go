@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -117,18 +118,21 @@ func validReferences(refs []Reference) ([]Reference, *problem) {
 	}
 	out := make([]Reference, 0, len(refs))
 	for i, r := range refs {
-		field := fmt.Sprintf("seller_product_references[%d]", i)
+		var fault string
 		switch {
 		case r.Source == "":
-			return nil, reject(CodeInvalidReference, "%s.source must not be empty", field)
+			fault = "source must not be empty"
 		case r.Reference == "":
-			return nil, reject(CodeInvalidReference, "%s.reference must not be empty", field)
+			fault = "reference must not be empty"
 		case utf8.RuneCountInString(r.Source) > MaxTextLength:
-			return nil, reject(CodeInvalidReference, "%s.source must be at most %d characters", field, MaxTextLength)
+			fault = fmt.Sprintf("source must be at most %d characters", MaxTextLength)
 		case utf8.RuneCountInString(r.Reference) > MaxTextLength:
-			return nil, reject(CodeInvalidReference, "%s.reference must be at most %d characters", field, MaxTextLength)
+			fault = fmt.Sprintf("reference must be at most %d characters", MaxTextLength)
 		case !referenceChars.MatchString(r.Reference):
-			return nil, reject(CodeInvalidReference, "%s.reference must contain a letter, a digit, '.', '_' or '-'", field)
+			fault = "reference must contain a letter, a digit, '.', '_' or '-'"
+		}
+		if fault != "" {
+			return nil, reject(CodeInvalidReference, "seller_product_references[%d].%s", i, fault)
 		}
 		if !slices.Contains(out, r) {
 			out = append(out, r)
@@ -165,25 +169,36 @@ func validTexts(in ProductInput) *problem {
 		{"image.url", in.ImageURL, MaxURLLength},
 		{"shop_product_description_url", in.ShopURL, MaxURLLength},
 	}
-	short := func(format string, i int, value string) {
-		texts = append(texts, textField{fmt.Sprintf(format, i), value, MaxTextLength})
-	}
-	for i, id := range in.Identifiers {
-		short("product_standard_identifiers[%d].id", i, id.ID)
-		short("product_standard_identifiers[%d].identifier_type", i, id.Type)
-	}
-	for i, c := range in.Categories {
-		short("seller_categories[%d].id", i, c.ID)
-		short("seller_categories[%d].name", i, c.Name)
-		short("seller_categories[%d].parent_category_id", i, c.ParentID)
-	}
-	for i, d := range in.Details {
-		short("extra_details[%d].property", i, d.Property)
-		short("extra_details[%d].value", i, d.Value)
-	}
 	for _, t := range texts {
 		if n := utf8.RuneCountInString(t.value); n > t.max {
 			return reject(CodeInvalidText, "%s must be at most %d characters, got %d", t.field, t.max, n)
+		}
+	}
+	// A list entry's field name is formatted only to name a failure: an
+	// import checks millions of them.
+	entry := func(format string, i int, value string) *problem {
+		if n := utf8.RuneCountInString(value); n > MaxTextLength {
+			return reject(CodeInvalidText, "%s must be at most %d characters, got %d", fmt.Sprintf(format, i), MaxTextLength, n)
+		}
+		return nil
+	}
+	for i, id := range in.Identifiers {
+		if p := cmp.Or(entry("product_standard_identifiers[%d].id", i, id.ID),
+			entry("product_standard_identifiers[%d].identifier_type", i, id.Type)); p != nil {
+			return p
+		}
+	}
+	for i, c := range in.Categories {
+		if p := cmp.Or(entry("seller_categories[%d].id", i, c.ID),
+			entry("seller_categories[%d].name", i, c.Name),
+			entry("seller_categories[%d].parent_category_id", i, c.ParentID)); p != nil {
+			return p
+		}
+	}
+	for i, d := range in.Details {
+		if p := cmp.Or(entry("extra_details[%d].property", i, d.Property),
+			entry("extra_details[%d].value", i, d.Value)); p != nil {
+			return p
 		}
 	}
 	return nil
