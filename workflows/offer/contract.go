@@ -46,7 +46,8 @@ type Input struct {
 // marker and a search attribute update for it.
 //
 //	1: the creation window's timer is started only when no creation
-//	   update came with the start.
+//	   update came with the start; a deadline's timer is cancelled when
+//	   the status changes first.
 const Revision = 1
 
 // State is what the workflow knows between events; it survives

@@ -255,7 +255,14 @@ func (w *offerWorkflow) untilDeadline(ctx workflow.Context, deadline time.Time, 
 		return workflow.Await(ctx, left)
 	}
 	if remaining := deadline.Sub(workflow.Now(ctx)); remaining > 0 {
-		changed, err := workflow.AwaitWithTimeout(ctx, remaining, left)
+		timerCtx, cancelTimer := ctx, func() {}
+		if w.input.Revision >= 1 {
+			// A status that changes first cancels the timer, which
+			// would otherwise fire later into a run no longer waiting.
+			timerCtx, cancelTimer = workflow.WithCancel(ctx)
+		}
+		changed, err := workflow.AwaitWithTimeout(timerCtx, remaining, left)
+		cancelTimer()
 		if err != nil || changed {
 			return err
 		}

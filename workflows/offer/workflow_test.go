@@ -87,7 +87,7 @@ func draft(expiresIn time.Duration) Draft {
 }
 
 func input() Input {
-	return Input{OfferID: uuid.New(), SellerID: uuid.New(), Review: ReviewBySimulation}
+	return Input{OfferID: uuid.New(), SellerID: uuid.New(), Review: ReviewBySimulation, Revision: Revision}
 }
 
 func result(t *testing.T, env *testsuite.TestWorkflowEnvironment) Result {
@@ -217,6 +217,54 @@ func TestOfferUnderReviewDoesNotExpire(t *testing.T) {
 		if tr.To == Expired {
 			t.Error("an offer under review expired")
 		}
+	}
+}
+
+// timers records the durations of the timers a run started and how many
+// it cancelled.
+type timers struct {
+	started   []time.Duration
+	cancelled int
+}
+
+func watchTimers(env *testsuite.TestWorkflowEnvironment) *timers {
+	tm := &timers{}
+	env.SetOnTimerScheduledListener(func(_ string, d time.Duration) { tm.started = append(tm.started, d) })
+	env.SetOnTimerCanceledListener(func(string) { tm.cancelled++ })
+	return tm
+}
+
+func TestReviewCancelsTheExpiryTimer(t *testing.T) {
+	env, _ := newEnv(t)
+	tm := watchTimers(env)
+	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Minute, SubmitForReviewUpdate)
+	send(env, 2*time.Minute, DeclineUpdate)
+	env.ExecuteWorkflow(Offer, input())
+	if r := result(t, env); r.Status != Declined {
+		t.Fatalf("result %+v", r)
+	}
+	if len(tm.started) != 1 || tm.started[0] < 58*time.Minute || tm.cancelled != 1 {
+		t.Errorf("timers %+v, want the expiry only, cancelled by the review", tm)
+	}
+}
+
+// Runs started before revision 1 replay the commands they recorded: the
+// creation window's timer, and an expiry timer left to fire.
+func TestRevisionZeroRunsKeepTheirTimers(t *testing.T) {
+	env, _ := newEnv(t)
+	tm := watchTimers(env)
+	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Minute, SubmitForReviewUpdate)
+	send(env, 2*time.Minute, DeclineUpdate)
+	in := input()
+	in.Revision = 0
+	env.ExecuteWorkflow(Offer, in)
+	if r := result(t, env); r.Status != Declined {
+		t.Fatalf("result %+v", r)
+	}
+	if len(tm.started) != 2 || tm.started[0] != createWindow || tm.cancelled != 0 {
+		t.Errorf("timers %+v, want the creation window's and the expiry's, none cancelled", tm)
 	}
 }
 
