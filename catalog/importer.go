@@ -86,7 +86,10 @@ func (im Importer) begin(ctx context.Context, q *dbgen.Queries, sellerID uuid.UU
 	if err != nil {
 		return nil, err
 	}
-	c := &chunkLoad{im: im, sellerID: sellerID, owners: make(map[Reference]dbgen.Product, len(found)), claimed: map[uuid.UUID]bool{}}
+	c := &chunkLoad{im: im, sellerID: sellerID, owners: make(map[Reference]dbgen.Product, len(found)), claimed: map[uuid.UUID]bool{},
+		// A placed product is large: growing the slice copied each
+		// several times.
+		rows: make([]placed, 0, len(refs))}
 	for _, f := range found {
 		c.owners[Reference{f.RefSource, f.RefReference}] = f.Product
 	}
