@@ -70,8 +70,7 @@ func BenchmarkOfferCreation(b *testing.B) {
 		b.Fatalf("%d offers at 50/s failed", failures)
 	}
 
-	rate := func(l latencies, d time.Duration) float64 { return float64(len(l)) / d.Seconds() }
-	rawRate, bareRate, offerRate := rate(raw, rawElapsed), rate(bare, bareElapsed), rate(offers, elapsed)
+	rawRate, bareRate, offerRate := raw.rate(rawElapsed), bare.rate(bareElapsed), offers.rate(elapsed)
 	fmt.Printf("offer creation rate / raw start rate: %.0f %%; bare Update-With-Start / raw start rate: %.0f %%; offers / bare Update-With-Start: %.0f %%\n",
 		100*offerRate/rawRate, 100*bareRate/rawRate, 100*offerRate/bareRate)
 	b.ReportMetric(offerRate, "offers/s")
@@ -108,7 +107,7 @@ func BenchmarkGetOffer(b *testing.B) {
 		b.Fatalf("%d reads failed", failures)
 	}
 	b.ReportMetric(ms(got.percentile(0.99)), "p99-ms")
-	b.ReportMetric(float64(len(got))/elapsed.Seconds(), "req/s")
+	b.ReportMetric(got.rate(elapsed), "req/s")
 }
 
 // BenchmarkLifecycles runs full lifecycles (create → review → accept →
@@ -143,5 +142,5 @@ func BenchmarkLifecycles(b *testing.B) {
 	var running int
 	_ = s.store.Pool.QueryRow(context.Background(), "SELECT count(*) FROM offers WHERE status IN ('created', 'pending_review') AND seller_offer_reference <> 'warm-up'").Scan(&running)
 	fmt.Printf("offers left created or under review: %d\n", running)
-	b.ReportMetric(float64(len(all))/elapsed.Seconds(), "lifecycles/s")
+	b.ReportMetric(all.rate(elapsed), "lifecycles/s")
 }

@@ -160,10 +160,15 @@ func (l latencies) percentile(p float64) time.Duration {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
+// rate is how many operations a run of that length completed per second.
+func (l latencies) rate(elapsed time.Duration) float64 {
+	return float64(len(l)) / elapsed.Seconds()
+}
+
 // describe prints count, rate and latency percentiles of a run.
 func (l latencies) describe(what string, elapsed time.Duration) string {
 	return fmt.Sprintf("%s: %d in %.1f s = %.1f/s, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
-		what, len(l), elapsed.Seconds(), float64(len(l))/elapsed.Seconds(), ms(l.percentile(0.5)), ms(l.percentile(0.99)), ms(l.percentile(1)))
+		what, len(l), elapsed.Seconds(), l.rate(elapsed), ms(l.percentile(0.5)), ms(l.percentile(0.99)), ms(l.percentile(1)))
 }
 
 // bareEntityQueue is the task queue of the bare entity workflows.

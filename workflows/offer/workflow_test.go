@@ -234,16 +234,26 @@ func watchTimers(env *testsuite.TestWorkflowEnvironment) *timers {
 	return tm
 }
 
-func TestReviewCancelsTheExpiryTimer(t *testing.T) {
+// reviewedOfferTimers runs an offer of the given revision through
+// creation, review a minute later and a decline, and returns its timers.
+func reviewedOfferTimers(t *testing.T, revision int) *timers {
+	t.Helper()
 	env, _ := newEnv(t)
 	tm := watchTimers(env)
 	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
 	send(env, time.Minute, SubmitForReviewUpdate)
 	send(env, 2*time.Minute, DeclineUpdate)
-	env.ExecuteWorkflow(Offer, input())
+	in := input()
+	in.Revision = revision
+	env.ExecuteWorkflow(Offer, in)
 	if r := result(t, env); r.Status != Declined {
 		t.Fatalf("result %+v", r)
 	}
+	return tm
+}
+
+func TestReviewCancelsTheExpiryTimer(t *testing.T) {
+	tm := reviewedOfferTimers(t, Revision)
 	if len(tm.started) != 1 || tm.started[0] < 58*time.Minute || tm.cancelled != 1 {
 		t.Errorf("timers %+v, want the expiry only, cancelled by the review", tm)
 	}
@@ -252,17 +262,7 @@ func TestReviewCancelsTheExpiryTimer(t *testing.T) {
 // Runs started before revision 1 replay the commands they recorded: the
 // creation window's timer, and an expiry timer left to fire.
 func TestRevisionZeroRunsKeepTheirTimers(t *testing.T) {
-	env, _ := newEnv(t)
-	tm := watchTimers(env)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	send(env, time.Minute, SubmitForReviewUpdate)
-	send(env, 2*time.Minute, DeclineUpdate)
-	in := input()
-	in.Revision = 0
-	env.ExecuteWorkflow(Offer, in)
-	if r := result(t, env); r.Status != Declined {
-		t.Fatalf("result %+v", r)
-	}
+	tm := reviewedOfferTimers(t, 0)
 	if len(tm.started) != 2 || tm.started[0] != createWindow || tm.cancelled != 0 {
 		t.Errorf("timers %+v, want the creation window's and the expiry's, none cancelled", tm)
 	}
