@@ -61,6 +61,7 @@ func queues(acts *activities.Activities) []queue {
 				offer.StartOrderActivity: acts.Offers.StartOrder,
 				offer.ReviewRiskActivity: acts.Offers.ReviewRisk,
 			},
+			options: EntityWorkerOptions,
 		},
 		{
 			name:      order.TaskQueue,
@@ -70,7 +71,7 @@ func queues(acts *activities.Activities) []queue {
 				order.ConfirmActivity:    acts.Orders.Confirm,
 				order.ShipActivity:       acts.Orders.Ship,
 			},
-			options: entityWorkerOptions,
+			options: EntityWorkerOptions,
 		},
 		{
 			name:      webhook.TaskQueue,
@@ -91,10 +92,10 @@ func queues(acts *activities.Activities) []queue {
 	}
 }
 
-// entityWorkerOptions suit the offer and order queues: their work is
+// EntityWorkerOptions suit the offer and order queues: their work is
 // workflow tasks (persistence runs in local activities), so more pollers
 // keep a burst of requests from queueing behind two polls.
-var entityWorkerOptions = worker.Options{
+var EntityWorkerOptions = worker.Options{
 	MaxConcurrentWorkflowTaskPollers: 8,
 }
 
