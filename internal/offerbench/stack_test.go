@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -20,6 +21,7 @@ import (
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/workflows"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -32,6 +34,8 @@ type stack struct {
 	store    *db.Store
 	client   *sellerclient.Client
 	product  sellerclient.Product
+	// emptyWorkflows starts the worker of the empty workflows once.
+	emptyWorkflows sync.Once
 }
 
 func newStack(b *testing.B) *stack {
@@ -187,7 +191,7 @@ func bareEntity(ctx workflow.Context) error {
 // bareEntities runs a worker for bare entity workflows until the benchmark
 // ends and returns an operation that creates one.
 func (s *stack) bareEntities(b *testing.B) func(w, i int) error {
-	wk := worker.New(s.temporal, bareEntityQueue, worker.Options{})
+	wk := worker.New(s.temporal, bareEntityQueue, workflows.EntityWorkerOptions)
 	wk.RegisterWorkflowWithOptions(bareEntity, workflow.RegisterOptions{Name: "BareEntity"})
 	if err := wk.Start(); err != nil {
 		b.Fatal(err)
@@ -208,4 +212,50 @@ func (s *stack) bareEntities(b *testing.B) func(w, i int) error {
 		}
 		return h.Get(ctx, nil)
 	}
+}
+
+// emptyWorkflowQueue is the task queue of the empty workflows whose starts
+// are the raw start rate.
+const emptyWorkflowQueue = "empty-workflows"
+
+// emptyWorkflow ends in its first workflow task: a start of it costs the
+// server the start, the task and the completion, and nothing of Tenure's.
+func emptyWorkflow(workflow.Context) error { return nil }
+
+// runningStarts starts empty workflows (eagerly or not) from 16 clients for
+// the window and waits until every one has completed. It returns the start
+// calls' latencies and the time to the last completion, which gives the
+// rate the server sustains: a start returns before its workflow runs, and
+// the starts a worker has not run yet are a backlog, not a rate.
+func (s *stack) runningStarts(b *testing.B, eager bool) (latencies, time.Duration) {
+	s.emptyWorkflows.Do(func() {
+		wk := worker.New(s.temporal, emptyWorkflowQueue, workflows.EntityWorkerOptions)
+		wk.RegisterWorkflowWithOptions(emptyWorkflow, workflow.RegisterOptions{Name: "EmptyWorkflow"})
+		if err := wk.Start(); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(wk.Stop)
+	})
+	start := time.Now()
+	started, _, err := runFor(window, concurrency, func(w, i int) error {
+		_, err := s.temporal.ExecuteWorkflow(context.Background(), client.StartWorkflowOptions{
+			ID: fmt.Sprintf("empty-%t-%d-%d", eager, w, i), TaskQueue: emptyWorkflowQueue, EnableEagerStart: eager,
+		}, "EmptyWorkflow")
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	running := &workflowservice.CountWorkflowExecutionsRequest{Query: "WorkflowType = 'EmptyWorkflow' AND ExecutionStatus = 'Running'"}
+	for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		left, err := s.temporal.CountWorkflow(context.Background(), running)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if left.Count == 0 {
+			return started, time.Since(start)
+		}
+	}
+	b.Fatal("empty workflows still running five minutes after their starts")
+	return nil, 0
 }
