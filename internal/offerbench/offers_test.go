@@ -8,9 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/client"
-
 	"github.com/tenurehq/tenure/internal/sellerclient"
 )
 
@@ -29,23 +26,12 @@ const (
 // entity created this way costs the server.
 func BenchmarkOfferCreation(b *testing.B) {
 	s := newStack(b)
-	recorded, recordedElapsed, err := runFor(window, concurrency, func(w, i int) error {
-		_, err := s.temporal.ExecuteWorkflow(context.Background(), client.StartWorkflowOptions{
-			ID: fmt.Sprintf("unpolled-start-%d-%d", w, i), TaskQueue: "starts-nobody-polls",
-			WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
-		}, "UnpolledStart")
-		return err
-	})
+	recorded, recordedElapsed, err := runFor(window, concurrency, s.startsOn("starts-nobody-polls", false))
 	if err != nil {
 		b.Fatal(err)
 	}
 	fmt.Println(recorded.describe("starts on a queue nobody polls (recorded, never run)", recordedElapsed))
-	var rawRate float64
-	for _, eager := range []bool{false, true} {
-		started, ran := s.runningStarts(b, eager)
-		fmt.Println(started.describe(fmt.Sprintf("starts of an empty workflow (eager %t), rate to the last one's completion", eager), ran))
-		rawRate = max(rawRate, started.rate(ran))
-	}
+	rawRate := s.rawStartRate(b)
 
 	bare, bareElapsed, err := runFor(window, concurrency, s.bareEntities(b))
 	if err != nil {
