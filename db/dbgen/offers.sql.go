@@ -165,38 +165,6 @@ func (q *Queries) GetOfferForOperator(ctx context.Context, id uuid.UUID) (Offer,
 	return i, err
 }
 
-const getOfferForUpdate = `-- name: GetOfferForUpdate :one
-SELECT id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, exit_redirect, success_redirect, superseded_by_id, expires_at, created_at, updated_at FROM offers WHERE seller_id = $1 AND id = $2 FOR UPDATE
-`
-
-type GetOfferForUpdateParams struct {
-	SellerID uuid.UUID
-	ID       uuid.UUID
-}
-
-func (q *Queries) GetOfferForUpdate(ctx context.Context, arg GetOfferForUpdateParams) (Offer, error) {
-	row := q.db.QueryRow(ctx, getOfferForUpdate, arg.SellerID, arg.ID)
-	var i Offer
-	err := row.Scan(
-		&i.ID,
-		&i.SellerID,
-		&i.SellerOfferReference,
-		&i.Status,
-		&i.SalesChannel,
-		&i.CreatedBy,
-		&i.Partner,
-		&i.SearchText,
-		&i.Document,
-		&i.ExitRedirect,
-		&i.SuccessRedirect,
-		&i.SupersededByID,
-		&i.ExpiresAt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
 const listOffers = `-- name: ListOffers :many
 SELECT o.id, o.seller_id, o.seller_offer_reference, o.status, o.sales_channel, o.created_by, o.partner, o.search_text, o.document, o.exit_redirect, o.success_redirect, o.superseded_by_id, o.expires_at, o.created_at, o.updated_at, count(*) OVER () AS total_count
 FROM offers o

@@ -8,9 +8,6 @@ ON CONFLICT (id) DO NOTHING;
 -- name: GetOffer :one
 SELECT * FROM offers WHERE seller_id = $1 AND id = $2;
 
--- name: GetOfferForUpdate :one
-SELECT * FROM offers WHERE seller_id = $1 AND id = $2 FOR UPDATE;
-
 -- name: GetOfferByReference :one
 -- A reference may have been used by earlier, inactive offers: the newest wins.
 SELECT * FROM offers

@@ -11,8 +11,8 @@ import (
 // TaskQueue is the queue of catalog workflows and activities.
 const TaskQueue = "catalog"
 
-// WorkflowID names the workflow of one import. DESIGN.md reserves
-// catalog-import/{id} for the CSV import jobs.
+// WorkflowID names the workflow of one import; catalog-import/{id} names
+// the CSV import jobs (docs/decisions.md, "Batch size and background imports").
 func WorkflowID(importID uuid.UUID) string { return "product-import/" + importID.String() }
 
 // Input says which recorded import to run.
