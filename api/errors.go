@@ -83,16 +83,6 @@ func Forbidden(reason string) *Error {
 	return newError(http.StatusForbidden, "InvalidScopes", "%s", reason)
 }
 
-// errorBody is the contract's error object.
-type errorBody struct {
-	Name      string `json:"name"`
-	ID        string `json:"id"`
-	Message   string `json:"message"`
-	Temporary bool   `json:"temporary"`
-	Timeout   bool   `json:"timeout"`
-	Fault     bool   `json:"fault"`
-}
-
 // errorMediaType is the media type the contract gives its error objects.
 const errorMediaType = "application/vnd.goa.error"
 
@@ -134,9 +124,9 @@ func errorHandler(logger *slog.Logger) fiber.ErrorHandler {
 			// The contract's 401 and 403 bodies are a bare JSON string.
 			return c.JSON(apiErr.Name + ": " + apiErr.Message)
 		}
-		body, _ := json.Marshal(errorBody{
+		body, _ := json.Marshal(sellerapi.Error{
 			Name:      apiErr.Name,
-			ID:        requestID(c),
+			Id:        requestID(c),
 			Message:   apiErr.Message,
 			Temporary: apiErr.Temporary,
 			Timeout:   apiErr.Timeout,
