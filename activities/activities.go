@@ -24,19 +24,19 @@ type Deps struct {
 	Store    *db.Store
 	Temporal client.Client
 	Logger   *slog.Logger
+	// Dispatcher starts the deliveries of the events activities record
+	// (webhook.Record) once their transaction has committed.
+	Dispatcher *webhook.Dispatcher
 }
 
 // Activities gathers the activity groups the worker registers.
 type Activities struct {
-	Sandbox  *SandboxFixtures
-	Catalog  *CatalogImports
-	CSV      *CSVImports
-	Webhooks *Webhooks
-	Offers   *Offers
-	Orders   *Orders
-	// Dispatcher starts the deliveries of recorded events; activities that
-	// record events (webhook.Record) hand their ids to it after committing.
-	Dispatcher *webhook.Dispatcher
+	Sandbox    *SandboxFixtures
+	Catalog    *CatalogImports
+	CSV        *CSVImports
+	Deliveries *Deliveries
+	Offers     *Offers
+	Orders     *Orders
 	// MaxConcurrentAttempts bounds the webhook attempts the worker runs at once.
 	MaxConcurrentAttempts int
 }
@@ -57,7 +57,7 @@ func New(d Deps) (*Activities, error) {
 		return nil, err
 	}
 	importer := catalog.Importer{Policy: catalog.NewPolicy(d.Config)}
-	dispatcher := webhook.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
+	dispatcher := d.Dispatcher
 	return &Activities{
 		Sandbox: &SandboxFixtures{
 			Store: d.Store, Importer: importer,
@@ -70,7 +70,7 @@ func New(d Deps) (*Activities, error) {
 			Processor: csvimport.Processor{Store: d.Store, Bucket: bucket, Importer: importer, ChunkRows: d.Config.Catalog.Imports.ChunkRows},
 			Reports:   csvimport.ErrorReport{Store: d.Store, Bucket: bucket},
 		},
-		Webhooks: &Webhooks{
+		Deliveries: &Deliveries{
 			Store:  d.Store,
 			Box:    box,
 			Sender: webhook.NewSender(webhook.PolicyFor(d.Config.Environment), d.Config.Webhooks.AttemptTimeout),
@@ -81,7 +81,6 @@ func New(d Deps) (*Activities, error) {
 			Risk: offers.NewRiskRules(d.Config.Risk), Logger: d.Logger,
 		},
 		Orders:                &Orders{Store: d.Store, Dispatcher: dispatcher, Logger: d.Logger},
-		Dispatcher:            dispatcher,
 		MaxConcurrentAttempts: d.Config.Webhooks.MaxConcurrentAttempts,
 	}, nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/workflows/delivery"
 )
 
 // Deps are what the HTTP server needs from the rest of Tenure.
@@ -102,7 +103,7 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	dispatcher := webhook.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
+	dispatcher := delivery.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
 	offerService := offers.NewService(d.Config, d.Store, d.Temporal, engine)
 	orderService := &orders.Service{Store: d.Store, Temporal: d.Temporal}
 	impl := sellerAPI{

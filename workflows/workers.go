@@ -12,11 +12,11 @@ import (
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
+	"github.com/tenurehq/tenure/workflows/delivery"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
 	"github.com/tenurehq/tenure/workflows/productimport"
 	"github.com/tenurehq/tenure/workflows/sandbox"
-	"github.com/tenurehq/tenure/workflows/webhook"
 )
 
 // queue is what one task queue's worker registers, and how it polls.
@@ -24,7 +24,9 @@ type queue struct {
 	name       string
 	workflows  []any
 	activities map[string]any
-	options    worker.Options
+	// register registers a domain's workflows and typed activities.
+	register func(worker.Registry)
+	options  worker.Options
 }
 
 func queues(acts *activities.Activities) []queue {
@@ -74,12 +76,8 @@ func queues(acts *activities.Activities) []queue {
 			options: EntityWorkerOptions,
 		},
 		{
-			name:      webhook.TaskQueue,
-			workflows: []any{webhook.Deliver},
-			activities: map[string]any{
-				webhook.SendAttemptActivity:   acts.Webhooks.SendAttempt,
-				webhook.RecordAttemptActivity: acts.Webhooks.RecordAttempt,
-			},
+			name:     delivery.TaskQueue,
+			register: func(r worker.Registry) { delivery.Register(r, acts.Deliveries) },
 			// Attempts mostly wait on receivers: many run at once, and
 			// enough pollers keep a burst from queueing behind one poll.
 			options: worker.Options{
@@ -110,8 +108,13 @@ func NewWorkers(c client.Client, acts *activities.Activities) *Workers {
 	var ws Workers
 	for _, q := range queues(acts) {
 		opts := q.options
+		// Activities are registered and called under explicit names
+		// (activities.Name), never under aliases of their function names.
 		opts.DisableRegistrationAliasing = true
 		w := worker.New(c, q.name, opts)
+		if q.register != nil {
+			q.register(w)
+		}
 		for _, wf := range q.workflows {
 			w.RegisterWorkflowWithOptions(wf, workflow.RegisterOptions{})
 		}

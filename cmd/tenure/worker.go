@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/webhook"
 	"github.com/tenurehq/tenure/workflows"
+	"github.com/tenurehq/tenure/workflows/delivery"
 )
 
 func workerCommand(file func() string) *cobra.Command {
@@ -36,7 +37,8 @@ func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc cli
 	if err := workflows.EnsureSearchAttributes(ctx, tc, cfg.Temporal.Namespace); err != nil {
 		return err
 	}
-	acts, err := activities.New(activities.Deps{Config: cfg, Store: store, Temporal: tc, Logger: logger})
+	dispatcher := delivery.NewDispatcher(store, tc, cfg.Webhooks)
+	acts, err := activities.New(activities.Deps{Config: cfg, Store: store, Temporal: tc, Logger: logger, Dispatcher: dispatcher})
 	if err != nil {
 		return err
 	}
@@ -44,7 +46,7 @@ func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc cli
 	if err := workers.Start(); err != nil {
 		return err
 	}
-	relay := webhook.NewRelay(acts.Dispatcher, cfg.Webhooks.RelayInterval, cfg.Webhooks.RelayGrace, logger)
+	relay := webhook.NewRelay(dispatcher, cfg.Webhooks.RelayInterval, cfg.Webhooks.RelayGrace, logger)
 	relay.Start()
 	logger.Info("worker polling")
 	<-ctx.Done()

@@ -25,11 +25,11 @@ import (
 	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
+	"github.com/tenurehq/tenure/workflows/delivery"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
 	"github.com/tenurehq/tenure/workflows/productimport"
 	"github.com/tenurehq/tenure/workflows/sandbox"
-	delivery "github.com/tenurehq/tenure/workflows/webhook"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -137,7 +137,7 @@ func recordSandbox(t *testing.T) {
 	}
 	deliveryID := delivery.WorkflowID(uuid.MustParse(events.Events[0].ID), uuid.MustParse(endpoint.ID))
 	s.wait(deliveryID)
-	s.history(deliveryID, "workflows/webhook", "retried-until-delivered")
+	s.history(deliveryID, "workflows/delivery", "retried-until-delivered")
 
 	// A partner offer whose order is confirmed, then cancelled.
 	partner := s.createOffer("/v1/offers/partners", offerPayload("rec-partner", 7*24*time.Hour, withAgent))

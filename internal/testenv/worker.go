@@ -13,6 +13,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/webhook"
 	"github.com/tenurehq/tenure/workflows"
+	"github.com/tenurehq/tenure/workflows/delivery"
 )
 
 // Config is the default configuration (with the machine's TENURE_*
@@ -40,7 +41,8 @@ func Config(t testing.TB) *config.Config {
 func Worker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) {
 	t.Helper()
 	logger := AppLogger()
-	acts, err := activities.New(activities.Deps{Config: cfg, Store: store, Temporal: c, Logger: logger})
+	dispatcher := delivery.NewDispatcher(store, c, cfg.Webhooks)
+	acts, err := activities.New(activities.Deps{Config: cfg, Store: store, Temporal: c, Logger: logger, Dispatcher: dispatcher})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,7 @@ func Worker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) 
 	if err := workers.Start(); err != nil {
 		t.Fatal(err)
 	}
-	relay := webhook.NewRelay(acts.Dispatcher, cfg.Webhooks.RelayInterval, cfg.Webhooks.RelayGrace, logger)
+	relay := webhook.NewRelay(dispatcher, cfg.Webhooks.RelayInterval, cfg.Webhooks.RelayGrace, logger)
 	relay.Start()
 	t.Cleanup(func() {
 		relay.Stop()

@@ -5,18 +5,63 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/webhook"
-	delivery "github.com/tenurehq/tenure/workflows/webhook"
 )
 
-// Webhooks performs the attempts of delivery workflows and records them.
-type Webhooks struct {
+// Deliveries performs the attempts of delivery workflows and records them.
+type Deliveries struct {
 	Store  *db.Store
 	Box    *webhook.SecretBox
 	Sender *webhook.Sender
 	Logger *slog.Logger
+}
+
+// AttemptInput names one attempt of one delivery run.
+type AttemptInput struct {
+	EventID    uuid.UUID
+	EndpointID uuid.UUID
+	Run        int32
+	Attempt    int32
+	Timeout    time.Duration
+}
+
+// Verdict is what an attempt means for the delivery.
+type Verdict string
+
+const (
+	// VerdictDelivered ends the delivery: the endpoint answered 2xx.
+	VerdictDelivered Verdict = "delivered"
+	// VerdictFailed is a failed attempt; the next one follows the schedule.
+	VerdictFailed Verdict = "failed"
+	// VerdictGone ends the delivery: the endpoint answered 410 and is disabled.
+	VerdictGone Verdict = "gone"
+	// VerdictStopped ends the delivery without sending: the endpoint is
+	// disabled or deleted, or the delivery was settled elsewhere.
+	VerdictStopped Verdict = "stopped"
+)
+
+// AttemptOutcome is what one attempt did.
+type AttemptOutcome struct {
+	Verdict     Verdict
+	AttemptedAt time.Time
+	StatusCode  int
+	Latency     time.Duration
+	// ErrorClass says why a failed attempt failed (timeout,
+	// connection_refused, http_status, ...); empty when delivered.
+	ErrorClass string
+	// Excerpt is the beginning of the response body.
+	Excerpt string
+}
+
+// RecordInput is an attempt and its outcome; Last says no attempt follows.
+type RecordInput struct {
+	Attempt AttemptInput
+	Outcome AttemptOutcome
+	Last    bool
 }
 
 // goneReason is why an endpoint that answered 410 is disabled.
@@ -29,13 +74,13 @@ const goneReason = "the endpoint answered 410 Gone"
 // retries them; after the claim it never fails, so Temporal never sends
 // again. An execution that finds its attempt claimed by an earlier one that
 // died mid-send reports it as interrupted without sending.
-func (w *Webhooks) SendAttempt(ctx context.Context, in delivery.AttemptInput) (delivery.AttemptOutcome, error) {
-	stopped := delivery.AttemptOutcome{Verdict: delivery.VerdictStopped}
+func (w *Deliveries) SendAttempt(ctx context.Context, in AttemptInput) (AttemptOutcome, error) {
+	stopped := AttemptOutcome{Verdict: VerdictStopped}
 	dl, err := w.Store.GetDelivery(ctx, dbgen.GetDeliveryParams{EventID: in.EventID, EndpointID: in.EndpointID})
 	if err != nil {
 		return stopped, err
 	}
-	if dl.Run != in.Run || dl.Status != delivery.StatusPending {
+	if dl.Run != in.Run || dl.Status != webhook.DeliveryPending {
 		return stopped, nil
 	}
 	ep, err := w.Store.GetWebhookEndpointByID(ctx, in.EndpointID)
@@ -68,18 +113,18 @@ func (w *Webhooks) SendAttempt(ctx context.Context, in delivery.AttemptInput) (d
 
 // claimedBefore reports an attempt an earlier execution claimed: its
 // recorded outcome, or interrupted when that execution died while sending.
-func (w *Webhooks) claimedBefore(ctx context.Context, key dbgen.StartAttemptParams) (delivery.AttemptOutcome, error) {
+func (w *Deliveries) claimedBefore(ctx context.Context, key dbgen.StartAttemptParams) (AttemptOutcome, error) {
 	a, err := w.Store.GetAttempt(ctx, dbgen.GetAttemptParams(key))
 	if err != nil {
-		return delivery.AttemptOutcome{Verdict: delivery.VerdictStopped}, err
+		return AttemptOutcome{Verdict: VerdictStopped}, err
 	}
 	if a.Outcome == "sending" {
-		return delivery.AttemptOutcome{Verdict: delivery.VerdictFailed, AttemptedAt: a.StartedAt, ErrorClass: webhook.ClassInterrupted,
+		return AttemptOutcome{Verdict: VerdictFailed, AttemptedAt: a.StartedAt, ErrorClass: webhook.ClassInterrupted,
 			Excerpt: "the worker stopped during this attempt; whether the request arrived is unknown"}, nil
 	}
-	out := delivery.AttemptOutcome{Verdict: delivery.Verdict(a.Outcome), AttemptedAt: a.StartedAt}
+	out := AttemptOutcome{Verdict: Verdict(a.Outcome), AttemptedAt: a.StartedAt}
 	if a.Outcome == "interrupted" {
-		out.Verdict = delivery.VerdictFailed
+		out.Verdict = VerdictFailed
 	}
 	out.StatusCode = int(deref(a.StatusCode))
 	out.Latency = time.Duration(deref(a.LatencyMs)) * time.Millisecond
@@ -87,16 +132,16 @@ func (w *Webhooks) claimedBefore(ctx context.Context, key dbgen.StartAttemptPara
 	return out, nil
 }
 
-func attemptOutcome(at time.Time, o webhook.Outcome) delivery.AttemptOutcome {
-	out := delivery.AttemptOutcome{
-		Verdict: delivery.VerdictFailed, AttemptedAt: at, StatusCode: o.StatusCode,
+func attemptOutcome(at time.Time, o webhook.Outcome) AttemptOutcome {
+	out := AttemptOutcome{
+		Verdict: VerdictFailed, AttemptedAt: at, StatusCode: o.StatusCode,
 		Latency: o.Latency, ErrorClass: o.ErrorClass, Excerpt: o.Excerpt,
 	}
 	switch {
 	case o.Delivered:
-		out.Verdict = delivery.VerdictDelivered
+		out.Verdict = VerdictDelivered
 	case o.Gone():
-		out.Verdict = delivery.VerdictGone
+		out.Verdict = VerdictGone
 	}
 	return out
 }
@@ -105,14 +150,14 @@ func attemptOutcome(at time.Time, o webhook.Outcome) delivery.AttemptOutcome {
 // run: delivered on 2xx, failed after the last attempt or on 410 (which
 // also disables the endpoint and cancels its other pending deliveries),
 // cancelled when the attempt was stopped. Running it twice changes nothing.
-func (w *Webhooks) RecordAttempt(ctx context.Context, in delivery.RecordInput) error {
+func (w *Deliveries) RecordAttempt(ctx context.Context, in RecordInput) error {
 	a, o := in.Attempt, in.Outcome
 	settle := func(q *dbgen.Queries, status string) error {
 		return q.SettleDelivery(ctx, dbgen.SettleDeliveryParams{EventID: a.EventID, EndpointID: a.EndpointID, Run: a.Run, Status: status})
 	}
 	return w.Store.InTx(ctx, func(q *dbgen.Queries) error {
-		if o.Verdict == delivery.VerdictStopped {
-			return settle(q, delivery.StatusCancelled)
+		if o.Verdict == VerdictStopped {
+			return settle(q, webhook.DeliveryCancelled)
 		}
 		outcome := string(o.Verdict)
 		latency := int32(o.Latency.Milliseconds())
@@ -142,10 +187,10 @@ func (w *Webhooks) RecordAttempt(ctx context.Context, in delivery.RecordInput) e
 			}
 		}
 		switch {
-		case o.Verdict == delivery.VerdictDelivered:
-			return settle(q, delivery.StatusDelivered)
-		case o.Verdict == delivery.VerdictGone:
-			if err := settle(q, delivery.StatusFailed); err != nil {
+		case o.Verdict == VerdictDelivered:
+			return settle(q, webhook.DeliveryDelivered)
+		case o.Verdict == VerdictGone:
+			if err := settle(q, webhook.DeliveryFailed); err != nil {
 				return err
 			}
 			reason := goneReason
@@ -155,7 +200,7 @@ func (w *Webhooks) RecordAttempt(ctx context.Context, in delivery.RecordInput) e
 			_, err := q.CancelPendingDeliveries(ctx, a.EndpointID)
 			return err
 		case in.Last:
-			return settle(q, delivery.StatusFailed)
+			return settle(q, webhook.DeliveryFailed)
 		}
 		return nil
 	})

@@ -1,4 +1,4 @@
-package webhook
+package delivery
 
 import (
 	"context"
@@ -7,47 +7,51 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"go.temporal.io/sdk/activity"
+	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/testsuite"
+
+	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/webhook"
 )
 
 // script answers SendAttempt with the given verdicts in turn and keeps
 // what RecordAttempt was told.
 type script struct {
-	verdicts []Verdict
+	verdicts []activities.Verdict
 	sentAt   []time.Time
-	recorded []RecordInput
+	recorded []activities.RecordInput
 	failures int
 }
 
 func (s *script) env(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestWorkflowEnvironment()
-	env.RegisterActivityWithOptions(func(_ context.Context, in AttemptInput) (AttemptOutcome, error) {
+	Register(env, a)
+	env.OnActivity(a.SendAttempt, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.AttemptInput) (activities.AttemptOutcome, error) {
 		if s.failures > 0 {
 			s.failures--
-			return AttemptOutcome{}, errors.New("database unavailable")
+			return activities.AttemptOutcome{}, errors.New("database unavailable")
 		}
 		s.sentAt = append(s.sentAt, env.Now())
-		return AttemptOutcome{Verdict: s.verdicts[in.Attempt-1]}, nil
-	}, activity.RegisterOptions{Name: SendAttemptActivity})
-	env.RegisterActivityWithOptions(func(_ context.Context, in RecordInput) error {
+		return activities.AttemptOutcome{Verdict: s.verdicts[in.Attempt-1]}, nil
+	})
+	env.OnActivity(a.RecordAttempt, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.RecordInput) error {
 		s.recorded = append(s.recorded, in)
 		return nil
-	}, activity.RegisterOptions{Name: RecordAttemptActivity})
+	})
 	return env
 }
 
-func input(delays ...time.Duration) DeliveryInput {
-	return DeliveryInput{EventID: uuid.New(), EndpointID: uuid.New(), Run: 1, Delays: delays, AttemptTimeout: 15 * time.Second}
+func input(delays ...time.Duration) webhook.DeliveryRun {
+	return webhook.DeliveryRun{EventID: uuid.New(), EndpointID: uuid.New(), Run: 1, Delays: delays, AttemptTimeout: 15 * time.Second}
 }
 
-func result(t *testing.T, env *testsuite.TestWorkflowEnvironment) DeliveryResult {
+func result(t *testing.T, env *testsuite.TestWorkflowEnvironment) Result {
 	t.Helper()
 	if err := env.GetWorkflowError(); err != nil {
 		t.Fatal(err)
 	}
-	var r DeliveryResult
+	var r Result
 	if err := env.GetWorkflowResult(&r); err != nil {
 		t.Fatal(err)
 	}
@@ -55,10 +59,10 @@ func result(t *testing.T, env *testsuite.TestWorkflowEnvironment) DeliveryResult
 }
 
 func TestDeliverWaitsTheScheduleBetweenAttempts(t *testing.T) {
-	s := &script{verdicts: []Verdict{VerdictFailed, VerdictFailed, VerdictDelivered, VerdictDelivered}}
+	s := &script{verdicts: []activities.Verdict{activities.VerdictFailed, activities.VerdictFailed, activities.VerdictDelivered, activities.VerdictDelivered}}
 	env := s.env(t)
 	env.ExecuteWorkflow(Deliver, input(0, 5*time.Second, 5*time.Minute, 30*time.Minute))
-	if r := result(t, env); r.Status != StatusDelivered || r.Attempts != 3 {
+	if r := result(t, env); r.Status != webhook.DeliveryDelivered || r.Attempts != 3 {
 		t.Errorf("result %+v", r)
 	}
 	if len(s.sentAt) != 3 || s.sentAt[1].Sub(s.sentAt[0]) < 5*time.Second || s.sentAt[2].Sub(s.sentAt[1]) < 5*time.Minute {
@@ -70,10 +74,10 @@ func TestDeliverWaitsTheScheduleBetweenAttempts(t *testing.T) {
 }
 
 func TestDeliverFailsWhenAttemptsRunOut(t *testing.T) {
-	s := &script{verdicts: []Verdict{VerdictFailed, VerdictFailed}}
+	s := &script{verdicts: []activities.Verdict{activities.VerdictFailed, activities.VerdictFailed}}
 	env := s.env(t)
 	env.ExecuteWorkflow(Deliver, input(0, time.Hour))
-	if r := result(t, env); r.Status != StatusFailed || r.Attempts != 2 {
+	if r := result(t, env); r.Status != webhook.DeliveryFailed || r.Attempts != 2 {
 		t.Errorf("result %+v", r)
 	}
 	if len(s.recorded) != 2 || !s.recorded[1].Last || s.recorded[0].Last {
@@ -82,8 +86,8 @@ func TestDeliverFailsWhenAttemptsRunOut(t *testing.T) {
 }
 
 func TestDeliverStopsOnGoneAndOnStopped(t *testing.T) {
-	for verdict, want := range map[Verdict]string{VerdictGone: StatusFailed, VerdictStopped: StatusCancelled} {
-		s := &script{verdicts: []Verdict{VerdictFailed, verdict, VerdictDelivered}}
+	for verdict, want := range map[activities.Verdict]string{activities.VerdictGone: webhook.DeliveryFailed, activities.VerdictStopped: webhook.DeliveryCancelled} {
+		s := &script{verdicts: []activities.Verdict{activities.VerdictFailed, verdict, activities.VerdictDelivered}}
 		env := s.env(t)
 		env.ExecuteWorkflow(Deliver, input(0, time.Minute, time.Minute))
 		if r := result(t, env); r.Status != want || len(s.sentAt) != 2 {
@@ -95,10 +99,10 @@ func TestDeliverStopsOnGoneAndOnStopped(t *testing.T) {
 // A send activity failing before it sends (the database is down) is
 // retried by Temporal; it does not count as an attempt.
 func TestDeliverRetriesInfrastructureFailures(t *testing.T) {
-	s := &script{verdicts: []Verdict{VerdictDelivered}, failures: 2}
+	s := &script{verdicts: []activities.Verdict{activities.VerdictDelivered}, failures: 2}
 	env := s.env(t)
 	env.ExecuteWorkflow(Deliver, input(0))
-	if r := result(t, env); r.Status != StatusDelivered || r.Attempts != 1 || len(s.recorded) != 1 {
+	if r := result(t, env); r.Status != webhook.DeliveryDelivered || r.Attempts != 1 || len(s.recorded) != 1 {
 		t.Errorf("result %+v, recorded %d", r, len(s.recorded))
 	}
 }

@@ -1,29 +1,36 @@
-package webhook
+package delivery
 
 import (
 	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/workflows/call"
 )
 
 // Deliver sends one event to one endpoint following the retry schedule.
-// Each attempt is one execution of SendAttemptActivity, whose retry policy
-// only covers failures before the request goes out (the activity claims
-// each attempt in the database, so a retried execution never sends twice);
-// the workflow alone decides when the next attempt happens.
-func Deliver(ctx workflow.Context, in DeliveryInput) (DeliveryResult, error) {
+// Each attempt is one execution of SendAttempt, whose retry policy only
+// covers failures before the request goes out (the activity claims each
+// attempt in the database, so a retried execution never sends twice); the
+// workflow alone decides when the next attempt happens.
+func Deliver(ctx workflow.Context, in webhook.DeliveryRun) (Result, error) {
 	d := &delivery{input: in}
 	d.setup(ctx)
 	return d.run()
 }
 
 type delivery struct {
-	input     DeliveryInput
+	input     webhook.DeliveryRun
 	ctx       workflow.Context
 	sendCtx   workflow.Context
 	recordCtx workflow.Context
 }
+
+// a names the delivery activities; the worker registers the real ones.
+var a *activities.Deliveries
 
 // infrastructureRetry retries activities that failed for reasons such as an
 // unreachable database, without limit: the delivery must not be lost.
@@ -48,37 +55,37 @@ func (d *delivery) setup(ctx workflow.Context) {
 	})
 }
 
-func (d *delivery) run() (DeliveryResult, error) {
+func (d *delivery) run() (Result, error) {
 	for i, delay := range d.input.Delays {
 		if delay > 0 {
 			if err := workflow.Sleep(d.ctx, delay); err != nil {
-				return DeliveryResult{}, err
+				return Result{}, err
 			}
 		}
-		attempt := AttemptInput{
+		attempt := activities.AttemptInput{
 			EventID:    d.input.EventID,
 			EndpointID: d.input.EndpointID,
 			Run:        d.input.Run,
 			Attempt:    int32(i + 1),
 			Timeout:    d.input.AttemptTimeout,
 		}
-		var outcome AttemptOutcome
-		if err := workflow.ExecuteActivity(d.sendCtx, SendAttemptActivity, attempt).Get(d.ctx, &outcome); err != nil {
-			return DeliveryResult{}, err
+		outcome, err := call.Activity(d.sendCtx, a.SendAttempt, attempt)
+		if err != nil {
+			return Result{}, err
 		}
 		last := i == len(d.input.Delays)-1
-		record := RecordInput{Attempt: attempt, Outcome: outcome, Last: last}
-		if err := workflow.ExecuteLocalActivity(d.recordCtx, RecordAttemptActivity, record).Get(d.ctx, nil); err != nil {
-			return DeliveryResult{}, err
+		record := activities.RecordInput{Attempt: attempt, Outcome: outcome, Last: last}
+		if err := call.LocalEffect(d.recordCtx, a.RecordAttempt, record); err != nil {
+			return Result{}, err
 		}
 		switch outcome.Verdict {
-		case VerdictDelivered:
-			return DeliveryResult{Status: StatusDelivered, Attempts: i + 1}, nil
-		case VerdictGone:
-			return DeliveryResult{Status: StatusFailed, Attempts: i + 1}, nil
-		case VerdictStopped:
-			return DeliveryResult{Status: StatusCancelled, Attempts: i}, nil
+		case activities.VerdictDelivered:
+			return Result{Status: webhook.DeliveryDelivered, Attempts: i + 1}, nil
+		case activities.VerdictGone:
+			return Result{Status: webhook.DeliveryFailed, Attempts: i + 1}, nil
+		case activities.VerdictStopped:
+			return Result{Status: webhook.DeliveryCancelled, Attempts: i}, nil
 		}
 	}
-	return DeliveryResult{Status: StatusFailed, Attempts: len(d.input.Delays)}, nil
+	return Result{Status: webhook.DeliveryFailed, Attempts: len(d.input.Delays)}, nil
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
 	"github.com/tenurehq/tenure/webhook"
-	delivery "github.com/tenurehq/tenure/workflows/webhook"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -24,7 +23,7 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // pendingDelivery registers an endpoint and an event and creates their
 // delivery as Dispatch would, without starting a workflow: the test plays
 // the workflow's part by calling the activities itself.
-func pendingDelivery(t *testing.T, store *db.Store, url string) delivery.AttemptInput {
+func pendingDelivery(t *testing.T, store *db.Store, url string) activities.AttemptInput {
 	t.Helper()
 	cfg := testenv.Config(t)
 	seller, err := identity.CreateSeller(t.Context(), store, "Activity Shop", "EUR")
@@ -51,16 +50,16 @@ func pendingDelivery(t *testing.T, store *db.Store, url string) delivery.Attempt
 	if err != nil {
 		t.Fatal(err)
 	}
-	return delivery.AttemptInput{EventID: eventID, EndpointID: ep.Endpoint.ID, Run: 1, Attempt: 1, Timeout: time.Second}
+	return activities.AttemptInput{EventID: eventID, EndpointID: ep.Endpoint.ID, Run: 1, Attempt: 1, Timeout: time.Second}
 }
 
-func webhookActivities(t *testing.T, store *db.Store) *activities.Webhooks {
+func deliveryActivities(t *testing.T, store *db.Store) *activities.Deliveries {
 	t.Helper()
 	acts, err := activities.New(activities.Deps{Config: testenv.Config(t), Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return acts.Webhooks
+	return acts.Deliveries
 }
 
 // A send activity that Temporal runs again (its first execution's result
@@ -69,32 +68,32 @@ func TestSendAttemptNeverSendsTwice(t *testing.T) {
 	store := testenv.Database(t)
 	rcv := testenv.NewReceiver(t, testenv.Always(http.StatusOK))
 	in := pendingDelivery(t, store, rcv.URL)
-	acts := webhookActivities(t, store)
+	acts := deliveryActivities(t, store)
 
 	first, err := acts.SendAttempt(t.Context(), in)
-	if err != nil || first.Verdict != delivery.VerdictDelivered {
+	if err != nil || first.Verdict != activities.VerdictDelivered {
 		t.Fatalf("first execution: %+v %v", first, err)
 	}
 	again, err := acts.SendAttempt(t.Context(), in)
-	if err != nil || again.Verdict != delivery.VerdictFailed || again.ErrorClass != webhook.ClassInterrupted {
+	if err != nil || again.Verdict != activities.VerdictFailed || again.ErrorClass != webhook.ClassInterrupted {
 		t.Errorf("a re-execution before the outcome was recorded: %+v %v", again, err)
 	}
-	if err := acts.RecordAttempt(t.Context(), delivery.RecordInput{Attempt: in, Outcome: first}); err != nil {
+	if err := acts.RecordAttempt(t.Context(), activities.RecordInput{Attempt: in, Outcome: first}); err != nil {
 		t.Fatal(err)
 	}
 	replay, err := acts.SendAttempt(t.Context(), in)
-	if err != nil || replay.Verdict != delivery.VerdictStopped {
+	if err != nil || replay.Verdict != activities.VerdictStopped {
 		t.Errorf("after the delivery settled: %+v %v", replay, err)
 	}
 	if n := len(rcv.Requests()); n != 1 {
 		t.Errorf("%d requests for one attempt executed three times", n)
 	}
 	// Recording twice counts the attempt once.
-	if err := acts.RecordAttempt(t.Context(), delivery.RecordInput{Attempt: in, Outcome: first}); err != nil {
+	if err := acts.RecordAttempt(t.Context(), activities.RecordInput{Attempt: in, Outcome: first}); err != nil {
 		t.Fatal(err)
 	}
 	dl, _ := store.GetDelivery(t.Context(), dbgen.GetDeliveryParams{EventID: in.EventID, EndpointID: in.EndpointID})
-	if dl.Status != delivery.StatusDelivered || dl.Attempts != 1 {
+	if dl.Status != webhook.DeliveryDelivered || dl.Attempts != 1 {
 		t.Errorf("delivery %+v", dl)
 	}
 }
@@ -106,7 +105,7 @@ func TestSendAttemptWaitsForItsDelivery(t *testing.T) {
 	rcv := testenv.NewReceiver(t, testenv.Always(http.StatusOK))
 	in := pendingDelivery(t, store, rcv.URL)
 	in.EndpointID = uuid.New()
-	if _, err := webhookActivities(t, store).SendAttempt(t.Context(), in); err == nil {
+	if _, err := deliveryActivities(t, store).SendAttempt(t.Context(), in); err == nil {
 		t.Error("an attempt without its delivery row succeeded")
 	}
 	if len(rcv.Requests()) != 0 {
