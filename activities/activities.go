@@ -31,12 +31,12 @@ type Deps struct {
 
 // Activities gathers the activity groups the worker registers.
 type Activities struct {
-	Sandbox    *SandboxFixtures
-	Catalog    *CatalogImports
-	CSV        *CSVImports
-	Deliveries *Deliveries
-	Offers     *Offers
-	Orders     *Orders
+	Sandbox        *SandboxFixtures
+	ProductImports *ProductImports
+	CSV            *CSVImports
+	Deliveries     *Deliveries
+	Offers         *Offers
+	Orders         *Orders
 	// MaxConcurrentAttempts bounds the webhook attempts the worker runs at once.
 	MaxConcurrentAttempts int
 }
@@ -64,7 +64,7 @@ func New(d Deps) (*Activities, error) {
 			Offers: offers.NewService(d.Config, d.Store, d.Temporal, engine),
 			Orders: &orders.Service{Store: d.Store, Temporal: d.Temporal},
 		},
-		Catalog: &CatalogImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
+		ProductImports: &ProductImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
 		CSV: &CSVImports{
 			Jobs:      csvimport.Jobs{Store: d.Store},
 			Processor: csvimport.Processor{Store: d.Store, Bucket: bucket, Importer: importer, ChunkRows: d.Config.Catalog.Imports.ChunkRows},

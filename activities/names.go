@@ -11,7 +11,10 @@ import (
 // registered and called as its group's prefix plus its method's name
 // ("webhook.SendAttempt"), the names histories and running workflows carry.
 var prefixes = map[string]string{
-	"Deliveries": "webhook.",
+	"Deliveries":      "webhook.",
+	"ProductImports":  "catalog.",
+	"CSVImports":      "catalog.",
+	"SandboxFixtures": "sandbox.",
 }
 
 // renamed are the activities whose methods were renamed after histories

@@ -13,10 +13,10 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/fixtures"
 	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
-	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 
 // offerFixtures are the fixture offers and the status each is driven to.
@@ -24,11 +24,11 @@ var offerFixtures = []struct {
 	reference string
 	status    offer.Status
 }{
-	{sandbox.ActiveOfferReference, offer.Created},
-	{sandbox.CreatedOfferReference, offer.Created},
-	{sandbox.VoidedOfferReference, offer.Voided},
-	{sandbox.ExpiredOfferReference, offer.Expired},
-	{sandbox.AcceptedOfferReference, offer.Accepted},
+	{fixtures.ActiveOfferReference, offer.Created},
+	{fixtures.CreatedOfferReference, offer.Created},
+	{fixtures.VoidedOfferReference, offer.Voided},
+	{fixtures.ExpiredOfferReference, offer.Expired},
+	{fixtures.AcceptedOfferReference, offer.Accepted},
 }
 
 // orderFixtures are the statuses of the fixture orders, one each.
@@ -46,7 +46,7 @@ const fixtureExpiry = 365 * 24 * time.Hour
 // place is left alone, a half-driven one is driven on, and one whose
 // status drifted (an active fixture that expired a year later) is made
 // again, so the step can run on every start.
-func (f *SandboxFixtures) SeedOffers(ctx context.Context, in sandbox.SeedInput) (int, error) {
+func (f *SandboxFixtures) SeedOffers(ctx context.Context, in SeedInput) (int, error) {
 	payload, err := f.fixturePayload(ctx, in.SellerID)
 	if err != nil {
 		return 0, err
@@ -60,7 +60,7 @@ func (f *SandboxFixtures) SeedOffers(ctx context.Context, in sandbox.SeedInput) 
 		activity.RecordHeartbeat(ctx, count)
 	}
 	for _, status := range orderFixtures {
-		reference := sandbox.OrderReferencePrefix + string(status)
+		reference := fixtures.OrderReferencePrefix + string(status)
 		if err := f.orderTo(ctx, in.SellerID, reference, status, payload); err != nil {
 			return count, fmt.Errorf("fixture order %s: %w", reference, err)
 		}
@@ -73,7 +73,7 @@ func (f *SandboxFixtures) SeedOffers(ctx context.Context, in sandbox.SeedInput) 
 // fixturePayload is the offer the fixtures are made of: two units of the
 // supported sku fixture, shipped by the sandbox shipping method.
 func (f *SandboxFixtures) fixturePayload(ctx context.Context, sellerID uuid.UUID) (sellerapi.OfferCreateRequest, error) {
-	ref := catalog.Reference{Source: sandbox.SKUSource, Reference: sandbox.SupportedSKUReference}
+	ref := catalog.Reference{Source: fixtures.SKUSource, Reference: fixtures.SupportedSKUReference}
 	found, err := catalog.FindByReferences(ctx, f.Store.Queries, sellerID, []catalog.Reference{ref})
 	if err != nil {
 		return sellerapi.OfferCreateRequest{}, err
@@ -82,7 +82,7 @@ func (f *SandboxFixtures) fixturePayload(ctx context.Context, sellerID uuid.UUID
 	if !ok {
 		return sellerapi.OfferCreateRequest{}, errors.New("the sku fixture product is missing; seed the catalog first")
 	}
-	email, company := "buyer@sandbox.example", "Sandbox Customer GmbH"
+	email, company := "buyer@fixtures.example", "Sandbox Customer GmbH"
 	return sellerapi.OfferCreateRequest{
 		SalesChannel: sellerapi.Ecommerce,
 		Customer: &sellerapi.Customer{
@@ -91,7 +91,7 @@ func (f *SandboxFixtures) fixturePayload(ctx context.Context, sellerID uuid.UUID
 		},
 		ShippingAddress: &sellerapi.ShippingAddress{City: "Berlin", CountryCode: "DE", Line1: "Sandboxstraße 1", PostalCode: "10115"},
 		Shipping: &sellerapi.OfferShipping{
-			SellerShippingReference: sandbox.SupportedShippingReference,
+			SellerShippingReference: fixtures.SupportedShippingReference,
 			Price:                   sellerapi.Money{Currency: product.Currency},
 		},
 		Lines: []sellerapi.OfferLineInput{{

@@ -32,23 +32,15 @@ type queue struct {
 func queues(acts *activities.Activities) []queue {
 	return []queue{
 		{
-			name:      sandbox.TaskQueue,
-			workflows: []any{sandbox.SeedSeller},
-			activities: map[string]any{
-				sandbox.SeedShippingMethodsActivity: acts.Sandbox.SeedShippingMethods,
-				sandbox.SeedCatalogActivity:         acts.Sandbox.SeedCatalog,
-				sandbox.SeedOffersActivity:          acts.Sandbox.SeedOffers,
-			},
+			name:     sandbox.TaskQueue,
+			register: func(r worker.Registry) { sandbox.Register(r, acts.Sandbox) },
 		},
 		{
-			name:      productimport.TaskQueue,
-			workflows: []any{productimport.ImportProducts, catalogimport.ImportCSV},
-			activities: map[string]any{
-				productimport.RunImportActivity:    acts.Catalog.RunProductImport,
-				catalogimport.ProcessActivity:      acts.CSV.Process,
-				catalogimport.SetStatusActivity:    acts.CSV.SetStatus,
-				catalogimport.ExpireUploadActivity: acts.CSV.ExpireUpload,
-				catalogimport.WriteErrorsActivity:  acts.CSV.WriteErrors,
+			// Both catalog workflows share the catalog queue.
+			name: productimport.TaskQueue,
+			register: func(r worker.Registry) {
+				productimport.Register(r, acts.ProductImports)
+				catalogimport.Register(r, acts.CSV)
 			},
 		},
 		{

@@ -8,7 +8,9 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/csvimport"
+	"github.com/tenurehq/tenure/workflows/call"
 )
 
 // ImportCSV runs one CSV import job from its creation to its end.
@@ -19,6 +21,9 @@ func ImportCSV(ctx workflow.Context, in Input) (Result, error) {
 	}
 	return j.run(ctx)
 }
+
+// a names the CSV import activities; the worker registers the real ones.
+var a *activities.CSVImports
 
 type job struct {
 	input Input
@@ -38,7 +43,7 @@ func (j *job) setup(ctx workflow.Context) error {
 		InitialInterval:        time.Second,
 		BackoffCoefficient:     2,
 		MaximumInterval:        time.Minute,
-		NonRetryableErrorTypes: []string{ErrFileRejected, ErrImportNotFound},
+		NonRetryableErrorTypes: []string{activities.ErrFileRejected, activities.ErrImportNotFound},
 	}
 	j.acts = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
@@ -111,7 +116,7 @@ func (j *job) run(ctx workflow.Context) (Result, error) {
 	if err := j.record(ctx, csvimport.Ingested, ""); err != nil {
 		return Result{}, err
 	}
-	if err := workflow.ExecuteActivity(j.acts, WriteErrorsActivity, j.input.ImportID).Get(ctx, nil); err != nil {
+	if err := call.Effect(j.acts, a.WriteCSVImportErrors, j.input.ImportID); err != nil {
 		return Result{}, err
 	}
 	return j.finish(ctx, csvimport.Completed, "", true)
@@ -128,8 +133,8 @@ func (j *job) awaitUpload(ctx workflow.Context) (bool, error) {
 		if err != nil || ok {
 			return ok, err
 		}
-		var state csvimport.UploadState
-		if err := workflow.ExecuteActivity(j.acts, ExpireUploadActivity, Expiry{ImportID: j.input.ImportID, Force: force}).Get(ctx, &state); err != nil {
+		state, err := call.Activity(j.acts, a.ExpireCSVUpload, activities.CSVUploadExpiry{ImportID: j.input.ImportID, Force: force})
+		if err != nil {
 			return false, err
 		}
 		switch state {
@@ -150,13 +155,13 @@ func (j *job) process() (status csvimport.Status, reason string, done bool) {
 	ctx, stop := workflow.WithCancel(j.processing)
 	j.stopProcessing = stop
 	defer func() { j.stopProcessing = nil }()
-	err := workflow.ExecuteActivity(ctx, ProcessActivity, j.input.ImportID).Get(ctx, nil)
+	err := call.Effect(ctx, a.ProcessCSVImport, j.input.ImportID)
 	var appErr *temporal.ApplicationError
 	switch {
 	case j.cancelRequested:
 		// Rows committed before the activity stopped stay.
 		return csvimport.Cancelled, "", true
-	case errors.As(err, &appErr) && appErr.Type() == ErrFileRejected:
+	case errors.As(err, &appErr) && appErr.Type() == activities.ErrFileRejected:
 		return csvimport.Failed, appErr.Message(), true
 	case err != nil:
 		return csvimport.Failed, "the import stopped on an internal error; rows stored before it stay", true
@@ -166,8 +171,7 @@ func (j *job) process() (status csvimport.Status, reason string, done bool) {
 
 // record persists a status the job moves to.
 func (j *job) record(ctx workflow.Context, s csvimport.Status, reason string) error {
-	var recorded csvimport.Job
-	err := workflow.ExecuteActivity(j.acts, SetStatusActivity, StatusChange{ImportID: j.input.ImportID, Status: s, Error: reason}).Get(ctx, &recorded)
+	recorded, err := call.Activity(j.acts, a.SetCSVImportStatus, activities.CSVStatusChange{ImportID: j.input.ImportID, Status: s, Error: reason})
 	if err == nil {
 		j.status = recorded.Status
 	}

@@ -19,22 +19,3 @@ func WorkflowID(importID uuid.UUID) string { return "product-import/" + importID
 type Input struct {
 	ImportID uuid.UUID
 }
-
-// Result is the import's final status and counters.
-type Result struct {
-	Status   string
-	Total    int
-	Imported int
-	Rejected int
-}
-
-// Activity names, registered by the worker with these exact names.
-const (
-	// RunImportActivity validates and stores the import's products in
-	// chunks, heartbeating after each, and records the result.
-	RunImportActivity = "catalog.RunProductImport"
-)
-
-// ErrImportNotFound is the application error type of an import id with no
-// recorded import; retrying cannot help.
-const ErrImportNotFound = "ImportNotFound"

@@ -6,26 +6,38 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	"go.temporal.io/sdk/activity"
+	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+
+	"github.com/tenurehq/tenure/activities"
 )
 
-func TestImportProductsRunsTheImport(t *testing.T) {
+// newEnv is a test environment where the import activity does what run says.
+func newEnv(run func(activities.ProductImportInput) (activities.ProductImportResult, error)) *testsuite.TestWorkflowEnvironment {
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestWorkflowEnvironment()
+	Register(env, a)
+	env.OnActivity(a.RunProductImport, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, in activities.ProductImportInput) (activities.ProductImportResult, error) {
+			return run(in)
+		})
+	return env
+}
+
+func TestImportProductsRunsTheImport(t *testing.T) {
 	id := uuid.New()
 	var ran []uuid.UUID
-	env.RegisterActivityWithOptions(func(_ context.Context, in Input) (Result, error) {
+	env := newEnv(func(in activities.ProductImportInput) (activities.ProductImportResult, error) {
 		ran = append(ran, in.ImportID)
-		return Result{Status: "completed", Total: 12, Imported: 11, Rejected: 1}, nil
-	}, activity.RegisterOptions{Name: RunImportActivity})
+		return activities.ProductImportResult{Status: "completed", Total: 12, Imported: 11, Rejected: 1}, nil
+	})
 
 	env.ExecuteWorkflow(ImportProducts, Input{ImportID: id})
 	if err := env.GetWorkflowError(); err != nil {
 		t.Fatal(err)
 	}
-	var result Result
+	var result activities.ProductImportResult
 	if err := env.GetWorkflowResult(&result); err != nil {
 		t.Fatal(err)
 	}
@@ -35,16 +47,14 @@ func TestImportProductsRunsTheImport(t *testing.T) {
 }
 
 func TestImportProductsRetriesTransientFailures(t *testing.T) {
-	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
 	attempts := 0
-	env.RegisterActivityWithOptions(func(context.Context, Input) (Result, error) {
+	env := newEnv(func(activities.ProductImportInput) (activities.ProductImportResult, error) {
 		attempts++
 		if attempts < 3 {
-			return Result{}, errors.New("connection reset")
+			return activities.ProductImportResult{}, errors.New("connection reset")
 		}
-		return Result{Status: "completed"}, nil
-	}, activity.RegisterOptions{Name: RunImportActivity})
+		return activities.ProductImportResult{Status: "completed"}, nil
+	})
 
 	env.ExecuteWorkflow(ImportProducts, Input{ImportID: uuid.New()})
 	if err := env.GetWorkflowError(); err != nil || attempts != 3 {
@@ -53,13 +63,11 @@ func TestImportProductsRetriesTransientFailures(t *testing.T) {
 }
 
 func TestImportProductsGivesUpOnAnUnknownImport(t *testing.T) {
-	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
 	attempts := 0
-	env.RegisterActivityWithOptions(func(context.Context, Input) (Result, error) {
+	env := newEnv(func(activities.ProductImportInput) (activities.ProductImportResult, error) {
 		attempts++
-		return Result{}, temporal.NewNonRetryableApplicationError("no such import", ErrImportNotFound, nil)
-	}, activity.RegisterOptions{Name: RunImportActivity})
+		return activities.ProductImportResult{}, temporal.NewNonRetryableApplicationError("no such import", activities.ErrImportNotFound, nil)
+	})
 
 	env.ExecuteWorkflow(ImportProducts, Input{ImportID: uuid.New()})
 	if err := env.GetWorkflowError(); err == nil || attempts != 1 {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 
+	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/catalog"
-	"github.com/tenurehq/tenure/workflows/productimport"
 )
 
 // importVisibleAttempts is how many attempts may find no recorded import
@@ -16,14 +16,31 @@ import (
 // workflow's retry policy).
 const importVisibleAttempts = 5
 
-// CatalogImports runs the background part of product batch imports.
-type CatalogImports struct {
+// ErrImportNotFound is the application error type of an import id with no
+// recorded import (a product batch or a CSV job); retrying cannot help.
+const ErrImportNotFound = "ImportNotFound"
+
+// ProductImports runs the background part of product batch imports.
+type ProductImports struct {
 	Imports catalog.Imports
+}
+
+// ProductImportInput names a recorded product import.
+type ProductImportInput struct {
+	ImportID uuid.UUID
+}
+
+// ProductImportResult is an import's final status and counters.
+type ProductImportResult struct {
+	Status   string
+	Total    int
+	Imported int
+	Rejected int
 }
 
 // RunProductImport imports a recorded batch, resuming after the chunks its
 // last heartbeat reported when this is a retry.
-func (c *CatalogImports) RunProductImport(ctx context.Context, in productimport.Input) (productimport.Result, error) {
+func (c *ProductImports) RunProductImport(ctx context.Context, in ProductImportInput) (ProductImportResult, error) {
 	var from *catalog.Progress
 	if activity.HasHeartbeatDetails(ctx) {
 		var p catalog.Progress
@@ -37,13 +54,13 @@ func (c *CatalogImports) RunProductImport(ctx context.Context, in productimport.
 		// so a first attempt may not see it yet; only a lasting absence
 		// (the commit failed) is final.
 		if activity.GetInfo(ctx).Attempt < importVisibleAttempts {
-			return productimport.Result{}, err
+			return ProductImportResult{}, err
 		}
-		return productimport.Result{}, temporal.NewNonRetryableApplicationError(err.Error(), productimport.ErrImportNotFound, err)
+		return ProductImportResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrImportNotFound, err)
 	}
 	if err != nil {
-		return productimport.Result{}, err
+		return ProductImportResult{}, err
 	}
 	s := result.Summary
-	return productimport.Result{Status: string(result.Status), Total: s.Total, Imported: s.Imported, Rejected: s.Rejected}, nil
+	return ProductImportResult{Status: string(result.Status), Total: s.Total, Imported: s.Imported, Rejected: s.Rejected}, nil
 }
