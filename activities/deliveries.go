@@ -9,6 +9,7 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/internal/optional"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -126,9 +127,9 @@ func (w *Deliveries) claimedBefore(ctx context.Context, key dbgen.StartAttemptPa
 	if a.Outcome == "interrupted" {
 		out.Verdict = VerdictFailed
 	}
-	out.StatusCode = int(deref(a.StatusCode))
-	out.Latency = time.Duration(deref(a.LatencyMs)) * time.Millisecond
-	out.ErrorClass, out.Excerpt = deref(a.ErrorClass), deref(a.ResponseExcerpt)
+	out.StatusCode = int(optional.Value(a.StatusCode))
+	out.Latency = time.Duration(optional.Value(a.LatencyMs)) * time.Millisecond
+	out.ErrorClass, out.Excerpt = optional.Value(a.ErrorClass), optional.Value(a.ResponseExcerpt)
 	return out, nil
 }
 
@@ -168,10 +169,10 @@ func (w *Deliveries) RecordAttempt(ctx context.Context, in RecordInput) error {
 		_, err := q.FinishAttempt(ctx, dbgen.FinishAttemptParams{
 			EventID: a.EventID, EndpointID: a.EndpointID, Run: a.Run, Attempt: a.Attempt,
 			Outcome:         outcome,
-			StatusCode:      optional(int32(o.StatusCode)),
+			StatusCode:      optional.NonZero(int32(o.StatusCode)),
 			LatencyMs:       latencyMs,
-			ErrorClass:      optional(o.ErrorClass),
-			ResponseExcerpt: optional(o.Excerpt),
+			ErrorClass:      optional.NonZero(o.ErrorClass),
+			ResponseExcerpt: optional.NonZero(o.Excerpt),
 		})
 		switch {
 		case db.IsNotFound(err):
@@ -204,21 +205,4 @@ func (w *Deliveries) RecordAttempt(ctx context.Context, in RecordInput) error {
 		}
 		return nil
 	})
-}
-
-// optional turns a zero value into NULL.
-func optional[T comparable](v T) *T {
-	var zero T
-	if v == zero {
-		return nil
-	}
-	return &v
-}
-
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
 }

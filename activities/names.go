@@ -15,6 +15,8 @@ var prefixes = map[string]string{
 	"ProductImports":  "catalog.",
 	"CSVImports":      "catalog.",
 	"SandboxFixtures": "sandbox.",
+	"Offers":          "offer.",
+	"Orders":          "order.",
 }
 
 // renamed are the activities whose methods were renamed after histories

@@ -5,21 +5,19 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
 
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/fixtures"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
 )
 
 // SandboxFixtures writes the well-known records of a new sandbox seller.
 type SandboxFixtures struct {
 	Store    *db.Store
 	Importer catalog.Importer
-	Offers   *offers.Service
-	Orders   *orders.Service
+	Driver   FixtureDriver
 }
 
 // SeedInput names the seller to seed.
@@ -80,4 +78,11 @@ func (f *SandboxFixtures) SeedCatalog(ctx context.Context, in SeedInput) (int, e
 		return err
 	})
 	return len(products), err
+}
+
+// SeedOffers drives the fixture offers and orders to their statuses through
+// their workflows, heartbeating as each is done. It returns how many
+// fixtures the seller has.
+func (f *SandboxFixtures) SeedOffers(ctx context.Context, in SeedInput) (int, error) {
+	return f.Driver.SeedOffers(ctx, in.SellerID, func(count int) { activity.RecordHeartbeat(ctx, count) })
 }

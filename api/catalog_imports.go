@@ -10,6 +10,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/csvimport"
+	"github.com/tenurehq/tenure/internal/optional"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
 	"github.com/tenurehq/tenure/workflows/entity"
 )
@@ -32,7 +33,7 @@ func (h csvImports) CreateCatalogImport(ctx context.Context, req sellerapi.Creat
 	if err != nil {
 		return nil, err
 	}
-	filename := strings.TrimSpace(deref(req.Body.Filename))
+	filename := strings.TrimSpace(optional.Value(req.Body.Filename))
 	if filename == "" {
 		filename = defaultImportFilename
 	}
@@ -86,8 +87,8 @@ func (h csvImports) CancelCatalogImport(ctx context.Context, req sellerapi.Cance
 	case entity.TimedOut(err):
 		return nil, Unavailable("the import did not confirm the cancellation in time; it may still be cancelled")
 	}
-	if refusal, ok := entity.Refusal(err); ok {
-		return nil, Unprocessable("%s", refusal.Message())
+	if refused, ok := entity.RefusalOf(err); ok {
+		return nil, Unprocessable("%s", refused.Message)
 	}
 	return nil, err
 }

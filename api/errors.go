@@ -10,7 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/refusal"
 )
 
 // Error is a refusal the Seller API contract describes: the client gets its
@@ -104,16 +104,10 @@ var statusNames = map[int]string{
 // error is logged with the request id and answered as an opaque fault.
 func errorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
-		var rejection *offers.Rejection
-		if errors.As(err, &rejection) {
+		var refused *refusal.Error
+		if errors.As(err, &refused) && refused.Kind.OfferPayload() {
 			// The offer operations' 422 is the contract's OfferError.
-			refs := rejection.References
-			if refs == nil {
-				refs = []sellerapi.SellerProductReference{}
-			}
-			return c.Status(http.StatusUnprocessableEntity).JSON(sellerapi.OfferError{
-				Name: rejection.Name, Message: rejection.Message, References: &refs,
-			})
+			return c.Status(http.StatusUnprocessableEntity).JSON(offerErrorBody(refused))
 		}
 		apiErr := asAPIError(c, logger, err)
 		for k, v := range apiErr.Header {

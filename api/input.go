@@ -44,14 +44,6 @@ func limitText(field, value string, max int) error {
 	return nil
 }
 
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
-}
-
 // callerAndID reads the caller's seller and the id of an offer or order in
 // the path; an id that is not a UUID names nothing of the caller's.
 func callerAndID(ctx context.Context, what, raw string) (uuid.UUID, uuid.UUID, error) {

@@ -6,6 +6,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/internal/optional"
 	"github.com/tenurehq/tenure/listing"
 )
 
@@ -38,8 +39,8 @@ func pagedFilter(p listParams) (listing.Filter, error) {
 		return f, err
 	}
 	f.Page = page
-	f.SortBy = deref(p.sortBy)
-	f.Descending = deref(p.sortOrder) == "desc"
+	f.SortBy = optional.Value(p.sortBy)
+	f.Descending = optional.Value(p.sortOrder) == "desc"
 	f.IDGt, f.IDGte, f.IDLt, f.IDLte = p.idGt, p.idGte, p.idLt, p.idLte
 	f.CreatedAtGt, f.CreatedAtGte, f.CreatedAtLt, f.CreatedAtLte = p.createdAtGt, p.createdAtGte, p.createdAtLt, p.createdAtLte
 	return f, nil
@@ -47,16 +48,16 @@ func pagedFilter(p listParams) (listing.Filter, error) {
 
 // unpagedFilter reads the filters of the deprecated unpaginated lists.
 func unpagedFilter(query, createdBy *string, partnersOnly *bool) (listing.Filter, error) {
-	if err := limitText("query", deref(query), maxNameLength); err != nil {
+	if err := limitText("query", optional.Value(query), maxNameLength); err != nil {
 		return listing.Filter{}, err
 	}
-	if err := limitText("created_by", deref(createdBy), maxCreatedBy); err != nil {
+	if err := limitText("created_by", optional.Value(createdBy), maxCreatedBy); err != nil {
 		return listing.Filter{}, err
 	}
 	return listing.Filter{
-		Query:        deref(query),
-		CreatedBy:    listing.CreatedByEmails(deref(createdBy)),
-		PartnersOnly: deref(partnersOnly),
+		Query:        optional.Value(query),
+		CreatedBy:    listing.CreatedByEmails(optional.Value(createdBy)),
+		PartnersOnly: optional.Value(partnersOnly),
 		Limit:        listing.UnpagedLimit,
 	}, nil
 }

@@ -4,16 +4,20 @@ import (
 	"context"
 	"errors"
 
+	"github.com/google/uuid"
+
 	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/internal/optional"
 	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/order"
 )
 
 // orderHandlers serve the order and shipment operations through the order
 // service.
 type orderHandlers struct {
-	service *orders.Service
+	service *services.Orders
 }
 
 // GetOrder returns an order of the caller.
@@ -23,7 +27,10 @@ func (h orderHandlers) GetOrder(ctx context.Context, req sellerapi.GetOrderReque
 		return nil, err
 	}
 	o, err := h.service.Get(ctx, seller, id)
-	return sellerapi.GetOrder200JSONResponse(o), orderError(err)
+	if err != nil {
+		return nil, orderError(err)
+	}
+	return sellerapi.GetOrder200JSONResponse(orderView(o)), nil
 }
 
 // AcknowledgeOrder acknowledges an order (from created).
@@ -50,8 +57,11 @@ func (h orderHandlers) change(ctx context.Context, rawID, update string) (seller
 	if err != nil {
 		return sellerapi.OrderSummary{}, err
 	}
-	summary, err := h.service.Change(ctx, seller, id, update)
-	return summary, orderError(err)
+	o, err := h.service.Change(ctx, seller, id, update)
+	if err != nil {
+		return sellerapi.OrderSummary{}, orderError(err)
+	}
+	return orderSummaryView(o), nil
 }
 
 // SetOrderMetadata replaces an order's metadata.
@@ -60,8 +70,11 @@ func (h orderHandlers) SetOrderMetadata(ctx context.Context, req sellerapi.SetOr
 	if err != nil {
 		return nil, err
 	}
-	summary, err := h.service.SetMetadata(ctx, seller, id, req.Body.Metadata)
-	return sellerapi.SetOrderMetadata200JSONResponse(summary), orderError(err)
+	o, err := h.service.SetMetadata(ctx, seller, id, req.Body.Metadata)
+	if err != nil {
+		return nil, orderError(err)
+	}
+	return sellerapi.SetOrderMetadata200JSONResponse(orderSummaryView(o)), nil
 }
 
 // CreateShipment reports shipped items of an order.
@@ -70,8 +83,21 @@ func (h orderHandlers) CreateShipment(ctx context.Context, req sellerapi.CreateS
 	if err != nil {
 		return nil, err
 	}
-	shipment, err := h.service.Ship(ctx, claims.SellerID, *req.Body)
-	return sellerapi.CreateShipment200JSONResponse(shipment), orderError(err)
+	b := req.Body
+	orderID, err := uuid.Parse(b.OrderId)
+	if err != nil {
+		return nil, orderError(services.ErrOrderNotFound)
+	}
+	shipment := orders.Shipment{TrackingURL: optional.Value(b.TrackingUrl), Metadata: optional.Value(b.Metadata)}
+	for _, sn := range b.SerialNumbers {
+		shipment.SerialNumbers = append(shipment.SerialNumbers, orders.SerialNumber{
+			Source: sn.SellerProductReference.Source, Reference: sn.SellerProductReference.Reference, SerialNumber: sn.SerialNumber,
+		})
+	}
+	if err := h.service.Ship(ctx, claims.SellerID, orderID, shipment); err != nil {
+		return nil, orderError(err)
+	}
+	return sellerapi.CreateShipment200JSONResponse{Metadata: b.Metadata, SerialNumbers: b.SerialNumbers, TrackingUrl: b.TrackingUrl}, nil
 }
 
 // ListOrders returns the caller's orders matching the filters, oldest
@@ -85,8 +111,12 @@ func (h orderHandlers) ListOrders(ctx context.Context, req sellerapi.ListOrdersR
 	if err != nil {
 		return nil, err
 	}
-	list, _, err := h.service.List(ctx, claims.SellerID, f)
-	return sellerapi.ListOrders200JSONResponse{Orders: &list}, err
+	rows, _, err := h.service.List(ctx, claims.SellerID, f)
+	if err != nil {
+		return nil, err
+	}
+	list := orderListItems(rows)
+	return sellerapi.ListOrders200JSONResponse{Orders: &list}, nil
 }
 
 // ListOrdersPaginated returns one page of the caller's orders.
@@ -105,28 +135,30 @@ func (h orderHandlers) ListOrdersPaginated(ctx context.Context, req sellerapi.Li
 	if err != nil {
 		return nil, err
 	}
-	list, total, err := h.service.List(ctx, claims.SellerID, f)
+	rows, total, err := h.service.List(ctx, claims.SellerID, f)
 	if err != nil {
 		return nil, err
 	}
-	return sellerapi.ListOrdersPaginated200JSONResponse{Orders: list, Pagination: pagination(f, total)}, nil
+	return sellerapi.ListOrdersPaginated200JSONResponse{Orders: orderListItems(rows), Pagination: pagination(f, total)}, nil
+}
+
+// orderListItems are the list entries of orders.
+func orderListItems(rows []dbgen.ListOrdersRow) []sellerapi.OrderListItem {
+	out := make([]sellerapi.OrderListItem, len(rows))
+	for i, r := range rows {
+		out[i] = sellerapi.OrderListItem{
+			AgentName: r.AgentName, CompanyName: r.CompanyName, CreatedAt: r.CreatedAt, FullName: r.FullName,
+			Id: r.ID.String(), OfferId: r.OfferID.String(), SellerOfferReference: r.SellerOfferReference,
+			Status: sellerapi.OrderStatus(r.Status),
+		}
+	}
+	return out
 }
 
 // orderError turns the order service's errors into the contract's.
 func orderError(err error) error {
-	var input *orders.InputError
-	var refusal *entity.StatusRefusal
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &input):
-		return BadRequest("%s", input.Message)
-	case errors.Is(err, orders.ErrNotFound):
+	if errors.Is(err, services.ErrOrderNotFound) {
 		return NotFound("order not found")
-	case errors.As(err, &refusal):
-		return Unprocessable("%s", refusal.Message)
-	case errors.Is(err, entity.ErrUnavailable):
-		return Unavailable("the order workflow did not confirm the change in time; read the order before retrying")
 	}
-	return err
+	return entityError("order", err)
 }

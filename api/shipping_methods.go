@@ -8,6 +8,7 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/internal/optional"
 )
 
 // shippingMethodPageSize is how many shipping methods one page holds.
@@ -63,7 +64,7 @@ func (h shippingMethods) CreateShippingMethod(ctx context.Context, req sellerapi
 	if err := requireText("seller_shipping_method_reference", body.SellerShippingMethodReference, maxReferenceLength); err != nil {
 		return nil, err
 	}
-	name := deref(body.Name)
+	name := optional.Value(body.Name)
 	if err := limitText("name", name, maxNameLength); err != nil {
 		return nil, err
 	}
@@ -72,7 +73,7 @@ func (h shippingMethods) CreateShippingMethod(ctx context.Context, req sellerapi
 		SellerID:                      claims.SellerID,
 		SellerShippingMethodReference: body.SellerShippingMethodReference,
 		Name:                          name,
-		IsInStorePickup:               deref(body.IsInStorePickup),
+		IsInStorePickup:               optional.Value(body.IsInStorePickup),
 		Supported:                     true,
 	})
 	if db.IsNotFound(err) {

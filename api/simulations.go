@@ -11,8 +11,8 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
@@ -27,8 +27,8 @@ const maxSimulationIDs = 1000
 type simulations struct {
 	store       *db.Store
 	environment config.Environment
-	offers      *offers.Service
-	orders      *orders.Service
+	offers      *services.Offers
+	orders      *services.Orders
 }
 
 // scenario runs one simulation for a seller. A *scenarioFailure says why it
@@ -112,12 +112,12 @@ func (s simulations) cancelOrder(ctx context.Context, sellerID uuid.UUID, in sel
 // scenarioOutcome turns an unknown id or a refused change into the reason
 // the simulation could not run.
 func scenarioOutcome(what string, id uuid.UUID, err error) error {
-	var refusal *entity.StatusRefusal
+	var refused *refusal.Error
 	switch {
-	case errors.Is(err, offers.ErrNotFound), errors.Is(err, orders.ErrNotFound):
+	case errors.Is(err, services.ErrOfferNotFound), errors.Is(err, services.ErrOrderNotFound):
 		return &scenarioFailure{reason: fmt.Sprintf("%s %s not found", what, id)}
-	case errors.As(err, &refusal):
-		return &scenarioFailure{reason: refusal.Message}
+	case errors.As(err, &refused):
+		return &scenarioFailure{reason: refused.Message}
 	case errors.Is(err, entity.ErrUnavailable):
 		return Unavailable("the %s workflow did not confirm the change in time", what)
 	}

@@ -84,18 +84,19 @@ func finalEvent(events []recordedEvent, kind, status string) (json.RawMessage, b
 	return nil, false
 }
 
-// Offers stored by earlier code render, byte for byte, as GET answered for
-// them then, and as the webhook of their last status carried them.
+// Offers stored by earlier code (documents of version 0) render, byte for
+// byte, as GET answered for them then, and as the webhook of their last
+// status carried them.
 func TestRecordedOffersRenderAsBefore(t *testing.T) {
 	for name, rec := range recorded[recordedOffer](t, "offer-*.json") {
 		t.Run(name, func(t *testing.T) {
 			row := rec.Row
 			row.Document = rec.Document
-			view, err := offers.Render(row)
+			stored, err := offers.Decode(row)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := json.Marshal(view)
+			got, err := json.Marshal(offerView(stored))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,12 +115,11 @@ func TestRecordedOrdersRenderAsBefore(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			row := rec.Row
 			row.Document, row.Metadata = rec.Document, rec.Metadata
-			stored := orders.Stored{Order: row, Assets: rec.Assets, TrackingURLs: rec.TrackingURLs}
-			view, err := orders.Render(stored)
+			stored, err := orders.Decode(row, rec.Assets, rec.TrackingURLs)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := json.Marshal(view)
+			got, err := json.Marshal(orderView(stored))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,11 +128,7 @@ func TestRecordedOrdersRenderAsBefore(t *testing.T) {
 			if payload, ok := finalEvent(rec.Events, "order", status); ok {
 				sameBytes(t, "the order."+status+" payload", got, payload)
 			}
-			summary, err := orders.Summarize(stored)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, err = json.Marshal(summary); err != nil {
+			if got, err = json.Marshal(orderSummaryView(stored)); err != nil {
 				t.Fatal(err)
 			}
 			sameBytes(t, "the order summary", got, rec.Summary)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"unicode/utf8"
-
-	"github.com/tenurehq/tenure/api/sellerapi"
 )
 
 // Limits Tenure puts on offer payloads where the contract sets none.
@@ -29,14 +27,14 @@ type textField struct {
 
 // checkInput refuses texts and numbers beyond Tenure's limits, naming the
 // field; the schema has already checked types and required fields.
-func checkInput(p sellerapi.OfferCreateRequest) error {
+func checkInput(p Request) error {
 	fields := []textField{
-		{"seller_offer_reference", &p.SellerOfferReference, maxText},
+		{"seller_offer_reference", &p.Reference, maxText},
 		{"exit_redirect", p.ExitRedirect, maxURL},
 		{"success_redirect", p.SuccessRedirect, maxURL},
-		{"draft_offer_id", p.DraftOfferId, maxText},
+		{"draft_offer_id", p.DraftOfferID, maxText},
 	}
-	if p.SellerOfferReference == "" {
+	if p.Reference == "" {
 		return invalid("field seller_offer_reference must not be empty")
 	}
 	for _, u := range []textField{{"exit_redirect", p.ExitRedirect, maxURL}, {"success_redirect", p.SuccessRedirect, maxURL}} {
@@ -48,46 +46,41 @@ func checkInput(p sellerapi.OfferCreateRequest) error {
 		}
 	}
 	if c := p.Customer; c != nil {
-		fields = append(fields, textField{"customer.customer_group", c.CustomerGroup, maxText},
-			textField{"customer.full_name", c.FullName, maxText}, textField{"customer.phone_number", c.PhoneNumber, maxText})
-		if c.Email != nil {
-			email := string(*c.Email)
-			fields = append(fields, textField{"customer.email", &email, maxText})
-		}
+		fields = append(fields, textField{"customer.customer_group", c.Group, maxText},
+			textField{"customer.full_name", c.FullName, maxText}, textField{"customer.phone_number", c.Phone, maxText},
+			textField{"customer.email", c.Email, maxText})
 		if co := c.Company; co != nil {
 			fields = append(fields, textField{"customer.company.name", co.Name, maxText},
-				textField{"customer.company.tax_number", co.TaxNumber, maxText}, textField{"customer.company.vat_number", co.VatNumber, maxText})
+				textField{"customer.company.tax_number", co.TaxNumber, maxText}, textField{"customer.company.vat_number", co.VATNumber, maxText})
 			if a := co.BillingAddress; a != nil {
-				fields = append(fields, addressFields("customer.company.billing_address", a.City, a.CountryCode, a.Line1, a.Line2, a.PostalCode, a.Region)...)
+				fields = append(fields, addressFields("customer.company.billing_address", a)...)
 			}
 		}
 	}
 	if a := p.ShippingAddress; a != nil {
-		fields = append(fields, addressFields("shipping_address", a.City, a.CountryCode, a.Line1, a.Line2, a.PostalCode, a.Region)...)
-		fields = append(fields, textField{"shipping_address.recipient_name", a.RecipientName, maxText})
+		fields = append(fields, addressFields("shipping_address", a)...)
+		fields = append(fields, textField{"shipping_address.recipient_name", a.Recipient, maxText})
 	}
 	if a := p.SalesAgent; a != nil {
-		email := string(a.Email)
-		fields = append(fields, textField{"sales_agent.name", &a.Name, maxText}, textField{"sales_agent.email", &email, maxText},
-			textField{"sales_agent.phone", &a.Phone, maxText}, textField{"sales_agent.external_agent_id", a.ExternalAgentId, maxText})
+		fields = append(fields, textField{"sales_agent.name", &a.Name, maxText}, textField{"sales_agent.email", &a.Email, maxText},
+			textField{"sales_agent.phone", &a.Phone, maxText}, textField{"sales_agent.external_agent_id", a.ExternalID, maxText})
 	}
 	if s := p.Shipping; s != nil {
-		fields = append(fields, textField{"shipping.seller_shipping_reference", &s.SellerShippingReference, maxText})
+		fields = append(fields, textField{"shipping.seller_shipping_reference", &s.Reference, maxText})
 	}
 	if len(p.Lines) > maxLines {
 		return invalid("field lines may hold at most %d lines, got %d", maxLines, len(p.Lines))
 	}
 	for i, l := range p.Lines {
 		name := fmt.Sprintf("lines[%d]", i)
-		if err := checkLine(name, l.Title, l.Subtitle, l.Quantity, l.SellerProductReference); err != nil {
+		if err := checkLine(name, l); err != nil {
 			return err
 		}
-		subs := deref(l.SubLines)
-		if len(subs) > maxSublines {
-			return invalid("field %s.sub_lines may hold at most %d sublines, got %d", name, maxSublines, len(subs))
+		if len(l.Sublines) > maxSublines {
+			return invalid("field %s.sub_lines may hold at most %d sublines, got %d", name, maxSublines, len(l.Sublines))
 		}
-		for j, s := range subs {
-			if err := checkLine(fmt.Sprintf("%s.sub_lines[%d]", name, j), s.Title, s.Subtitle, s.Quantity, s.SellerProductReference); err != nil {
+		for j, s := range l.Sublines {
+			if err := checkLine(fmt.Sprintf("%s.sub_lines[%d]", name, j), s); err != nil {
 				return err
 			}
 		}
@@ -97,22 +90,24 @@ func checkInput(p sellerapi.OfferCreateRequest) error {
 			return invalid("field %s must be at most %d characters", f.name, f.max)
 		}
 	}
-	return CheckMetadata("metadata", deref(p.Metadata))
+	return CheckMetadata("metadata", p.Metadata)
 }
 
-func addressFields(prefix string, city, country, line1 string, line2 *string, postal string, region *string) []textField {
+// addressFields are an address's texts (its recipient apart).
+func addressFields(prefix string, a *Address) []textField {
 	return []textField{
-		{prefix + ".city", &city, maxText}, {prefix + ".country_code", &country, maxText},
-		{prefix + ".line1", &line1, maxText}, {prefix + ".line2", line2, maxText},
-		{prefix + ".postal_code", &postal, maxText}, {prefix + ".region", region, maxText},
+		{prefix + ".city", &a.City, maxText}, {prefix + ".country_code", &a.CountryCode, maxText},
+		{prefix + ".line1", &a.Line1, maxText}, {prefix + ".line2", a.Line2, maxText},
+		{prefix + ".postal_code", &a.PostalCode, maxText}, {prefix + ".region", a.Region, maxText},
 	}
 }
 
-func checkLine(name, title string, subtitle *string, quantity int64, ref sellerapi.SellerProductReference) error {
-	if quantity < 1 || quantity > maxQuantity {
-		return invalid("field %s.quantity must be between 1 and %d, got %d", name, maxQuantity, quantity)
+func checkLine(name string, l LineRequest) error {
+	if l.Quantity < 1 || l.Quantity > maxQuantity {
+		return invalid("field %s.quantity must be between 1 and %d, got %d", name, maxQuantity, l.Quantity)
 	}
-	for _, f := range []textField{{name + ".title", &title, maxText}, {name + ".subtitle", subtitle, maxText},
+	ref := l.Product
+	for _, f := range []textField{{name + ".title", &l.Title, maxText}, {name + ".subtitle", l.Subtitle, maxText},
 		{name + ".seller_product_reference.source", &ref.Source, maxText}, {name + ".seller_product_reference.reference", &ref.Reference, maxText}} {
 		if f.value != nil && utf8.RuneCountInString(*f.value) > f.max {
 			return invalid("field %s must be at most %d characters", f.name, f.max)
@@ -137,12 +132,4 @@ func CheckMetadata(field string, m map[string]string) error {
 		}
 	}
 	return nil
-}
-
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
 }

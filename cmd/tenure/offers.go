@@ -9,8 +9,8 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/offer"
 )
 
@@ -47,14 +47,14 @@ func offersDecideCommand(file func() string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			service := &offers.Service{Store: c.store, Temporal: c.temporal}
+			service := &services.Offers{Store: c.store, Temporal: c.temporal}
 			update := offer.AcceptUpdate
 			if decline {
 				update = offer.DeclineUpdate
 			}
-			var refusal *entity.StatusRefusal
-			if err := service.Change(ctx, row.SellerID, id, update); errors.As(err, &refusal) {
-				return errors.New(refusal.Message)
+			var refused *refusal.Error
+			if err := service.Change(ctx, row.SellerID, id, update); errors.As(err, &refused) {
+				return errors.New(refused.Message)
 			} else if err != nil {
 				return err
 			}
@@ -62,7 +62,7 @@ func offersDecideCommand(file func() string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "offer %s is %s\n", id, decided.Status)
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "offer %s is %s\n", id, decided.Row.Status)
 			return err
 		},
 	}

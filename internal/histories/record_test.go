@@ -22,8 +22,7 @@ import (
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
 	"github.com/tenurehq/tenure/workflows/delivery"
 	"github.com/tenurehq/tenure/workflows/offer"
@@ -241,7 +240,7 @@ func recordProduction(t *testing.T) {
 	}
 	// In production the checkout submits offers for review; it is not
 	// served yet, so the recording sends the update the checkout will.
-	service := &offers.Service{Store: s.store, Temporal: s.tc}
+	service := &services.Offers{Store: s.store, Temporal: s.tc}
 	sellerID := s.seller.Seller.ID
 	submit := func(id uuid.UUID) {
 		if err := service.Change(t.Context(), sellerID, id, offer.SubmitForReviewUpdate); err != nil {
@@ -456,13 +455,20 @@ func (s *stack) saveViews() {
 			o.Row.Document = nil
 			out = o
 		case "order":
-			stored, err := orders.Load(ctx, s.store.Queries, sellerID, c.id)
+			row, err := s.store.GetOrder(ctx, dbgen.GetOrderParams{SellerID: sellerID, ID: c.id})
+			if err != nil {
+				s.t.Fatal(err)
+			}
+			assets, err := s.store.ListOrderAssets(ctx, c.id)
+			if err != nil {
+				s.t.Fatal(err)
+			}
+			urls, err := s.store.ListTrackingURLs(ctx, c.id)
 			if err != nil {
 				s.t.Fatal(err)
 			}
 			o := storedOrder{
-				Row: stored.Order, Document: stored.Order.Document, Metadata: stored.Order.Metadata,
-				Assets: stored.Assets, TrackingURLs: stored.TrackingURLs,
+				Row: row, Document: row.Document, Metadata: row.Metadata, Assets: assets, TrackingURLs: urls,
 				View: s.raw("/v1/orders/" + c.id.String()), Summary: s.summary(c.id), Events: s.events(c.id),
 			}
 			o.Row.Document, o.Row.Metadata = nil, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/csvimport"
+	"github.com/tenurehq/tenure/refusal"
 	"github.com/tenurehq/tenure/workflows/call"
 )
 
@@ -72,9 +73,14 @@ func (j *job) setup(ctx workflow.Context) error {
 
 func (j *job) validateCancel() error {
 	if !j.status.Cancellable() || j.finished {
-		return fmt.Errorf("the import is %s: only pending, queued or running imports can be cancelled", j.status)
+		return refuseCancel("the import is %s: only pending, queued or running imports can be cancelled", j.status)
 	}
 	return nil
+}
+
+// refuseCancel refuses a cancellation the job's status does not allow.
+func refuseCancel(format string, args ...any) error {
+	return temporal.NewApplicationError(fmt.Sprintf(format, args...), string(refusal.StatusNotAllowed))
 }
 
 // cancel stops the job and completes once it is recorded as cancelled.
@@ -87,7 +93,7 @@ func (j *job) cancel(ctx workflow.Context) error {
 		return err
 	}
 	if j.status != csvimport.Cancelled {
-		return fmt.Errorf("the import became %s before it could be cancelled", j.status)
+		return refuseCancel("the import became %s before it could be cancelled", j.status)
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
+
+	"github.com/tenurehq/tenure/refusal"
 )
 
 // UpdateTimeout bounds how long a caller waits for an entity workflow to
@@ -31,22 +33,17 @@ func Update(ctx context.Context, c client.Client, workflowID, name string, resul
 	return h.Get(ctx, result)
 }
 
-// StatusRefusal is a change the entity's status does not allow, in the
-// spec's words ("offers with status=created cannot be declined").
-type StatusRefusal struct{ Message string }
-
-func (r *StatusRefusal) Error() string { return r.Message }
-
 // ErrUnavailable says the entity's workflow did not answer in time; the
 // change may still happen.
 var ErrUnavailable = errors.New("the workflow did not answer in time")
 
-// Refusal is the application error an entity workflow refused an update
-// with (its validator, or an activity's non-retryable error), if err is one.
-func Refusal(err error) (*temporal.ApplicationError, bool) {
+// RefusalOf is the refusal an entity workflow refused an update with (its
+// validator, or an activity's non-retryable error of a refusal kind), if
+// err is one. Any other failure is not the caller's to see.
+func RefusalOf(err error) (*refusal.Error, bool) {
 	var app *temporal.ApplicationError
-	if errors.As(err, &app) {
-		return app, true
+	if errors.As(err, &app) && refusal.Known(app.Type()) {
+		return &refusal.Error{Kind: refusal.Kind(app.Type()), Message: app.Message()}, true
 	}
 	return nil, false
 }

@@ -8,6 +8,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/workflows/entity"
 )
 
@@ -65,12 +67,12 @@ func (w *offerWorkflow) setup(ctx workflow.Context) error {
 
 // allowedFrom is the spec's offer transition table, with DESIGN.md's
 // decisions for voiding and editing.
-var allowedFrom = map[string][]Status{
-	SubmitForReviewUpdate: {Created},
-	AcceptUpdate:          {PendingReview},
-	DeclineUpdate:         {PendingReview},
-	VoidUpdate:            {Created, PendingReview},
-	EditUpdate:            {Created},
+var allowedFrom = map[string][]offers.Status{
+	SubmitForReviewUpdate: {offers.Created},
+	AcceptUpdate:          {offers.PendingReview},
+	DeclineUpdate:         {offers.PendingReview},
+	VoidUpdate:            {offers.Created, offers.PendingReview},
+	EditUpdate:            {offers.Created},
 }
 
 func (w *offerWorkflow) validateCreate() error {
@@ -99,25 +101,30 @@ func (w *offerWorkflow) change(ctx workflow.Context, update string, effect func(
 	return w.guard.Do(ctx, func() error { return w.validate(update) }, effect)
 }
 
-func (w *offerWorkflow) ref() Ref { return Ref{OfferID: w.input.OfferID, SellerID: w.input.SellerID} }
+// a names the offer activities; the worker registers the real ones.
+var a *activities.Offers
+
+func (w *offerWorkflow) ref() activities.OfferRef {
+	return activities.OfferRef{OfferID: w.input.OfferID, SellerID: w.input.SellerID}
+}
 
 func (w *offerWorkflow) create(ctx workflow.Context, req CreateRequest) error {
 	w.creating = true
 	return w.guard.Do(ctx, w.validateCreate, func(ctx workflow.Context) error {
-		if err := entity.Persist(ctx, CreateActivity, req.Draft, nil); err != nil {
+		if err := entity.Persist(ctx, a.Create, req.Draft); err != nil {
 			w.createFailed = true
 			return err
 		}
 		// The start already set the status search attribute to created.
 		w.created = true
-		w.state = State{Status: Created, ExpiresAt: req.Draft.ExpiresAt}
+		w.state = State{Status: offers.Created, ExpiresAt: req.Draft.ExpiresAt}
 		return nil
 	})
 }
 
 func (w *offerWorkflow) submitForReview(ctx workflow.Context) error {
 	return w.change(ctx, SubmitForReviewUpdate, func(ctx workflow.Context) error {
-		return w.transition(ctx, PendingReview, nil)
+		return w.transition(ctx, offers.PendingReview, nil)
 	})
 }
 
@@ -133,28 +140,29 @@ func (w *offerWorkflow) accept(ctx workflow.Context) (AcceptResult, error) {
 // acceptNow accepts the offer, which creates its order in the same
 // transaction, then starts the order's workflow.
 func (w *offerWorkflow) acceptNow(ctx workflow.Context) (AcceptResult, error) {
-	var result AcceptResult
-	if err := entity.Persist(ctx, AcceptActivity, w.ref(), &result); err != nil {
+	accepted, err := entity.PersistResult(ctx, a.Accept, w.ref())
+	result := AcceptResult{OrderID: accepted.OrderID}
+	if err != nil {
 		return result, err
 	}
-	w.state.Status = Accepted
+	w.state.Status = offers.Accepted
 	w.orderID = result.OrderID
 	if err := entity.PublishStatus(ctx, string(w.state.Status)); err != nil {
 		return result, err
 	}
-	start := StartOrderInput{OrderID: result.OrderID, SellerID: w.input.SellerID}
-	return result, entity.Persist(ctx, StartOrderActivity, start, nil)
+	start := activities.OrderStart{OrderID: result.OrderID, SellerID: w.input.SellerID}
+	return result, entity.Persist(ctx, a.StartOrder, start)
 }
 
 func (w *offerWorkflow) decline(ctx workflow.Context) error {
 	return w.change(ctx, DeclineUpdate, func(ctx workflow.Context) error {
-		return w.transition(ctx, Declined, nil)
+		return w.transition(ctx, offers.Declined, nil)
 	})
 }
 
 func (w *offerWorkflow) void(ctx workflow.Context, req VoidRequest) error {
 	return w.change(ctx, VoidUpdate, func(ctx workflow.Context) error {
-		return w.transition(ctx, Voided, req.SupersededBy)
+		return w.transition(ctx, offers.Voided, req.SupersededBy)
 	})
 }
 
@@ -162,29 +170,29 @@ func (w *offerWorkflow) void(ctx workflow.Context, req VoidRequest) error {
 // then starts the new offer's workflow.
 func (w *offerWorkflow) edit(ctx workflow.Context, req EditRequest) (EditResult, error) {
 	err := w.change(ctx, EditUpdate, func(ctx workflow.Context) error {
-		in := EditInput{OfferID: w.input.OfferID, SellerID: w.input.SellerID, Draft: req.Draft}
-		if err := entity.Persist(ctx, EditActivity, in, nil); err != nil {
+		in := activities.OfferEdit{OfferID: w.input.OfferID, SellerID: w.input.SellerID, Draft: req.Draft}
+		if err := entity.Persist(ctx, a.Edit, in); err != nil {
 			return err
 		}
-		w.state.Status = Voided
+		w.state.Status = offers.Voided
 		if err := entity.PublishStatus(ctx, string(w.state.Status)); err != nil {
 			return err
 		}
-		start := StartOfferInput{OfferID: req.Draft.ID, SellerID: w.input.SellerID, Review: w.input.Review, ExpiresAt: req.Draft.ExpiresAt}
-		return entity.Persist(ctx, StartOfferActivity, start, nil)
+		start := activities.OfferStart{OfferID: req.Draft.ID, SellerID: w.input.SellerID, Review: w.input.Review, ExpiresAt: req.Draft.ExpiresAt}
+		return entity.Persist(ctx, a.StartOffer, start)
 	})
 	return EditResult{OfferID: req.Draft.ID}, err
 }
 
-func (w *offerWorkflow) transition(ctx workflow.Context, to Status, supersededBy *uuid.UUID) error {
-	in := TransitionInput{
+func (w *offerWorkflow) transition(ctx workflow.Context, to offers.Status, supersededBy *uuid.UUID) error {
+	in := activities.OfferTransition{
 		OfferID:      w.input.OfferID,
 		SellerID:     w.input.SellerID,
 		From:         w.state.Status,
 		To:           to,
 		SupersededBy: supersededBy,
 	}
-	if err := entity.Persist(ctx, TransitionActivity, in, nil); err != nil {
+	if err := entity.Persist(ctx, a.Transition, in); err != nil {
 		return err
 	}
 	w.state.Status = to
@@ -209,16 +217,16 @@ func (w *offerWorkflow) run(ctx workflow.Context) (Result, error) {
 		}
 		var err error
 		switch {
-		case w.state.Status == Created:
+		case w.state.Status == offers.Created:
 			err = w.untilDeadline(ctx, w.state.ExpiresAt, func(ctx workflow.Context) error {
-				return w.transition(ctx, Expired, nil)
+				return w.transition(ctx, offers.Expired, nil)
 			})
-		case w.input.Review == ReviewByRules && !w.state.Reviewed:
+		case w.input.Review == offers.ReviewByRules && !w.state.Reviewed:
 			err = w.review(ctx)
-		case w.input.Review == ReviewByRules:
+		case w.input.Review == offers.ReviewByRules:
 			// An operator did not decide in time.
 			err = w.untilDeadline(ctx, w.state.DecideBy, func(ctx workflow.Context) error {
-				return w.transition(ctx, Declined, nil)
+				return w.transition(ctx, offers.Declined, nil)
 			})
 		default:
 			// The sandbox waits for a scenario simulation.
@@ -286,24 +294,24 @@ var errRaceLost = temporal.NewApplicationError("the status changed before the de
 // review applies the production risk rules once; an operator's decision
 // that arrived meanwhile wins.
 func (w *offerWorkflow) review(ctx workflow.Context) error {
-	var r ReviewResult
-	if err := entity.Persist(ctx, ReviewRiskActivity, w.ref(), &r); err != nil {
+	r, err := entity.PersistResult(ctx, a.ReviewRisk, w.ref())
+	if err != nil {
 		return err
 	}
-	err := w.guard.Do(ctx, func() error { return w.validate(AcceptUpdate) }, func(ctx workflow.Context) error {
+	err = w.guard.Do(ctx, func() error { return w.validate(AcceptUpdate) }, func(ctx workflow.Context) error {
 		w.state.Reviewed = true
 		switch r.Decision {
-		case DecisionAccept:
+		case offers.DecisionAccept:
 			_, err := w.acceptNow(ctx)
 			return err
-		case DecisionDecline:
-			return w.transition(ctx, Declined, nil)
+		case offers.DecisionDecline:
+			return w.transition(ctx, offers.Declined, nil)
 		default:
 			w.state.DecideBy = workflow.Now(ctx).Add(r.ManualDeadline)
 			return nil
 		}
 	})
-	if w.state.Status != PendingReview {
+	if w.state.Status != offers.PendingReview {
 		return nil // decided, by the rules or by someone faster
 	}
 	return err

@@ -4,10 +4,11 @@ import (
 	"slices"
 
 	"github.com/google/uuid"
-
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/workflows/entity"
 )
 
@@ -31,19 +32,19 @@ type orderWorkflow struct {
 
 // allowedFrom is the spec's order transition table, with DESIGN.md's
 // decisions for shipping and cancelling.
-var allowedFrom = map[string][]Status{
-	AcknowledgeUpdate: {Created},
-	AcceptUpdate:      {Created, Acknowledged},
-	RejectUpdate:      {Created, Acknowledged},
-	ShipUpdate:        {Confirmed, PartiallyFulfilled},
-	CancelUpdate:      {Created, Acknowledged, Confirmed},
+var allowedFrom = map[string][]orders.Status{
+	AcknowledgeUpdate: {orders.Created},
+	AcceptUpdate:      {orders.Created, orders.Acknowledged},
+	RejectUpdate:      {orders.Created, orders.Acknowledged},
+	ShipUpdate:        {orders.Confirmed, orders.PartiallyFulfilled},
+	CancelUpdate:      {orders.Created, orders.Acknowledged, orders.Confirmed},
 }
 
 // targets are the statuses the plain transitions lead to.
-var targets = map[string]Status{
-	AcknowledgeUpdate: Acknowledged,
-	RejectUpdate:      Rejected,
-	CancelUpdate:      Canceled,
+var targets = map[string]orders.Status{
+	AcknowledgeUpdate: orders.Acknowledged,
+	RejectUpdate:      orders.Rejected,
+	CancelUpdate:      orders.Canceled,
 }
 
 func (w *orderWorkflow) setup(ctx workflow.Context) error {
@@ -73,10 +74,13 @@ func (w *orderWorkflow) validate(update string) error {
 	return temporal.NewApplicationError(Refusal(w.state.Status, update), ErrStatus)
 }
 
+// a names the order activities; the worker registers the real ones.
+var a *activities.Orders
+
 func (w *orderWorkflow) transition(ctx workflow.Context, update string) error {
 	return w.guard.Do(ctx, func() error { return w.validate(update) }, func(ctx workflow.Context) error {
-		in := TransitionInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, To: targets[update]}
-		if err := entity.Persist(ctx, TransitionActivity, in, nil); err != nil {
+		in := activities.OrderTransition{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, To: targets[update]}
+		if err := entity.Persist(ctx, a.Transition, in); err != nil {
 			return err
 		}
 		return w.moveTo(ctx, in.To)
@@ -86,11 +90,11 @@ func (w *orderWorkflow) transition(ctx workflow.Context, update string) error {
 // confirm accepts the order; the rental contracts start in the same transaction.
 func (w *orderWorkflow) confirm(ctx workflow.Context) error {
 	return w.guard.Do(ctx, func() error { return w.validate(AcceptUpdate) }, func(ctx workflow.Context) error {
-		in := TransitionInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, To: Confirmed}
-		if err := entity.Persist(ctx, ConfirmActivity, in, nil); err != nil {
+		in := activities.OrderTransition{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, To: orders.Confirmed}
+		if err := entity.Persist(ctx, a.Confirm, in); err != nil {
 			return err
 		}
-		return w.moveTo(ctx, Confirmed)
+		return w.moveTo(ctx, orders.Confirmed)
 	})
 }
 
@@ -102,9 +106,9 @@ func (w *orderWorkflow) ship(ctx workflow.Context, req ShipRequest) (Result, err
 		// lost with a crashed worker, and run again, finds the shipment its
 		// persistence recorded instead of recording another.
 		shipmentID := uuid.NewSHA1(shipmentNamespace, []byte(w.input.OrderID.String()+"/"+workflow.GetCurrentUpdateInfo(ctx).ID))
-		in := ShipInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, ShipmentID: shipmentID, From: w.state.Status, Shipment: req.Shipment}
-		var to Status
-		if err := entity.Persist(ctx, ShipActivity, in, &to); err != nil {
+		in := activities.OrderShipment{OrderID: w.input.OrderID, SellerID: w.input.SellerID, ShipmentID: shipmentID, From: w.state.Status, Shipment: req.Shipment}
+		to, err := entity.PersistResult(ctx, a.Ship, in)
+		if err != nil {
 			return err
 		}
 		return w.moveTo(ctx, to)
@@ -112,7 +116,7 @@ func (w *orderWorkflow) ship(ctx workflow.Context, req ShipRequest) (Result, err
 	return Result{Status: w.state.Status}, err
 }
 
-func (w *orderWorkflow) moveTo(ctx workflow.Context, status Status) error {
+func (w *orderWorkflow) moveTo(ctx workflow.Context, status orders.Status) error {
 	w.state.Status = status
 	return entity.PublishStatus(ctx, string(status))
 }

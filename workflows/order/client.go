@@ -1,4 +1,4 @@
-package offers
+package order
 
 import (
 	"github.com/google/uuid"
@@ -6,22 +6,23 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/tenurehq/tenure/workflows/offer"
+	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
-// StartOptions start the workflow of an offer, searchable in the Temporal
-// UI by seller, status and reference. An offer has one workflow: starting
-// it again finds the running one, and never starts a second after it ended.
-func StartOptions(offerID, sellerID uuid.UUID, reference string) client.StartWorkflowOptions {
+// StartOptions start the workflow of an order, searchable in the Temporal
+// UI by seller, status and the reference of its offer. An order has one
+// workflow: starting it again finds the running one, and never starts a
+// second after it ended.
+func StartOptions(orderID, sellerID uuid.UUID, reference string) client.StartWorkflowOptions {
 	return client.StartWorkflowOptions{
-		ID:                       offer.WorkflowID(offerID),
-		TaskQueue:                offer.TaskQueue,
+		ID:                       WorkflowID(orderID),
+		TaskQueue:                TaskQueue,
 		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		WorkflowIDReusePolicy:    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		TypedSearchAttributes: temporal.NewSearchAttributes(
 			searchattr.SellerID.ValueSet(sellerID.String()),
-			searchattr.Status.ValueSet(string(offer.Created)),
+			searchattr.Status.ValueSet(string(orders.Created)),
 			searchattr.SellerOfferReference.ValueSet(reference),
 		),
 	}

@@ -1,4 +1,6 @@
-package offer
+package offers
+
+import "github.com/google/uuid"
 
 // Status is where an offer is in its lifecycle.
 type Status string
@@ -23,4 +25,12 @@ func (s Status) Final() bool {
 // stays active because its order carries the reference.
 func (s Status) Active() bool {
 	return s == Created || s == PendingReview || s == Accepted
+}
+
+// EventSource identifies the event announcing that an offer reached a
+// status: offer/{id}/{status}, which is its workflow's id and the status.
+// Event ids derive from it (webhook.EventID), so a retried change records
+// its event once.
+func EventSource(offerID uuid.UUID, status Status) string {
+	return "offer/" + offerID.String() + "/" + string(status)
 }

@@ -1,17 +1,17 @@
-package offers
+package services
 
 import (
 	"context"
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/listing"
+	"github.com/tenurehq/tenure/offers"
 )
 
 // List returns one page of a seller's offers and how many match in all.
-func (s *Service) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter) ([]sellerapi.Offer, int64, error) {
+func (s *Offers) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter) ([]offers.Stored, int64, error) {
 	rows, err := s.Store.ListOffers(ctx, dbgen.ListOffersParams{
 		SellerID:     sellerID,
 		Query:        f.QueryPattern(),
@@ -33,11 +33,11 @@ func (s *Service) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]sellerapi.Offer, len(rows))
+	out := make([]offers.Stored, len(rows))
 	var total int64
 	for i, r := range rows {
 		total = r.TotalCount
-		if out[i], err = Render(r.Offer); err != nil {
+		if out[i], err = offers.Decode(r.Offer); err != nil {
 			return nil, 0, err
 		}
 	}

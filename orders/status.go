@@ -1,4 +1,6 @@
-package order
+package orders
+
+import "github.com/google/uuid"
 
 // Status is where an order is in its lifecycle.
 type Status string
@@ -17,4 +19,12 @@ const (
 // Final reports whether no transition leaves the status.
 func (s Status) Final() bool {
 	return s == Completed || s == Canceled || s == Rejected
+}
+
+// EventSource identifies the event announcing that an order reached a
+// status: order/{id}/{status}, which is its workflow's id and the status.
+// Event ids derive from it (webhook.EventID), so a retried change records
+// its event once.
+func EventSource(orderID uuid.UUID, status Status) string {
+	return "order/" + orderID.String() + "/" + string(status)
 }

@@ -1,4 +1,4 @@
-package order
+package orders
 
 // SerialNumber assigns a serial number to one unit of a product; an empty
 // serial number ships an item that has none (an accessory).

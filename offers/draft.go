@@ -1,16 +1,14 @@
-package offer
+package offers
 
 import (
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/tenurehq/tenure/api/sellerapi"
 )
 
-// Draft is a validated, priced offer ready to be stored: everything the
-// Seller API returns for it except what its workflow decides (status and
-// the moments of its transitions).
+// Draft is a validated, priced offer ready to be stored: its document and
+// the columns its row is found by; everything but what its workflow
+// decides. Drafts travel in the offer workflow's create and edit updates.
 type Draft struct {
 	ID                   uuid.UUID
 	SellerID             uuid.UUID
@@ -25,5 +23,5 @@ type Draft struct {
 	// customer; the Seller API does not return them.
 	ExitRedirect    string
 	SuccessRedirect string
-	Document        sellerapi.Offer
+	Document        Document
 }
