@@ -200,3 +200,22 @@ func TestOrderLists(t *testing.T) {
 		}
 	}
 }
+
+// A workflow and a row that disagree (here a row changed behind the
+// workflow's back) are a fault, not a refusal: the answer is an opaque 500
+// under the request's id, whatever the activity said.
+func TestStatusMismatchIsAFault(t *testing.T) {
+	f := newOfferFixture(t)
+	id := f.acceptedOrder(t, "m1")
+	if _, err := f.h.store.Pool.Exec(t.Context(), "UPDATE orders SET status = 'rejected' WHERE id = $1", id); err != nil {
+		t.Fatal(err)
+	}
+	resp := f.orderAction(t, id, "acknowledge")
+	body := resp.apiError(t)
+	if resp.status != http.StatusInternalServerError || body["name"] != "fault" || body["id"] != resp.header.Get("X-Request-Id") {
+		t.Fatalf("got %d %s", resp.status, resp.body)
+	}
+	if strings.Contains(string(resp.body), "rejected") || strings.Contains(string(resp.body), id) {
+		t.Errorf("the answer leaks the internal mismatch: %s", resp.body)
+	}
+}
