@@ -20,8 +20,11 @@ var prefixes = map[string]string{
 }
 
 // renamed are the activities whose methods were renamed after histories
-// recorded them: they keep their recorded names.
-var renamed = map[string]string{}
+// recorded them: they keep their recorded names. The order's accept (the
+// spec's word, the update's and the table's) was called confirm.
+var renamed = map[string]string{
+	"Orders.Accept": "order.Confirm",
+}
 
 // Name is the registered name of an activity, given as a method value of
 // one of this package's groups (a.SendAttempt, with a nil a as well): the

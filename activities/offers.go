@@ -34,20 +34,30 @@ type OfferRef struct {
 	SellerID uuid.UUID
 }
 
-// OfferTransition asks for one status change of an offer and its event.
+// OfferTransition asks for one status change of an offer, as its
+// workflow's table declares it, and the event announcing it.
 type OfferTransition struct {
-	OfferID      uuid.UUID
-	SellerID     uuid.UUID
-	From         offers.Status
-	To           offers.Status
+	OfferID  uuid.UUID
+	SellerID uuid.UUID
+	From     offers.Status
+	To       offers.Status
+	// Event is the event the change announces; "" for none.
+	Event        webhook.EventType
 	SupersededBy *uuid.UUID
 }
 
-// OfferEdit asks to void an offer in favour of the one Draft describes.
+// OfferAcceptance accepts an offer, which creates its order in the status
+// the order's table starts it in, announced by OrderEvent.
+type OfferAcceptance struct {
+	Offer       OfferTransition
+	OrderStatus orders.Status
+	OrderEvent  webhook.EventType
+}
+
+// OfferEdit voids an offer in favour of the one Draft describes.
 type OfferEdit struct {
-	OfferID  uuid.UUID
-	SellerID uuid.UUID
-	Draft    offers.Draft
+	Offer OfferTransition
+	Draft offers.Draft
 }
 
 // OfferStart starts the workflow of an offer whose row exists.
@@ -67,15 +77,6 @@ type OrderStart struct {
 // OfferAccepted names the order an accepted offer became.
 type OfferAccepted struct {
 	OrderID uuid.UUID
-}
-
-// offerEvents are the statuses whose arrival the spec announces.
-var offerEvents = map[offers.Status]webhook.EventType{
-	offers.PendingReview: webhook.OfferPendingReview,
-	offers.Accepted:      webhook.OfferAccepted,
-	offers.Declined:      webhook.OfferDeclined,
-	offers.Voided:        webhook.OfferVoided,
-	offers.Expired:       webhook.OfferExpired,
 }
 
 // activeReferenceIndex is the unique index that keeps a reference to one
@@ -107,22 +108,24 @@ func (a *Offers) Transition(ctx context.Context, in OfferTransition) error {
 		if err != nil || already {
 			return err
 		}
-		return a.emitOfferEvent(emit, row)
+		return a.emitOfferEvent(emit, row, in.Event)
 	})
 }
 
 // Accept accepts an offer and creates its order in the same transaction:
 // the order copies the lines (one asset per unit), the customer, the
-// shipping and the seller; events offer.accepted and order.created.
-func (a *Offers) Accept(ctx context.Context, ref OfferRef) (OfferAccepted, error) {
+// shipping and the seller; the events announce both (offer.accepted and
+// order.created).
+func (a *Offers) Accept(ctx context.Context, in OfferAcceptance) (OfferAccepted, error) {
 	var result OfferAccepted
+	o := in.Offer
 	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
-		row, already, err := moveOffer(ctx, q, OfferTransition{OfferID: ref.OfferID, SellerID: ref.SellerID, From: offers.PendingReview, To: offers.Accepted})
+		row, already, err := moveOffer(ctx, q, o)
 		if err != nil {
 			return err
 		}
 		if already {
-			existing, err := q.GetOrderByOffer(ctx, dbgen.GetOrderByOfferParams{SellerID: ref.SellerID, OfferID: ref.OfferID})
+			existing, err := q.GetOrderByOffer(ctx, dbgen.GetOrderByOfferParams{SellerID: o.SellerID, OfferID: o.OfferID})
 			result.OrderID = existing.ID
 			return err
 		}
@@ -130,14 +133,14 @@ func (a *Offers) Accept(ctx context.Context, ref OfferRef) (OfferAccepted, error
 		if err := createOrder(ctx, q, result.OrderID, row); err != nil {
 			return err
 		}
-		if err := a.emitOfferEvent(emit, row); err != nil {
+		if err := a.emitOfferEvent(emit, row, o.Event); err != nil {
 			return err
 		}
-		stored, err := orders.Load(ctx, q, ref.SellerID, result.OrderID)
+		stored, err := orders.Load(ctx, q, o.SellerID, result.OrderID)
 		if err != nil {
 			return err
 		}
-		return emitOrder(emit, a.Views, stored, webhook.OrderCreated, orders.Created)
+		return emitOrder(emit, a.Views, stored, in.OrderEvent, in.OrderStatus)
 	})
 	return result, err
 }
@@ -167,13 +170,10 @@ func createOrder(ctx context.Context, q *dbgen.Queries, orderID uuid.UUID, row d
 }
 
 // Edit voids an offer in favour of the one its draft describes, stored in
-// the same transaction (so the new offer may keep the old one's reference);
-// event offer.voided.
+// the same transaction (so the new offer may keep the old one's reference).
 func (a *Offers) Edit(ctx context.Context, in OfferEdit) error {
 	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
-		row, already, err := moveOffer(ctx, q, OfferTransition{
-			OfferID: in.OfferID, SellerID: in.SellerID, From: offers.Created, To: offers.Voided, SupersededBy: &in.Draft.ID,
-		})
+		row, already, err := moveOffer(ctx, q, in.Offer)
 		if err != nil || already {
 			return err
 		}
@@ -184,7 +184,7 @@ func (a *Offers) Edit(ctx context.Context, in OfferEdit) error {
 		if err := refuseTakenReference(q.CreateOffer(ctx, created), in.Draft.SellerOfferReference); err != nil {
 			return err
 		}
-		return a.emitOfferEvent(emit, row)
+		return a.emitOfferEvent(emit, row, in.Offer.Event)
 	})
 }
 
@@ -239,11 +239,10 @@ func moveOffer(ctx context.Context, q *dbgen.Queries, in OfferTransition) (dbgen
 		fmt.Sprintf("offer %s is %s, not %s", in.OfferID, current.Status, in.From), "OfferStatusMismatch", nil)
 }
 
-// emitOfferEvent records the event announcing the offer's status, with the
-// offer as GET returns it after the change.
-func (a *Offers) emitOfferEvent(emit emitFunc, row dbgen.Offer) error {
-	eventType, ok := offerEvents[offers.Status(row.Status)]
-	if !ok {
+// emitOfferEvent records the event announcing the offer's status, if any,
+// with the offer as GET returns it after the change.
+func (a *Offers) emitOfferEvent(emit emitFunc, row dbgen.Offer, eventType webhook.EventType) error {
+	if eventType == "" {
 		return nil
 	}
 	stored, err := offers.Decode(row)

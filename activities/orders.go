@@ -27,29 +27,53 @@ type Orders struct {
 	Logger     *slog.Logger
 }
 
-// OrderTransition asks for one status change of an order.
+// OrderTransition asks for one status change of an order, as its
+// workflow's table declares it, and the event announcing it.
 type OrderTransition struct {
 	OrderID  uuid.UUID
 	SellerID uuid.UUID
 	From     orders.Status
 	To       orders.Status
+	// Event is the event the change announces; "" for none.
+	Event webhook.EventType
 }
 
-// OrderShipment records a shipment of an order in a status that allows it.
-// ShipmentID is fixed by the workflow, so a retried activity finds the
-// shipment it recorded instead of recording it twice.
+// OrderTarget is where a shipment takes an order and the event announcing
+// it.
+type OrderTarget struct {
+	To    orders.Status
+	Event webhook.EventType
+}
+
+// OrderShipment records a shipment of an order in a status that allows it:
+// the order moves to Partial when items are left to ship, to Complete
+// otherwise. ShipmentID is fixed by the workflow, so a retried activity
+// finds the shipment it recorded instead of recording it twice.
 type OrderShipment struct {
 	OrderID    uuid.UUID
 	SellerID   uuid.UUID
 	ShipmentID uuid.UUID
 	From       orders.Status
 	Shipment   orders.Shipment
+	Partial    OrderTarget
+	Complete   OrderTarget
 }
 
-// orderEvents are the statuses whose arrival the spec announces.
-var orderEvents = map[orders.Status]webhook.EventType{
-	orders.Canceled:  webhook.OrderCanceled,
-	orders.Completed: webhook.OrderCompleted,
+// OrderShipped says whether a shipment shipped the order's last items.
+type OrderShipped struct {
+	Complete bool
+}
+
+// UnmarshalJSON also reads what the shipping activity answered before it
+// reported completeness (recorded in histories): the order's new status.
+func (s *OrderShipped) UnmarshalJSON(raw []byte) error {
+	var status orders.Status
+	if json.Unmarshal(raw, &status) == nil {
+		s.Complete = status == orders.Completed
+		return nil
+	}
+	type reported OrderShipped
+	return json.Unmarshal(raw, (*reported)(s))
 }
 
 // Transition moves an order between statuses and records the event of the
@@ -60,13 +84,13 @@ func (a *Orders) Transition(ctx context.Context, in OrderTransition) error {
 		if err != nil || already {
 			return err
 		}
-		return a.emitOrderEvent(ctx, q, emit, in.SellerID, in.OrderID, in.To)
+		return a.emitOrderEvent(ctx, q, emit, in.SellerID, in.OrderID, in.To, in.Event)
 	})
 }
 
-// Confirm confirms an order and activates one rental contract per rented
-// line, starting today (UTC), in one transaction.
-func (a *Orders) Confirm(ctx context.Context, in OrderTransition) error {
+// Accept accepts (confirms) an order and activates one rental contract per
+// rented line, starting today (UTC), in one transaction.
+func (a *Orders) Accept(ctx context.Context, in OrderTransition) error {
 	return a.Store.InTx(ctx, func(q *dbgen.Queries) error {
 		already, err := moveOrder(ctx, q, in)
 		if err != nil || already {
@@ -103,11 +127,11 @@ func (a *Orders) Confirm(ctx context.Context, in OrderTransition) error {
 }
 
 // Ship records a shipment: it matches the serial numbers to unshipped
-// assets, stores them with the tracking link, and moves the order to
-// partially_fulfilled, or to completed (with its event) when nothing is
-// left to ship. It answers the order's new status.
-func (a *Orders) Ship(ctx context.Context, in OrderShipment) (orders.Status, error) {
-	var to orders.Status
+// assets, stores them with the tracking link, and moves the order to the
+// target the workflow gave for what it finds (items left or not) with its
+// event. It answers whether the order's last items were shipped.
+func (a *Orders) Ship(ctx context.Context, in OrderShipment) (OrderShipped, error) {
+	var shipped OrderShipped
 	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
 		recorded, err := q.ShipmentExists(ctx, in.ShipmentID)
 		if err != nil {
@@ -115,7 +139,7 @@ func (a *Orders) Ship(ctx context.Context, in OrderShipment) (orders.Status, err
 		}
 		if recorded {
 			current, err := q.GetOrder(ctx, dbgen.GetOrderParams{SellerID: in.SellerID, ID: in.OrderID})
-			to = orders.Status(current.Status)
+			shipped.Complete = orders.Status(current.Status) == in.Complete.To
 			return err
 		}
 		rows, err := q.LockOrderAssets(ctx, in.OrderID)
@@ -158,16 +182,17 @@ func (a *Orders) Ship(ctx context.Context, in OrderShipment) (orders.Status, err
 				return err
 			}
 		}
-		to = orders.PartiallyFulfilled
+		target := in.Partial
 		if complete {
-			to = orders.Completed
+			target = in.Complete
 		}
-		if _, err := moveOrder(ctx, q, OrderTransition{OrderID: in.OrderID, SellerID: in.SellerID, From: in.From, To: to}); err != nil {
+		shipped.Complete = complete
+		if _, err := moveOrder(ctx, q, OrderTransition{OrderID: in.OrderID, SellerID: in.SellerID, From: in.From, To: target.To}); err != nil {
 			return err
 		}
-		return a.emitOrderEvent(ctx, q, emit, in.SellerID, in.OrderID, to)
+		return a.emitOrderEvent(ctx, q, emit, in.SellerID, in.OrderID, target.To, target.Event)
 	})
-	return to, err
+	return shipped, err
 }
 
 // shippedAlready refuses a serial number the seller shipped before.
@@ -216,10 +241,9 @@ func moveOrder(ctx context.Context, q *dbgen.Queries, in OrderTransition) (alrea
 }
 
 // emitOrderEvent records the event announcing the order's new status, if
-// the spec has one, with the order as GET returns it after the change.
-func (a *Orders) emitOrderEvent(ctx context.Context, q *dbgen.Queries, emit emitFunc, sellerID, orderID uuid.UUID, status orders.Status) error {
-	eventType, ok := orderEvents[status]
-	if !ok {
+// any, with the order as GET returns it after the change.
+func (a *Orders) emitOrderEvent(ctx context.Context, q *dbgen.Queries, emit emitFunc, sellerID, orderID uuid.UUID, status orders.Status, eventType webhook.EventType) error {
+	if eventType == "" {
 		return nil
 	}
 	stored, err := orders.Load(ctx, q, sellerID, orderID)

@@ -75,8 +75,8 @@ func (h csvImports) CancelCatalogImport(ctx context.Context, req sellerapi.Cance
 	if err != nil {
 		return nil, err
 	}
-	if !job.Status.Cancellable() {
-		return nil, Unprocessable("the import is %s: only pending, queued or running imports can be cancelled", job.Status)
+	if !catalogimport.Cancellable(job.Status) {
+		return nil, Unprocessable("%s", catalogimport.CancelRefusal(job.Status).Message)
 	}
 	err = entity.Update(ctx, h.temporal, catalogimport.WorkflowID(job.ID), catalogimport.CancelUpdate, nil)
 	switch {

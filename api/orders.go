@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/order"
+	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 
 // orderHandlers serve the order and shipment operations through the order
@@ -35,29 +36,29 @@ func (h orderHandlers) GetOrder(ctx context.Context, req sellerapi.GetOrderReque
 
 // AcknowledgeOrder acknowledges an order (from created).
 func (h orderHandlers) AcknowledgeOrder(ctx context.Context, req sellerapi.AcknowledgeOrderRequestObject) (sellerapi.AcknowledgeOrderResponseObject, error) {
-	summary, err := h.change(ctx, req.Id, order.AcknowledgeUpdate)
+	summary, err := h.change(ctx, req.Id, order.Acknowledge)
 	return sellerapi.AcknowledgeOrder200JSONResponse(summary), err
 }
 
 // AcceptOrder confirms an order (from created or acknowledged), which
 // activates its rental contracts.
 func (h orderHandlers) AcceptOrder(ctx context.Context, req sellerapi.AcceptOrderRequestObject) (sellerapi.AcceptOrderResponseObject, error) {
-	summary, err := h.change(ctx, req.Id, order.AcceptUpdate)
+	summary, err := h.change(ctx, req.Id, order.Accept)
 	return sellerapi.AcceptOrder200JSONResponse(summary), err
 }
 
 // RejectOrder rejects an order (from created or acknowledged).
 func (h orderHandlers) RejectOrder(ctx context.Context, req sellerapi.RejectOrderRequestObject) (sellerapi.RejectOrderResponseObject, error) {
-	summary, err := h.change(ctx, req.Id, order.RejectUpdate)
+	summary, err := h.change(ctx, req.Id, order.Reject)
 	return sellerapi.RejectOrder200JSONResponse(summary), err
 }
 
-func (h orderHandlers) change(ctx context.Context, rawID, update string) (sellerapi.OrderSummary, error) {
+func (h orderHandlers) change(ctx context.Context, rawID string, t statemachine.Trigger) (sellerapi.OrderSummary, error) {
 	seller, id, err := callerAndID(ctx, "order", rawID)
 	if err != nil {
 		return sellerapi.OrderSummary{}, err
 	}
-	o, err := h.service.Change(ctx, seller, id, update)
+	o, err := h.service.Change(ctx, seller, id, t)
 	if err != nil {
 		return sellerapi.OrderSummary{}, orderError(err)
 	}

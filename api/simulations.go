@@ -16,6 +16,7 @@ import (
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
+	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 
 // maxSimulationIDs is the most ids one simulation may name.
@@ -44,10 +45,10 @@ func (s simulations) scenarios() map[sellerapi.RunScenarioSimulationParamsScenar
 	return map[sellerapi.RunScenarioSimulationParamsScenarioName]scenario{
 		sellerapi.MarkProductUnsupported:        s.markProductsUnsupported,
 		sellerapi.MarkShippingMethodUnsupported: s.markShippingMethodsUnsupported,
-		sellerapi.MarkOfferForReview:            s.changeOffer(sellerapi.MarkOfferForReview, offer.SubmitForReviewUpdate),
-		sellerapi.MarkOfferAccepted:             s.changeOffer(sellerapi.MarkOfferAccepted, offer.AcceptUpdate),
-		sellerapi.MarkOfferDeclined:             s.changeOffer(sellerapi.MarkOfferDeclined, offer.DeclineUpdate),
-		sellerapi.MarkOfferVoided:               s.changeOffer(sellerapi.MarkOfferVoided, offer.VoidUpdate, offer.VoidRequest{}),
+		sellerapi.MarkOfferForReview:            s.changeOffer(sellerapi.MarkOfferForReview, offer.SubmitForReview),
+		sellerapi.MarkOfferAccepted:             s.changeOffer(sellerapi.MarkOfferAccepted, offer.Accept),
+		sellerapi.MarkOfferDeclined:             s.changeOffer(sellerapi.MarkOfferDeclined, offer.Decline),
+		sellerapi.MarkOfferVoided:               s.changeOffer(sellerapi.MarkOfferVoided, offer.Void, offer.VoidRequest{}),
 		sellerapi.MarkOrderCancelled:            s.cancelOrder,
 	}
 }
@@ -89,13 +90,13 @@ func scenarioID(name sellerapi.RunScenarioSimulationParamsScenarioName, in selle
 }
 
 // changeOffer is a scenario sending one offer update.
-func (s simulations) changeOffer(name sellerapi.RunScenarioSimulationParamsScenarioName, update string, args ...any) scenario {
+func (s simulations) changeOffer(name sellerapi.RunScenarioSimulationParamsScenarioName, t statemachine.Trigger, args ...any) scenario {
 	return func(ctx context.Context, sellerID uuid.UUID, in sellerapi.ScenarioInput) error {
 		id, err := scenarioID(name, in)
 		if err != nil {
 			return err
 		}
-		return scenarioOutcome("offer", id, s.offers.Change(ctx, sellerID, id, update, args...))
+		return scenarioOutcome("offer", id, s.offers.Change(ctx, sellerID, id, t, args...))
 	}
 }
 
@@ -105,7 +106,7 @@ func (s simulations) cancelOrder(ctx context.Context, sellerID uuid.UUID, in sel
 	if err != nil {
 		return err
 	}
-	_, err = s.orders.Change(ctx, sellerID, id, order.CancelUpdate)
+	_, err = s.orders.Change(ctx, sellerID, id, order.Cancel)
 	return scenarioOutcome("order", id, err)
 }
 

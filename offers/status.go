@@ -15,18 +15,6 @@ const (
 	Expired       Status = "expired"
 )
 
-// Final reports whether no transition leaves the status.
-func (s Status) Final() bool {
-	return s == Accepted || s == Declined || s == Voided || s == Expired
-}
-
-// Active reports whether the offer holds its seller_offer_reference: a new
-// offer may not reuse the reference of an active one. An accepted offer
-// stays active because its order carries the reference.
-func (s Status) Active() bool {
-	return s == Created || s == PendingReview || s == Accepted
-}
-
 // EventSource identifies the event announcing that an offer reached a
 // status: offer/{id}/{status}, which is its workflow's id and the status.
 // Event ids derive from it (webhook.EventID), so a retried change records

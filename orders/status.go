@@ -16,11 +16,6 @@ const (
 	Rejected           Status = "rejected"
 )
 
-// Final reports whether no transition leaves the status.
-func (s Status) Final() bool {
-	return s == Completed || s == Canceled || s == Rejected
-}
-
 // EventSource identifies the event announcing that an order reached a
 // status: order/{id}/{status}, which is its workflow's id and the status.
 // Event ids derive from it (webhook.EventID), so a retried change records

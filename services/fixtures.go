@@ -19,6 +19,7 @@ import (
 	"github.com/tenurehq/tenure/pricing"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
+	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 
 // Fixtures drives a sandbox seller's fixture offers and orders through
@@ -96,7 +97,7 @@ func (f *Fixtures) fixtureRequest(ctx context.Context, sellerID uuid.UUID) (offe
 // missing or ended elsewhere than wanted) and drives it to status.
 func (f *Fixtures) offerTo(ctx context.Context, sellerID uuid.UUID, reference string, status offers.Status, r offers.Request, beat func()) (uuid.UUID, error) {
 	current, err := f.Offers.GetByReference(ctx, sellerID, reference)
-	if errors.Is(err, ErrOfferNotFound) || (err == nil && offers.Status(current.Row.Status).Final() && offers.Status(current.Row.Status) != status) {
+	if errors.Is(err, ErrOfferNotFound) || (err == nil && offer.Final(offers.Status(current.Row.Status)) && offers.Status(current.Row.Status) != status) {
 		r.Reference = reference
 		r.ExpiresAt = time.Now().Add(fixtureExpiry)
 		if status == offers.Expired {
@@ -108,20 +109,20 @@ func (f *Fixtures) offerTo(ctx context.Context, sellerID uuid.UUID, reference st
 		return uuid.Nil, err
 	}
 	id := current.Row.ID
-	for at := offers.Status(current.Row.Status); at != status && !at.Final(); at = offers.Status(current.Row.Status) {
-		var step string
+	for at := offers.Status(current.Row.Status); at != status && !offer.Final(at); at = offers.Status(current.Row.Status) {
+		var step statemachine.Trigger
 		var args []any
 		switch {
 		case status == offers.Expired:
 			time.Sleep(200 * time.Millisecond) // its timer expires it
 		case status == offers.Voided:
-			step, args = offer.VoidUpdate, []any{offer.VoidRequest{}}
+			step, args = offer.Void, []any{offer.VoidRequest{}}
 		case at == offers.Created:
-			step = offer.SubmitForReviewUpdate
+			step = offer.SubmitForReview
 		default:
-			step = offer.AcceptUpdate
+			step = offer.Accept
 		}
-		if step != "" {
+		if step.Update != "" {
 			if err := f.Offers.Change(ctx, sellerID, id, step, args...); err != nil {
 				return id, err
 			}
@@ -145,13 +146,13 @@ func (f *Fixtures) orderTo(ctx context.Context, sellerID uuid.UUID, reference st
 	if err != nil {
 		return err
 	}
-	steps := map[orders.Status][]string{
-		orders.Acknowledged:       {order.AcknowledgeUpdate},
-		orders.Confirmed:          {order.AcceptUpdate},
-		orders.PartiallyFulfilled: {order.AcceptUpdate, order.ShipUpdate},
-		orders.Completed:          {order.AcceptUpdate, order.ShipUpdate, order.ShipUpdate},
-		orders.Canceled:           {order.CancelUpdate},
-		orders.Rejected:           {order.RejectUpdate},
+	steps := map[orders.Status][]statemachine.Trigger{
+		orders.Acknowledged:       {order.Acknowledge},
+		orders.Confirmed:          {order.Accept},
+		orders.PartiallyFulfilled: {order.Accept, order.ShipSome},
+		orders.Completed:          {order.Accept, order.ShipSome, order.ShipAll},
+		orders.Canceled:           {order.Cancel},
+		orders.Rejected:           {order.Reject},
 	}[status]
 	ref := r.Lines[0].Product
 	for _, step := range steps {
@@ -160,10 +161,10 @@ func (f *Fixtures) orderTo(ctx context.Context, sellerID uuid.UUID, reference st
 			return err
 		}
 		at := orders.Status(current.Row.Status)
-		if at == status || at.Final() {
+		if at == status || order.Final(at) {
 			return nil
 		}
-		if step != order.ShipUpdate {
+		if step.Update != order.ShipAll.Update {
 			if at != orders.Created {
 				continue // done by an earlier run
 			}

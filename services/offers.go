@@ -21,6 +21,7 @@ import (
 	"github.com/tenurehq/tenure/refusal"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/offer"
+	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 
 // Offers creates and changes offers through their workflows and reads
@@ -63,7 +64,7 @@ func (s *Offers) Create(ctx context.Context, sellerID uuid.UUID, r offers.Reques
 	h, err := s.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: start,
 		UpdateOptions: client.UpdateWorkflowOptions{
-			UpdateName:   offer.CreateUpdate,
+			UpdateName:   offer.Create.Update,
 			Args:         []any{offer.CreateRequest{Draft: draft}},
 			WaitForStage: client.WorkflowUpdateStageCompleted,
 		},
@@ -72,7 +73,7 @@ func (s *Offers) Create(ctx context.Context, sellerID uuid.UUID, r offers.Reques
 		err = h.Get(ctx, nil)
 	}
 	if err != nil {
-		return offers.Stored{}, s.explain(ctx, sellerID, draft.ID, offer.CreateUpdate, err)
+		return offers.Stored{}, s.explain(ctx, sellerID, draft.ID, offer.Create, err)
 	}
 	return s.Get(ctx, sellerID, draft.ID)
 }
@@ -94,17 +95,17 @@ func (s *Offers) Edit(ctx context.Context, sellerID, offerID uuid.UUID, r offers
 	if err != nil {
 		return offers.Stored{}, err
 	}
-	if offers.Status(row.Status) != offers.Created {
-		return offers.Stored{}, refusal.New(refusal.AlreadyCheckedOut, "%s", offer.Refusal(offers.Status(row.Status), offer.EditUpdate))
+	if !offer.Transitions.Allows(offers.Status(row.Status), offer.Edit.Update) {
+		return offers.Stored{}, offer.Transitions.Refusal(offers.Status(row.Status), offer.Edit.Update)
 	}
 	draft, err := s.Builder.Build(ctx, sellerID, r, offers.Options{Partner: row.Partner, Replaces: &offerID})
 	if err != nil {
 		return offers.Stored{}, err
 	}
 	var result offer.EditResult
-	err = entity.Update(ctx, s.Temporal, offer.WorkflowID(offerID), offer.EditUpdate, &result, offer.EditRequest{Draft: draft})
+	err = entity.Update(ctx, s.Temporal, offer.WorkflowID(offerID), offer.Edit.Update, &result, offer.EditRequest{Draft: draft})
 	if err != nil {
-		return offers.Stored{}, s.explain(ctx, sellerID, offerID, offer.EditUpdate, err)
+		return offers.Stored{}, s.explain(ctx, sellerID, offerID, offer.Edit, err)
 	}
 	return s.Get(ctx, sellerID, result.OfferID)
 }
@@ -125,20 +126,20 @@ func (s *Offers) Void(ctx context.Context, sellerID, offerID uuid.UUID, supersed
 			return offers.Stored{}, err
 		}
 	}
-	if err := s.Change(ctx, sellerID, offerID, offer.VoidUpdate, offer.VoidRequest{SupersededBy: supersededBy}); err != nil {
+	if err := s.Change(ctx, sellerID, offerID, offer.Void, offer.VoidRequest{SupersededBy: supersededBy}); err != nil {
 		return offers.Stored{}, err
 	}
 	return s.Get(ctx, sellerID, offerID)
 }
 
-// Change sends one of the offer updates (submit for review, accept,
-// decline, void) and waits until it is persisted.
-func (s *Offers) Change(ctx context.Context, sellerID, offerID uuid.UUID, update string, args ...any) error {
+// Change sends the update of a trigger of the offer's table (submit for
+// review, accept, decline, void) and waits until it is persisted.
+func (s *Offers) Change(ctx context.Context, sellerID, offerID uuid.UUID, t statemachine.Trigger, args ...any) error {
 	if _, err := s.row(ctx, sellerID, offerID); err != nil {
 		return err
 	}
-	err := entity.Update(ctx, s.Temporal, offer.WorkflowID(offerID), update, nil, args...)
-	return s.explain(ctx, sellerID, offerID, update, err)
+	err := entity.Update(ctx, s.Temporal, offer.WorkflowID(offerID), t.Update, nil, args...)
+	return s.explain(ctx, sellerID, offerID, t, err)
 }
 
 // Get reads one offer of a seller.
@@ -173,7 +174,7 @@ func (s *Offers) row(ctx context.Context, sellerID, offerID uuid.UUID) (dbgen.Of
 // explain turns what Temporal answered into the service's errors: the
 // workflow's refusals, an ended workflow (the offer is final, or was never
 // created), or no answer in time; anything else is a fault.
-func (s *Offers) explain(ctx context.Context, sellerID, offerID uuid.UUID, update string, err error) error {
+func (s *Offers) explain(ctx context.Context, sellerID, offerID uuid.UUID, t statemachine.Trigger, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -185,11 +186,7 @@ func (s *Offers) explain(ctx context.Context, sellerID, offerID uuid.UUID, updat
 		if rowErr != nil {
 			return rowErr
 		}
-		kind := refusal.StatusNotAllowed
-		if update == offer.EditUpdate {
-			kind = refusal.AlreadyCheckedOut
-		}
-		return refusal.New(kind, "%s", offer.Refusal(offers.Status(row.Status), update))
+		return offer.Transitions.Refusal(offers.Status(row.Status), t.Update)
 	}
 	if entity.TimedOut(err) {
 		return entity.ErrUnavailable

@@ -12,9 +12,9 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/listing"
 	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/refusal"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/order"
+	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 
 // Orders changes orders through their workflows and reads them from
@@ -27,10 +27,10 @@ type Orders struct {
 // ErrOrderNotFound is an order that does not exist for the seller.
 var ErrOrderNotFound = errors.New("order not found")
 
-// Change sends one of the order updates (acknowledge, accept, reject,
-// cancel) and returns the order once the change is persisted.
-func (s *Orders) Change(ctx context.Context, sellerID, orderID uuid.UUID, update string) (orders.Stored, error) {
-	if err := s.update(ctx, sellerID, orderID, update, nil); err != nil {
+// Change sends the update of a trigger of the order's table (acknowledge,
+// accept, reject, cancel) and returns the order once it is persisted.
+func (s *Orders) Change(ctx context.Context, sellerID, orderID uuid.UUID, t statemachine.Trigger) (orders.Stored, error) {
+	if err := s.update(ctx, sellerID, orderID, t.Update, nil); err != nil {
 		return orders.Stored{}, err
 	}
 	return s.Get(ctx, sellerID, orderID)
@@ -41,7 +41,7 @@ func (s *Orders) Ship(ctx context.Context, sellerID, orderID uuid.UUID, shipment
 	if err := orders.CheckShipment(shipment); err != nil {
 		return err
 	}
-	return s.update(ctx, sellerID, orderID, order.ShipUpdate, nil, order.ShipRequest{Shipment: shipment})
+	return s.update(ctx, sellerID, orderID, order.ShipAll.Update, nil, order.ShipRequest{Shipment: shipment})
 }
 
 // SetMetadata replaces an order's metadata (string values of at most 400
@@ -108,7 +108,7 @@ func (s *Orders) update(ctx context.Context, sellerID, orderID uuid.UUID, update
 		if getErr != nil {
 			return getErr
 		}
-		return refusal.New(refusal.StatusNotAllowed, "%s", order.Refusal(orders.Status(current.Status), update))
+		return order.Transitions.Refusal(orders.Status(current.Status), update)
 	}
 	if entity.TimedOut(err) {
 		return entity.ErrUnavailable

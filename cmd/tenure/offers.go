@@ -48,12 +48,12 @@ func offersDecideCommand(file func() string) *cobra.Command {
 				return err
 			}
 			service := &services.Offers{Store: c.store, Temporal: c.temporal}
-			update := offer.AcceptUpdate
+			trigger := offer.Accept
 			if decline {
-				update = offer.DeclineUpdate
+				trigger = offer.Decline
 			}
 			var refused *refusal.Error
-			if err := service.Change(ctx, row.SellerID, id, update); errors.As(err, &refused) {
+			if err := service.Change(ctx, row.SellerID, id, trigger); errors.As(err, &refused) {
 				return errors.New(refused.Message)
 			} else if err != nil {
 				return err

@@ -65,7 +65,7 @@ func TestProductionRiskReviewAndOperatorDecisions(t *testing.T) {
 			t.Fatal(err)
 		}
 		id := o.Row.ID
-		if err := service.Change(t.Context(), sellerID, id, offer.SubmitForReviewUpdate); err != nil {
+		if err := service.Change(t.Context(), sellerID, id, offer.SubmitForReview); err != nil {
 			t.Fatal(err)
 		}
 		return id

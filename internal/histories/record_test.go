@@ -243,7 +243,7 @@ func recordProduction(t *testing.T) {
 	service := &services.Offers{Store: s.store, Temporal: s.tc}
 	sellerID := s.seller.Seller.ID
 	submit := func(id uuid.UUID) {
-		if err := service.Change(t.Context(), sellerID, id, offer.SubmitForReviewUpdate); err != nil {
+		if err := service.Change(t.Context(), sellerID, id, offer.SubmitForReview); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -257,7 +257,7 @@ func recordProduction(t *testing.T) {
 	manual := s.createOffer("/v1/offers", offerPayload("rec-operator-accepted", 7*24*time.Hour, telesales, withoutCompany))
 	submit(manual)
 	s.status("/v1/offers/"+manual.String(), "pending_review")
-	if err := service.Change(t.Context(), sellerID, manual, offer.AcceptUpdate); err != nil {
+	if err := service.Change(t.Context(), sellerID, manual, offer.Accept); err != nil {
 		t.Fatal(err)
 	}
 	s.offerHistory(manual, "operator-accepted")

@@ -61,3 +61,9 @@ func TimedOut(err error) bool {
 	var deadline *serviceerror.DeadlineExceeded
 	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &deadline)
 }
+
+// Refuse is the error an update's validator or handler refuses a change
+// with; callers of Update get the refusal back from RefusalOf.
+func Refuse(r *refusal.Error) error {
+	return temporal.NewApplicationError(r.Message, string(r.Kind))
+}

@@ -5,13 +5,11 @@
 package offer
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/refusal"
 )
 
 // TaskQueue is the queue offer workflows and their activities run on.
@@ -53,17 +51,8 @@ type State struct {
 	DecideBy time.Time
 }
 
-// Update names. Each is also the verb of the spec's refusal texts.
-const (
-	CreateUpdate          = "create"
-	SubmitForReviewUpdate = "submit_for_review"
-	AcceptUpdate          = "accept"
-	DeclineUpdate         = "decline"
-	VoidUpdate            = "void"
-	EditUpdate            = "edit"
-)
-
-// CreateRequest creates the offer the workflow stands for.
+// CreateRequest is the argument of the Create update: the offer the
+// workflow stands for.
 type CreateRequest struct {
 	Draft offers.Draft
 }
@@ -93,25 +82,4 @@ type Result struct {
 	Status offers.Status
 	// OrderID is set when the offer was accepted.
 	OrderID uuid.UUID
-}
-
-// Errors the updates refuse with, as Temporal application error types.
-const (
-	// ErrStatus refuses an update the offer's status does not allow.
-	ErrStatus = string(refusal.StatusNotAllowed)
-	// ErrAlreadyCheckedOut refuses to edit an offer that left `created`.
-	ErrAlreadyCheckedOut = string(refusal.AlreadyCheckedOut)
-)
-
-// Refusal is the text of the spec for an update the status forbids, such
-// as "offers with status=created cannot be declined".
-func Refusal(status offers.Status, update string) string {
-	verbs := map[string]string{
-		SubmitForReviewUpdate: "submitted for review",
-		AcceptUpdate:          "accepted",
-		DeclineUpdate:         "declined",
-		VoidUpdate:            "voided",
-		EditUpdate:            "edited",
-	}
-	return fmt.Sprintf("offers with status=%s cannot be %s", status, verbs[update])
 }

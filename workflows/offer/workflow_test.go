@@ -16,6 +16,7 @@ import (
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/refusal"
 )
 
 // fakes stand in for the offer activities and record what they were asked.
@@ -23,7 +24,7 @@ type fakes struct {
 	created     []offers.Draft
 	createErr   error
 	transitions []activities.OfferTransition
-	accepted    []activities.OfferRef
+	accepted    []activities.OfferAcceptance
 	edits       []activities.OfferEdit
 	startedOffs []activities.OfferStart
 	startedOrds []activities.OrderStart
@@ -46,7 +47,7 @@ func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
 		f.transitions = append(f.transitions, in)
 		return nil
 	})
-	env.OnActivity(a.Accept, mockAny, mockAny).Return(func(_ context.Context, in activities.OfferRef) (activities.OfferAccepted, error) {
+	env.OnActivity(a.Accept, mockAny, mockAny).Return(func(_ context.Context, in activities.OfferAcceptance) (activities.OfferAccepted, error) {
 		f.accepted = append(f.accepted, in)
 		return activities.OfferAccepted{OrderID: f.orderID}, nil
 	})
@@ -129,9 +130,9 @@ func TestLifecycleToAccepted(t *testing.T) {
 	env, f := newEnv(t)
 	in := input()
 	d := draft(24 * time.Hour)
-	create := send(env, 0, CreateUpdate, CreateRequest{Draft: d})
-	review := send(env, time.Minute, SubmitForReviewUpdate)
-	accept := send(env, 2*time.Minute, AcceptUpdate)
+	create := send(env, 0, Create.Update, CreateRequest{Draft: d})
+	review := send(env, time.Minute, SubmitForReview.Update)
+	accept := send(env, 2*time.Minute, Accept.Update)
 	env.ExecuteWorkflow(Offer, in)
 
 	for name, o := range map[string]*outcome{"create": create, "review": review, "accept": accept} {
@@ -159,14 +160,14 @@ func TestLifecycleToAccepted(t *testing.T) {
 
 func TestRefusalsUseTheSpecTexts(t *testing.T) {
 	env, f := newEnv(t)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	decline := send(env, time.Second, DeclineUpdate)
-	accept := send(env, 2*time.Second, AcceptUpdate)
-	send(env, 3*time.Second, VoidUpdate, VoidRequest{})
+	send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+	decline := send(env, time.Second, Decline.Update)
+	accept := send(env, 2*time.Second, Accept.Update)
+	send(env, 3*time.Second, Void.Update, VoidRequest{})
 	env.ExecuteWorkflow(Offer, input())
 
-	appError(t, decline.rejected, ErrStatus, "offers with status=created cannot be declined")
-	appError(t, accept.rejected, ErrStatus, "offers with status=created cannot be accepted")
+	appError(t, decline.rejected, string(refusal.StatusNotAllowed), "offers with status=created cannot be declined")
+	appError(t, accept.rejected, string(refusal.StatusNotAllowed), "offers with status=created cannot be accepted")
 	if r := result(t, env); r.Status != offers.Voided {
 		t.Errorf("result %+v", r)
 	}
@@ -178,9 +179,9 @@ func TestRefusalsUseTheSpecTexts(t *testing.T) {
 func TestVoidNamesTheSupersedingOffer(t *testing.T) {
 	env, f := newEnv(t)
 	by := uuid.New()
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	send(env, time.Second, SubmitForReviewUpdate)
-	void := send(env, 2*time.Second, VoidUpdate, VoidRequest{SupersededBy: &by})
+	send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Second, SubmitForReview.Update)
+	void := send(env, 2*time.Second, Void.Update, VoidRequest{SupersededBy: &by})
 	env.ExecuteWorkflow(Offer, input())
 	if void.err != nil || void.rejected != nil {
 		t.Fatalf("void from pending_review: %+v", void)
@@ -197,7 +198,7 @@ func TestVoidNamesTheSupersedingOffer(t *testing.T) {
 func TestCreatedOfferExpires(t *testing.T) {
 	env, f := newEnv(t)
 	d := draft(72 * time.Hour)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: d})
+	send(env, 0, Create.Update, CreateRequest{Draft: d})
 	env.ExecuteWorkflow(Offer, input())
 	if r := result(t, env); r.Status != offers.Expired {
 		t.Fatalf("result %+v", r)
@@ -212,9 +213,9 @@ func TestCreatedOfferExpires(t *testing.T) {
 
 func TestOfferUnderReviewDoesNotExpire(t *testing.T) {
 	env, f := newEnv(t)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	send(env, time.Minute, SubmitForReviewUpdate)
-	decline := send(env, 30*24*time.Hour, DeclineUpdate)
+	send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Minute, SubmitForReview.Update)
+	decline := send(env, 30*24*time.Hour, Decline.Update)
 	env.ExecuteWorkflow(Offer, input())
 	if decline.err != nil || decline.rejected != nil {
 		t.Fatalf("a month later the offer is still under review and can be declined: %+v", decline)
@@ -249,9 +250,9 @@ func reviewedOfferTimers(t *testing.T, revision int) *timers {
 	t.Helper()
 	env, _ := newEnv(t)
 	tm := watchTimers(env)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	send(env, time.Minute, SubmitForReviewUpdate)
-	send(env, 2*time.Minute, DeclineUpdate)
+	send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Minute, SubmitForReview.Update)
+	send(env, 2*time.Minute, Decline.Update)
 	in := input()
 	in.Revision = revision
 	env.ExecuteWorkflow(Offer, in)
@@ -281,8 +282,8 @@ func TestEdit(t *testing.T) {
 	env, f := newEnv(t)
 	in := input()
 	replacement := draft(48 * time.Hour)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	edit := send(env, time.Second, EditUpdate, EditRequest{Draft: replacement})
+	send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+	edit := send(env, time.Second, Edit.Update, EditRequest{Draft: replacement})
 	env.ExecuteWorkflow(Offer, in)
 	if edit.err != nil || edit.rejected != nil {
 		t.Fatalf("edit: %+v", edit)
@@ -290,7 +291,7 @@ func TestEdit(t *testing.T) {
 	if got := edit.result.(EditResult); got.OfferID != replacement.ID {
 		t.Errorf("edit returns the superseding offer: %+v", got)
 	}
-	if len(f.edits) != 1 || f.edits[0].OfferID != in.OfferID || f.edits[0].Draft.ID != replacement.ID {
+	if len(f.edits) != 1 || f.edits[0].Offer.OfferID != in.OfferID || f.edits[0].Draft.ID != replacement.ID {
 		t.Errorf("edits %+v", f.edits)
 	}
 	if len(f.startedOffs) != 1 || f.startedOffs[0].OfferID != replacement.ID || !f.startedOffs[0].ExpiresAt.Equal(replacement.ExpiresAt) {
@@ -303,12 +304,12 @@ func TestEdit(t *testing.T) {
 
 func TestEditAfterCheckoutIsRefused(t *testing.T) {
 	env, f := newEnv(t)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	send(env, time.Second, SubmitForReviewUpdate)
-	edit := send(env, 2*time.Second, EditUpdate, EditRequest{Draft: draft(time.Hour)})
-	send(env, 3*time.Second, DeclineUpdate)
+	send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Second, SubmitForReview.Update)
+	edit := send(env, 2*time.Second, Edit.Update, EditRequest{Draft: draft(time.Hour)})
+	send(env, 3*time.Second, Decline.Update)
 	env.ExecuteWorkflow(Offer, input())
-	appError(t, edit.rejected, ErrAlreadyCheckedOut, "offers with status=pending_review cannot be edited")
+	appError(t, edit.rejected, string(refusal.AlreadyCheckedOut), "offers with status=pending_review cannot be edited")
 	if len(f.edits) != 0 || len(f.startedOffs) != 0 {
 		t.Errorf("a refused edit changed something: %+v %+v", f.edits, f.startedOffs)
 	}
@@ -317,7 +318,7 @@ func TestEditAfterCheckoutIsRefused(t *testing.T) {
 func TestFailedCreationEndsTheWorkflow(t *testing.T) {
 	env, f := newEnv(t)
 	f.createErr = temporal.NewNonRetryableApplicationError("reference in use", "ReferenceInUse", nil)
-	create := send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
+	create := send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
 	env.ExecuteWorkflow(Offer, input())
 	var app *temporal.ApplicationError
 	if !errors.As(create.err, &app) || app.Type() != "ReferenceInUse" {
@@ -332,7 +333,7 @@ func TestResumesFromCarriedState(t *testing.T) {
 	env, f := newEnv(t)
 	in := input()
 	in.State = &State{Status: offers.PendingReview}
-	send(env, time.Second, AcceptUpdate)
+	send(env, time.Second, Accept.Update)
 	env.ExecuteWorkflow(Offer, in)
 	if r := result(t, env); r.Status != offers.Accepted {
 		t.Errorf("result %+v", r)
@@ -351,7 +352,7 @@ func TestProductionRiskReview(t *testing.T) {
 	}{
 		{"rules accept", offers.ReviewResult{Decision: offers.DecisionAccept}, "", offers.Accepted},
 		{"rules decline", offers.ReviewResult{Decision: offers.DecisionDecline}, "", offers.Declined},
-		{"operator accepts", offers.ReviewResult{Decision: offers.DecisionManual, ManualDeadline: 48 * time.Hour}, AcceptUpdate, offers.Accepted},
+		{"operator accepts", offers.ReviewResult{Decision: offers.DecisionManual, ManualDeadline: 48 * time.Hour}, Accept.Update, offers.Accepted},
 		{"deadline passes", offers.ReviewResult{Decision: offers.DecisionManual, ManualDeadline: 48 * time.Hour}, "", offers.Declined},
 	}
 	for _, tc := range cases {
@@ -360,8 +361,8 @@ func TestProductionRiskReview(t *testing.T) {
 			f.decision = tc.decision
 			in := input()
 			in.Review = offers.ReviewByRules
-			send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-			send(env, time.Minute, SubmitForReviewUpdate)
+			send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+			send(env, time.Minute, SubmitForReview.Update)
 			if tc.operator != "" {
 				send(env, 24*time.Hour, tc.operator)
 			}
@@ -381,10 +382,10 @@ func TestProductionRiskReview(t *testing.T) {
 const mockAny = mock.Anything
 
 func TestRefusalText(t *testing.T) {
-	if got := Refusal(offers.Voided, VoidUpdate); got != "offers with status=voided cannot be voided" {
+	if got := Transitions.Refusal(offers.Voided, Void.Update).Message; got != "offers with status=voided cannot be voided" {
 		t.Errorf("got %q", got)
 	}
-	if got := Refusal(offers.Accepted, SubmitForReviewUpdate); got != "offers with status=accepted cannot be submitted for review" {
+	if got := Transitions.Refusal(offers.Accepted, SubmitForReview.Update).Message; got != "offers with status=accepted cannot be submitted for review" {
 		t.Errorf("got %q", got)
 	}
 }

@@ -4,12 +4,9 @@
 package order
 
 import (
-	"fmt"
-
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/refusal"
 )
 
 // TaskQueue is the queue order workflows and their activities run on.
@@ -32,16 +29,7 @@ type State struct {
 	Status orders.Status
 }
 
-// Update names. Each is also the verb of the refusal texts.
-const (
-	AcknowledgeUpdate = "acknowledge"
-	AcceptUpdate      = "accept"
-	RejectUpdate      = "reject"
-	ShipUpdate        = "ship"
-	CancelUpdate      = "cancel"
-)
-
-// ShipRequest reports a shipment.
+// ShipRequest is the argument of the ship update: a shipment.
 type ShipRequest struct {
 	Shipment orders.Shipment
 }
@@ -49,21 +37,4 @@ type ShipRequest struct {
 // Result is how the workflow ended.
 type Result struct {
 	Status orders.Status
-}
-
-// ErrStatus is the Temporal application error type of an update the
-// order's status does not allow.
-const ErrStatus = string(refusal.StatusNotAllowed)
-
-// Refusal is the text for an update the status forbids, in the words of
-// the offer refusals ("orders with status=confirmed cannot be rejected").
-func Refusal(status orders.Status, update string) string {
-	verbs := map[string]string{
-		AcknowledgeUpdate: "acknowledged",
-		AcceptUpdate:      "accepted",
-		RejectUpdate:      "rejected",
-		ShipUpdate:        "shipped",
-		CancelUpdate:      "canceled",
-	}
-	return fmt.Sprintf("orders with status=%s cannot be %s", status, verbs[update])
 }

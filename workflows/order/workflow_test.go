@@ -16,6 +16,7 @@ import (
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/refusal"
 )
 
 type fakes struct {
@@ -37,18 +38,18 @@ func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
 		f.transitions = append(f.transitions, in)
 		return nil
 	})
-	env.OnActivity(a.Confirm, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OrderTransition) error {
+	env.OnActivity(a.Accept, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OrderTransition) error {
 		f.confirmed = append(f.confirmed, in)
 		return nil
 	})
-	env.OnActivity(a.Ship, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OrderShipment) (orders.Status, error) {
+	env.OnActivity(a.Ship, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OrderShipment) (activities.OrderShipped, error) {
 		f.shipments = append(f.shipments, in)
 		next := f.shipTo[0]
 		f.shipTo = f.shipTo[1:]
 		if next == "" {
-			return "", temporal.NewNonRetryableApplicationError("serial number SN-1 was shipped already", "InvalidShipment", nil)
+			return activities.OrderShipped{}, temporal.NewNonRetryableApplicationError("serial number SN-1 was shipped already", "InvalidShipment", nil)
 		}
-		return next, nil
+		return activities.OrderShipped{Complete: next == in.Complete.To}, nil
 	})
 	return env, f
 }
@@ -89,7 +90,7 @@ func finalStatus(t *testing.T, env *testsuite.TestWorkflowEnvironment) orders.St
 func refused(t *testing.T, o *outcome, want string) {
 	t.Helper()
 	var app *temporal.ApplicationError
-	if !errors.As(o.rejected, &app) || app.Type() != ErrStatus || app.Message() != want {
+	if !errors.As(o.rejected, &app) || app.Type() != string(refusal.StatusNotAllowed) || app.Message() != want {
 		t.Errorf("want the refusal %q, got %+v", want, o)
 	}
 }
@@ -97,13 +98,13 @@ func refused(t *testing.T, o *outcome, want string) {
 func TestOrderLifecycle(t *testing.T) {
 	env, f := newEnv(t)
 	f.shipTo = []orders.Status{orders.PartiallyFulfilled, orders.Completed}
-	shipEarly := send(env, time.Second, ShipUpdate, ShipRequest{})
-	send(env, 2*time.Second, AcknowledgeUpdate)
-	ackAgain := send(env, 3*time.Second, AcknowledgeUpdate)
-	send(env, 4*time.Second, AcceptUpdate)
-	reject := send(env, 5*time.Second, RejectUpdate)
-	first := send(env, 6*time.Second, ShipUpdate, ShipRequest{Shipment: orders.Shipment{TrackingURL: "https://t.example/1"}})
-	second := send(env, 7*time.Second, ShipUpdate, ShipRequest{Shipment: orders.Shipment{TrackingURL: "https://t.example/2"}})
+	shipEarly := send(env, time.Second, ShipAll.Update, ShipRequest{})
+	send(env, 2*time.Second, Acknowledge.Update)
+	ackAgain := send(env, 3*time.Second, Acknowledge.Update)
+	send(env, 4*time.Second, Accept.Update)
+	reject := send(env, 5*time.Second, Reject.Update)
+	first := send(env, 6*time.Second, ShipAll.Update, ShipRequest{Shipment: orders.Shipment{TrackingURL: "https://t.example/1"}})
+	second := send(env, 7*time.Second, ShipAll.Update, ShipRequest{Shipment: orders.Shipment{TrackingURL: "https://t.example/2"}})
 	env.ExecuteWorkflow(Order, start())
 
 	refused(t, shipEarly, "orders with status=created cannot be shipped")
@@ -126,7 +127,7 @@ func TestOrderLifecycle(t *testing.T) {
 
 func TestRejectFromCreated(t *testing.T) {
 	env, f := newEnv(t)
-	send(env, time.Second, RejectUpdate)
+	send(env, time.Second, Reject.Update)
 	env.ExecuteWorkflow(Order, start())
 	if got := finalStatus(t, env); got != orders.Rejected {
 		t.Fatalf("status %s", got)
@@ -138,8 +139,8 @@ func TestRejectFromCreated(t *testing.T) {
 
 func TestCancelAfterConfirmation(t *testing.T) {
 	env, f := newEnv(t)
-	send(env, time.Second, AcceptUpdate)
-	send(env, 2*time.Second, CancelUpdate)
+	send(env, time.Second, Accept.Update)
+	send(env, 2*time.Second, Cancel.Update)
 	env.ExecuteWorkflow(Order, start())
 	if got := finalStatus(t, env); got != orders.Canceled {
 		t.Fatalf("status %s", got)
@@ -154,9 +155,9 @@ func TestNoCancelWhileFulfilling(t *testing.T) {
 	f.shipTo = []orders.Status{orders.PartiallyFulfilled, orders.Completed}
 	in := start()
 	in.State.Status = orders.Confirmed
-	send(env, time.Second, ShipUpdate, ShipRequest{})
-	cancel := send(env, 2*time.Second, CancelUpdate)
-	send(env, 3*time.Second, ShipUpdate, ShipRequest{})
+	send(env, time.Second, ShipAll.Update, ShipRequest{})
+	cancel := send(env, 2*time.Second, Cancel.Update)
+	send(env, 3*time.Second, ShipAll.Update, ShipRequest{})
 	env.ExecuteWorkflow(Order, in)
 	refused(t, cancel, "orders with status=partially_fulfilled cannot be canceled")
 	if got := finalStatus(t, env); got != orders.Completed {
@@ -169,8 +170,8 @@ func TestFailedShipmentChangesNothing(t *testing.T) {
 	f.shipTo = []orders.Status{"", orders.Completed}
 	in := start()
 	in.State.Status = orders.Confirmed
-	bad := send(env, time.Second, ShipUpdate, ShipRequest{})
-	send(env, 2*time.Second, ShipUpdate, ShipRequest{})
+	bad := send(env, time.Second, ShipAll.Update, ShipRequest{})
+	send(env, 2*time.Second, ShipAll.Update, ShipRequest{})
 	env.ExecuteWorkflow(Order, in)
 	var app *temporal.ApplicationError
 	if !errors.As(bad.err, &app) || app.Type() != "InvalidShipment" {
