@@ -9,7 +9,7 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/internal/optional"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/webhook"
 )
 

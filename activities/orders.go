@@ -12,7 +12,7 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/internal/optional"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/refusal"
 	"github.com/tenurehq/tenure/webhook"

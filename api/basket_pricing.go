@@ -6,7 +6,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/internal/optional"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
 )
 

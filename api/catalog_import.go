@@ -9,7 +9,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
-	"github.com/tenurehq/tenure/internal/optional"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/workflows/productimport"
 )
 

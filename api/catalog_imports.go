@@ -10,7 +10,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/csvimport"
-	"github.com/tenurehq/tenure/internal/optional"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
 	"github.com/tenurehq/tenure/workflows/entity"
 )

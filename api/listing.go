@@ -6,8 +6,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/internal/optional"
 	"github.com/tenurehq/tenure/listing"
+	"github.com/tenurehq/tenure/optional"
 )
 
 // listParams are the list parameters offers and orders share.

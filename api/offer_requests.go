@@ -3,8 +3,8 @@ package api
 import (
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/internal/optional"
 	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
 )
 

@@ -6,8 +6,8 @@ import (
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
-	"github.com/tenurehq/tenure/internal/optional"
 	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/optional"
 )
 
 // offerView is an offer as GET /v1/offers/{id} returns it and as the offer

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/internal/optional"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/order"

@@ -11,8 +11,8 @@ import (
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/internal/optional"
 	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
 	"github.com/tenurehq/tenure/refusal"
 )

@@ -6,7 +6,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/catalog"
-	"github.com/tenurehq/tenure/internal/optional"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
 )
 

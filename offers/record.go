@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/internal/optional"
+	"github.com/tenurehq/tenure/optional"
 )
 
 // Row is the row a draft is stored as (status created).

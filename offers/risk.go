@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/internal/optional"
+	"github.com/tenurehq/tenure/optional"
 )
 
 // Review says how an offer in pending_review gets its decision.

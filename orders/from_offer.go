@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/internal/optional"
 	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
 )
 
