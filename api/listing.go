@@ -1,6 +1,9 @@
 package api
 
 import (
+	"context"
+	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/google/uuid"
@@ -10,39 +13,90 @@ import (
 	"github.com/tenurehq/tenure/optional"
 )
 
-// listParams are the list parameters offers and orders share.
+// listParams are the parameters of the paginated offer and order lists.
+// Their generated parameter types have exactly these fields, the sort ones
+// of types of their own; listParamsOf reads either.
 type listParams struct {
-	limit, page                                          *int64
-	query, createdBy                                     *string
-	partnersOnly                                         *bool
-	sortBy, sortOrder                                    *string
-	idGt, idGte, idLt, idLte                             *uuid.UUID
-	createdAtGt, createdAtGte, createdAtLt, createdAtLte *time.Time
+	Limit, Page                                          *int64
+	Query, CreatedBy                                     *string
+	PartnersOnly                                         *bool
+	SortBy, SortOrder                                    *string
+	IdGt, IdGte, IdLt, IdLte                             *uuid.UUID
+	CreatedAtGt, CreatedAtGte, CreatedAtLt, CreatedAtLte *time.Time
+}
+
+// listParamsOf copies the fields of a generated list parameter struct.
+func listParamsOf(generated any) listParams {
+	var p listParams
+	dst, src := reflect.ValueOf(&p).Elem(), reflect.ValueOf(generated)
+	for i := range dst.NumField() {
+		from := src.FieldByName(dst.Type().Field(i).Name)
+		if !from.IsValid() {
+			panic(fmt.Sprintf("list parameters %T lack %s", generated, dst.Type().Field(i).Name))
+		}
+		to := dst.Field(i)
+		if !from.IsNil() {
+			value := reflect.New(to.Type().Elem())
+			value.Elem().Set(from.Elem().Convert(to.Type().Elem()))
+			to.Set(value)
+		}
+	}
+	return p
+}
+
+// listPage is one page of a seller's offers or orders, as list reads them,
+// with its pagination.
+func listPage[T any](ctx context.Context, generated any, list func(context.Context, uuid.UUID, listing.Filter) ([]T, int64, error)) ([]T, sellerapi.Pagination, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, sellerapi.Pagination{}, err
+	}
+	f, err := pagedFilter(listParamsOf(generated))
+	if err != nil {
+		return nil, sellerapi.Pagination{}, err
+	}
+	records, total, err := list(ctx, claims.SellerID, f)
+	return records, pagination(f, total), err
+}
+
+// listAll is a seller's offers or orders matching the filters of the
+// deprecated unpaginated lists, at most listing.UnpagedLimit.
+func listAll[T any](ctx context.Context, query, createdBy *string, partnersOnly *bool, list func(context.Context, uuid.UUID, listing.Filter) ([]T, int64, error)) ([]T, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f, err := unpagedFilter(query, createdBy, partnersOnly)
+	if err != nil {
+		return nil, err
+	}
+	records, _, err := list(ctx, claims.SellerID, f)
+	return records, err
 }
 
 // pagedFilter checks the paging parameters (limit 1–100, default 20; page
 // zero-based) and reads the filters.
 func pagedFilter(p listParams) (listing.Filter, error) {
-	f, err := unpagedFilter(p.query, p.createdBy, p.partnersOnly)
+	f, err := unpagedFilter(p.Query, p.CreatedBy, p.PartnersOnly)
 	if err != nil {
 		return f, err
 	}
 	f.Limit = listing.DefaultLimit
-	if p.limit != nil {
-		if *p.limit < 1 || *p.limit > listing.MaxLimit {
-			return f, BadRequest("query parameter limit must be between 1 and %d, got %d", listing.MaxLimit, *p.limit)
+	if p.Limit != nil {
+		if *p.Limit < 1 || *p.Limit > listing.MaxLimit {
+			return f, BadRequest("query parameter limit must be between 1 and %d, got %d", listing.MaxLimit, *p.Limit)
 		}
-		f.Limit = *p.limit
+		f.Limit = *p.Limit
 	}
-	page, err := pageIndex(p.page)
+	page, err := pageIndex(p.Page)
 	if err != nil {
 		return f, err
 	}
 	f.Page = page
-	f.SortBy = optional.Value(p.sortBy)
-	f.Descending = optional.Value(p.sortOrder) == "desc"
-	f.IDGt, f.IDGte, f.IDLt, f.IDLte = p.idGt, p.idGte, p.idLt, p.idLte
-	f.CreatedAtGt, f.CreatedAtGte, f.CreatedAtLt, f.CreatedAtLte = p.createdAtGt, p.createdAtGte, p.createdAtLt, p.createdAtLte
+	f.SortBy = optional.Value(p.SortBy)
+	f.Descending = optional.Value(p.SortOrder) == "desc"
+	f.IDGt, f.IDGte, f.IDLt, f.IDLte = p.IdGt, p.IdGte, p.IdLt, p.IdLte
+	f.CreatedAtGt, f.CreatedAtGte, f.CreatedAtLt, f.CreatedAtLte = p.CreatedAtGt, p.CreatedAtGte, p.CreatedAtLt, p.CreatedAtLte
 	return f, nil
 }
 

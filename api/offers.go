@@ -118,15 +118,8 @@ func (h offerHandlers) VoidOffer(ctx context.Context, req sellerapi.VoidOfferReq
 // ListOffers returns the caller's offers matching the filters, oldest
 // first, at most listing.UnpagedLimit (deprecated operation).
 func (h offerHandlers) ListOffers(ctx context.Context, req sellerapi.ListOffersRequestObject) (sellerapi.ListOffersResponseObject, error) {
-	claims, err := sellerClaims(ctx)
-	if err != nil {
-		return nil, err
-	}
-	f, err := unpagedFilter(req.Params.Query, req.Params.CreatedBy, req.Params.PartnersOnly)
-	if err != nil {
-		return nil, err
-	}
-	list, _, err := h.service.List(ctx, claims.SellerID, f)
+	p := req.Params
+	list, err := listAll(ctx, p.Query, p.CreatedBy, p.PartnersOnly, h.service.List)
 	if err != nil {
 		return nil, err
 	}
@@ -135,25 +128,11 @@ func (h offerHandlers) ListOffers(ctx context.Context, req sellerapi.ListOffersR
 
 // ListOffersPaginated returns one page of the caller's offers.
 func (h offerHandlers) ListOffersPaginated(ctx context.Context, req sellerapi.ListOffersPaginatedRequestObject) (sellerapi.ListOffersPaginatedResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	list, page, err := listPage(ctx, req.Params, h.service.List)
 	if err != nil {
 		return nil, err
 	}
-	p := req.Params
-	f, err := pagedFilter(listParams{
-		limit: p.Limit, page: p.Page, query: p.Query, createdBy: p.CreatedBy, partnersOnly: p.PartnersOnly,
-		sortBy: (*string)(p.SortBy), sortOrder: (*string)(p.SortOrder),
-		idGt: p.IdGt, idGte: p.IdGte, idLt: p.IdLt, idLte: p.IdLte,
-		createdAtGt: p.CreatedAtGt, createdAtGte: p.CreatedAtGte, createdAtLt: p.CreatedAtLt, createdAtLte: p.CreatedAtLte,
-	})
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := h.service.List(ctx, claims.SellerID, f)
-	if err != nil {
-		return nil, err
-	}
-	return sellerapi.ListOffersPaginated200JSONResponse{Offers: offerViews(list), Pagination: pagination(f, total)}, nil
+	return sellerapi.ListOffersPaginated200JSONResponse{Offers: offerViews(list), Pagination: page}, nil
 }
 
 func offerViews(list []offers.Stored) []sellerapi.Offer {

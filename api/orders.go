@@ -104,15 +104,8 @@ func (h orderHandlers) CreateShipment(ctx context.Context, req sellerapi.CreateS
 // ListOrders returns the caller's orders matching the filters, oldest
 // first, at most listing.UnpagedLimit (deprecated operation).
 func (h orderHandlers) ListOrders(ctx context.Context, req sellerapi.ListOrdersRequestObject) (sellerapi.ListOrdersResponseObject, error) {
-	claims, err := sellerClaims(ctx)
-	if err != nil {
-		return nil, err
-	}
-	f, err := unpagedFilter(req.Params.Query, req.Params.CreatedBy, req.Params.PartnersOnly)
-	if err != nil {
-		return nil, err
-	}
-	rows, _, err := h.service.List(ctx, claims.SellerID, f)
+	p := req.Params
+	rows, err := listAll(ctx, p.Query, p.CreatedBy, p.PartnersOnly, h.service.List)
 	if err != nil {
 		return nil, err
 	}
@@ -122,25 +115,11 @@ func (h orderHandlers) ListOrders(ctx context.Context, req sellerapi.ListOrdersR
 
 // ListOrdersPaginated returns one page of the caller's orders.
 func (h orderHandlers) ListOrdersPaginated(ctx context.Context, req sellerapi.ListOrdersPaginatedRequestObject) (sellerapi.ListOrdersPaginatedResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	rows, page, err := listPage(ctx, req.Params, h.service.List)
 	if err != nil {
 		return nil, err
 	}
-	p := req.Params
-	f, err := pagedFilter(listParams{
-		limit: p.Limit, page: p.Page, query: p.Query, createdBy: p.CreatedBy, partnersOnly: p.PartnersOnly,
-		sortBy: (*string)(p.SortBy), sortOrder: (*string)(p.SortOrder),
-		idGt: p.IdGt, idGte: p.IdGte, idLt: p.IdLt, idLte: p.IdLte,
-		createdAtGt: p.CreatedAtGt, createdAtGte: p.CreatedAtGte, createdAtLt: p.CreatedAtLt, createdAtLte: p.CreatedAtLte,
-	})
-	if err != nil {
-		return nil, err
-	}
-	rows, total, err := h.service.List(ctx, claims.SellerID, f)
-	if err != nil {
-		return nil, err
-	}
-	return sellerapi.ListOrdersPaginated200JSONResponse{Orders: orderListItems(rows), Pagination: pagination(f, total)}, nil
+	return sellerapi.ListOrdersPaginated200JSONResponse{Orders: orderListItems(rows), Pagination: page}, nil
 }
 
 // orderListItems are the list entries of orders.

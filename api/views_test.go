@@ -7,36 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/internal/histories"
 	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/orders"
 )
-
-// recordedOffer is an offer stored by earlier code, with what GET answered
-// and the events recorded for it (internal/histories writes them).
-type recordedOffer struct {
-	Row      dbgen.Offer     `json:"row"`
-	Document json.RawMessage `json:"document"`
-	View     json.RawMessage `json:"view"`
-	Events   []recordedEvent `json:"events"`
-}
-
-// recordedOrder is an order stored by earlier code with its views.
-type recordedOrder struct {
-	Row          dbgen.Order        `json:"row"`
-	Document     json.RawMessage    `json:"document"`
-	Metadata     json.RawMessage    `json:"metadata"`
-	Assets       []dbgen.OrderAsset `json:"assets"`
-	TrackingURLs []string           `json:"tracking_urls"`
-	View         json.RawMessage    `json:"view"`
-	Summary      json.RawMessage    `json:"summary"`
-	Events       []recordedEvent    `json:"events"`
-}
-
-type recordedEvent struct {
-	Type    string          `json:"type"`
-	Payload json.RawMessage `json:"payload"`
-}
 
 // recorded reads the recordings matching pattern in testdata/views.
 func recorded[T any](t *testing.T, pattern string) map[string]T {
@@ -75,7 +49,7 @@ func sameBytes(t *testing.T, what string, got []byte, recorded json.RawMessage) 
 
 // finalEvent is the payload of the event announcing the status the
 // recording ended in, if the spec has one.
-func finalEvent(events []recordedEvent, kind, status string) (json.RawMessage, bool) {
+func finalEvent(events []histories.Event, kind, status string) (json.RawMessage, bool) {
 	for _, e := range events {
 		if e.Type == kind+"."+status {
 			return e.Payload, true
@@ -88,7 +62,7 @@ func finalEvent(events []recordedEvent, kind, status string) (json.RawMessage, b
 // byte, as GET answered for them then, and as the webhook of their last
 // status carried them.
 func TestRecordedOffersRenderAsBefore(t *testing.T) {
-	for name, rec := range recorded[recordedOffer](t, "offer-*.json") {
+	for name, rec := range recorded[histories.Offer](t, "offer-*.json") {
 		t.Run(name, func(t *testing.T) {
 			row := rec.Row
 			row.Document = rec.Document
@@ -111,7 +85,7 @@ func TestRecordedOffersRenderAsBefore(t *testing.T) {
 // Orders stored by earlier code render, byte for byte, as GET and the
 // order operations answered for them then.
 func TestRecordedOrdersRenderAsBefore(t *testing.T) {
-	for name, rec := range recorded[recordedOrder](t, "order-*.json") {
+	for name, rec := range recorded[histories.Order](t, "order-*.json") {
 		t.Run(name, func(t *testing.T) {
 			row := rec.Row
 			row.Document, row.Metadata = rec.Document, rec.Metadata

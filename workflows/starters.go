@@ -8,8 +8,6 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
 )
@@ -24,14 +22,14 @@ type starters struct {
 func (s starters) StartOffer(ctx context.Context, in activities.OfferStart, reference string) error {
 	return s.startOnce(ctx, offer.StartOptions(in.OfferID, in.SellerID, reference), offer.Offer, offer.Input{
 		OfferID: in.OfferID, SellerID: in.SellerID, Review: in.Review, Revision: offer.Revision,
-		State: &offer.State{Status: offers.Created, ExpiresAt: in.ExpiresAt},
+		State: &offer.State{Status: offer.Transitions.Target(offer.Create), ExpiresAt: in.ExpiresAt},
 	})
 }
 
 // StartOrder starts the workflow of an order whose rows exist, in created.
 func (s starters) StartOrder(ctx context.Context, in activities.OrderStart, reference string) error {
 	return s.startOnce(ctx, order.StartOptions(in.OrderID, in.SellerID, reference), order.Order,
-		order.Input{OrderID: in.OrderID, SellerID: in.SellerID, State: order.State{Status: orders.Created}})
+		order.Input{OrderID: in.OrderID, SellerID: in.SellerID, State: order.State{Status: order.Opening().To}})
 }
 
 // startOnce starts a workflow whose options refuse a second run: one that

@@ -20,6 +20,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/internal/histories"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 	"github.com/tenurehq/tenure/internal/testenv"
 	"github.com/tenurehq/tenure/services"
@@ -409,34 +410,6 @@ type capture struct {
 	name string
 }
 
-// storedOffer is an offers row as PostgreSQL returned it (the document
-// apart, readable), its view and the events recorded for it.
-type storedOffer struct {
-	Row      dbgen.Offer     `json:"row"`
-	Document json.RawMessage `json:"document"`
-	View     json.RawMessage `json:"view"`
-	Events   []storedEvent   `json:"events"`
-}
-
-// storedOrder is an order's rows as PostgreSQL returned them (document and
-// metadata apart, readable), its view, its summary and its events.
-type storedOrder struct {
-	Row          dbgen.Order        `json:"row"`
-	Document     json.RawMessage    `json:"document"`
-	Metadata     json.RawMessage    `json:"metadata"`
-	Assets       []dbgen.OrderAsset `json:"assets"`
-	TrackingURLs []string           `json:"tracking_urls"`
-	View         json.RawMessage    `json:"view"`
-	Summary      json.RawMessage    `json:"summary"`
-	Events       []storedEvent      `json:"events"`
-}
-
-// storedEvent is an event with its payload as recorded.
-type storedEvent struct {
-	Type    string          `json:"type"`
-	Payload json.RawMessage `json:"payload"`
-}
-
 // saveViews writes each captured offer and order: its rows, what GET
 // answered for it and its events' payloads.
 func (s *stack) saveViews() {
@@ -451,7 +424,7 @@ func (s *stack) saveViews() {
 			if err != nil {
 				s.t.Fatal(err)
 			}
-			o := storedOffer{Row: row, Document: row.Document, View: s.raw("/v1/offers/" + c.id.String()), Events: s.events(c.id)}
+			o := histories.Offer{Row: row, Document: row.Document, View: s.raw("/v1/offers/" + c.id.String()), Events: s.events(c.id)}
 			o.Row.Document = nil
 			out = o
 		case "order":
@@ -467,7 +440,7 @@ func (s *stack) saveViews() {
 			if err != nil {
 				s.t.Fatal(err)
 			}
-			o := storedOrder{
+			o := histories.Order{
 				Row: row, Document: row.Document, Metadata: row.Metadata, Assets: assets, TrackingURLs: urls,
 				View: s.raw("/v1/orders/" + c.id.String()), Summary: s.summary(c.id), Events: s.events(c.id),
 			}
@@ -507,10 +480,10 @@ func (s *stack) summary(id uuid.UUID) json.RawMessage {
 	return body
 }
 
-func (s *stack) events(objectID uuid.UUID) []storedEvent {
+func (s *stack) events(objectID uuid.UUID) []histories.Event {
 	s.t.Helper()
 	var page struct {
-		Events []storedEvent `json:"events"`
+		Events []histories.Event `json:"events"`
 	}
 	s.call(http.MethodGet, "/v1/events?object_id="+objectID.String(), nil, http.StatusOK, &page)
 	return page.Events

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"time"
 
+	"github.com/google/uuid"
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
 // UpdateTimeout bounds how long a caller waits for an entity workflow to
@@ -66,4 +69,22 @@ func TimedOut(err error) bool {
 // with; callers of Update get the refusal back from RefusalOf.
 func Refuse(r *refusal.Error) error {
 	return temporal.NewApplicationError(r.Message, string(r.Kind))
+}
+
+// StartOptions start the workflow of an entity, searchable in the Temporal
+// UI by seller, status and the offer's reference. An entity has one
+// workflow: starting it again finds the running one, and never starts a
+// second after it ended.
+func StartOptions(workflowID, taskQueue string, sellerID uuid.UUID, status, reference string) client.StartWorkflowOptions {
+	return client.StartWorkflowOptions{
+		ID:                       workflowID,
+		TaskQueue:                taskQueue,
+		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		TypedSearchAttributes: temporal.NewSearchAttributes(
+			searchattr.SellerID.ValueSet(sellerID.String()),
+			searchattr.Status.ValueSet(status),
+			searchattr.SellerOfferReference.ValueSet(reference),
+		),
+	}
 }
