@@ -26,19 +26,19 @@ var layers = []struct {
 }{
 	{"db", []string{"db/..."}},
 	{"domain", []string{
-		"config", "optional", "refusal", "pricing", "links", "identity", "listing",
+		"config", "optional", "refusal", "pricing", "links", "identity", "idempotency", "listing",
 		"catalog/...", "csvimport", "webhook", "offers", "orders", "fixtures",
 		"internal/csvgen", "internal/sellerclient", "internal/temporalcli",
 	}},
 	{"activities", []string{"activities"}},
-	{"workflows", []string{"workflows/...", "internal/replay"}},
+	{"workflows", []string{"workflows/...", "internal/replay", "internal/permanent"}},
 	{"services", []string{"services"}},
 	{"api", []string{"api/..."}},
 	// The command and what composes the whole stack as it does: the test
 	// environment, the history recorder, the benchmarks.
 	{"cmd", []string{
 		"cmd/...", "internal/testenv", "internal/histories", "internal/catalogbench", "internal/csvbench",
-		"internal/offerbench", "internal/csvgen/gencsv", ".",
+		"internal/offerbench", "internal/clustertest", "internal/csvgen/gencsv", ".",
 	}},
 }
 
