@@ -16,6 +16,7 @@ import (
 // range, an inconsistent price); its message names the field.
 type Invalid struct{ Message string }
 
+// Error is the message, which names the field.
 func (e *Invalid) Error() string { return e.Message }
 
 // Invalidf is an Invalid with a formatted message.
@@ -78,6 +79,7 @@ type Error struct {
 	References []catalog.Reference
 }
 
+// Error is the kind and the reason, for logs.
 func (e *Error) Error() string { return string(e.Kind) + ": " + e.Message }
 
 // New is an Error with a formatted message.
