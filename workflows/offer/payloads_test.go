@@ -15,11 +15,11 @@ import (
 	"github.com/tenurehq/tenure/offers"
 )
 
-// Create and edit updates recorded before Tenure had its own documents
-// carry the Seller API's offer as the draft's document (version 0). They
-// decode into the current draft with every value of the offer kept:
-// encoded again, the document is the recorded one without the row's
-// fields (an absent metadata comes back as null).
+// The drafts of recorded create and edit updates decode into the current
+// draft with every value kept: encoded again, the document is the
+// recorded one. Those recorded before Tenure had its own documents carry
+// the Seller API's offer (version 0), whose fields the row owns now are
+// left out (and an absent metadata comes back as null).
 func TestRecordedDraftsDecode(t *testing.T) {
 	files, err := filepath.Glob("testdata/histories/*.json")
 	if err != nil {
@@ -80,8 +80,10 @@ func sameDocument(t *testing.T, path string, raw json.RawMessage, doc offers.Doc
 	if err := json.Unmarshal(raw, &want); err != nil {
 		t.Fatal(err)
 	}
-	for _, rowField := range []string{"id", "status", "created_at", "expires_at", "seller_offer_reference", "sales_channel"} {
-		delete(want, rowField)
+	if _, versioned := want["version"]; !versioned {
+		for _, rowField := range []string{"id", "status", "created_at", "expires_at", "seller_offer_reference", "sales_channel"} {
+			delete(want, rowField)
+		}
 	}
 	again, err := json.Marshal(doc)
 	if err != nil {
@@ -89,9 +91,6 @@ func sameDocument(t *testing.T, path string, raw json.RawMessage, doc offers.Doc
 	}
 	if err := json.Unmarshal(again, &got); err != nil {
 		t.Fatal(err)
-	}
-	if doc.Version != 0 {
-		t.Errorf("%s: a recorded document is of version 0, got %d", path, doc.Version)
 	}
 	if _, sent := want["metadata"]; !sent && got["metadata"] == nil {
 		delete(got, "metadata")
