@@ -84,7 +84,7 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
 	}
 
-	token, err := t.tokens.Issue(cred.SellerID, cred.ClientID, scopes)
+	token, err := t.tokens.Issue(cred.SellerID, cred.ClientID, cred.Generation, scopes)
 	if err != nil {
 		return err
 	}
