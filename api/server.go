@@ -93,7 +93,9 @@ func New(d Deps) (*fiber.App, error) {
 	app.Post("/oauth2/token", token.handle)
 
 	// Every /v1 request, routed or not, needs a valid token first.
-	app.Use("/v1", bearerAuth(d.Tokens, d.Logger))
+	revocations := identity.NewRevocations(d.Store, d.Logger)
+	listenForRevocations(app, revocations)
+	app.Use("/v1", bearerAuth(d.Tokens, revocations, d.Logger))
 	engine, err := d.Config.Pricing.NewEngine()
 	if err != nil {
 		return nil, err
