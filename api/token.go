@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/base64"
+	"fmt"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -116,6 +117,15 @@ func clientCredentials(authorization string, form url.Values) (id, secret string
 	}
 	id, secret = form.Get("client_id"), form.Get("client_secret")
 	return id, secret, false, id != "" && secret != ""
+}
+
+// overLimit answers a client address over its request limit in the token
+// endpoint's own error form.
+func (t *tokenEndpoint) overLimit(c *fiber.Ctx, q quota) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	c.Set("Pragma", "no-cache")
+	return t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable", fmt.Sprintf(
+		"too many requests from your address (%d at most in a row); retry after %d seconds", q.limit, seconds(q.retryAfter)), false)
 }
 
 func (t *tokenEndpoint) refuse(c *fiber.Ctx, status int, code, description string, basic bool) error {
