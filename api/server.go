@@ -57,7 +57,7 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger)
+	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger, limits.proxies)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,11 @@ import (
 	"encoding/base64"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -22,8 +25,19 @@ type tokenEndpoint struct {
 	logger *slog.Logger
 	// decoy is compared against when the client id is unknown, so a wrong
 	// client id costs as long as a wrong secret and reveals nothing.
-	decoy string
+	decoy    string
+	throttle *credentialThrottle
+	proxies  []netip.Prefix
 }
+
+// maxClientIDLength is far above the length of the client ids Tenure issues
+// (28 characters): a longer one is refused unread, and the throttle's keys
+// stay small.
+const maxClientIDLength = 64
+
+// compareSecret is the bcrypt comparison of a client secret; tests count
+// its calls.
+var compareSecret = identity.SecretMatches
 
 // tokenResponse is the successful answer of the token endpoint.
 type tokenResponse struct {
@@ -39,12 +53,13 @@ type oauthError struct {
 	Description string `json:"error_description"`
 }
 
-func newTokenEndpoint(store *db.Store, tokens *identity.Tokens, logger *slog.Logger) (*tokenEndpoint, error) {
+func newTokenEndpoint(store *db.Store, tokens *identity.Tokens, logger *slog.Logger, proxies []netip.Prefix) (*tokenEndpoint, error) {
 	decoy, err := identity.NewSecret()
 	if err != nil {
 		return nil, err
 	}
-	return &tokenEndpoint{store: store, tokens: tokens, logger: logger, decoy: decoy.SecretHash}, nil
+	return &tokenEndpoint{store: store, tokens: tokens, logger: logger, decoy: decoy.SecretHash,
+		throttle: newCredentialThrottle(time.Now), proxies: proxies}, nil
 }
 
 func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
@@ -74,16 +89,38 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_scope", err.Error()+`; ask for scope "client" to get every seller scope`, false)
 	}
 
-	cred, err := t.store.GetSellerCredential(c.UserContext(), clientID)
-	switch {
-	case db.IsNotFound(err):
-		identity.SecretMatches(t.decoy, secret)
-		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
-	case err != nil:
-		return err
-	case !identity.SecretMatches(cred.SecretHash, secret):
+	address := clientAddress(c, t.proxies)
+	if wait, ok := t.throttle.attempt(clientID, address); !ok {
+		t.logger.WarnContext(c.UserContext(), "client authentication throttled", "request_id", requestID(c),
+			"client_id", clientID, "address", address)
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(seconds(wait)))
+		return t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable", fmt.Sprintf(
+			"too many failed authentications of this client from your address; retry after %d seconds", seconds(wait)), false)
+	}
+	if len(clientID) > maxClientIDLength {
 		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
 	}
+	cred, err := t.store.GetSellerCredential(c.UserContext(), clientID)
+	known := err == nil
+	if err != nil && !db.IsNotFound(err) {
+		t.throttle.withdraw(clientID, address)
+		return err
+	}
+	hash := t.decoy
+	if known {
+		hash = cred.SecretHash
+	}
+	matched, compared := t.throttle.compare(func() bool { return compareSecret(hash, secret) })
+	if !compared {
+		t.throttle.withdraw(clientID, address)
+		c.Set(fiber.HeaderRetryAfter, "1")
+		return t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable",
+			"the token endpoint is busy; retry after 1 second", false)
+	}
+	if !known || !matched {
+		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
+	}
+	t.throttle.succeeded(clientID, address)
 
 	token, err := t.tokens.Issue(cred.SellerID, cred.ClientID, cred.Generation, scopes)
 	if err != nil {
