@@ -13,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 )
 
@@ -89,38 +90,10 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_scope", err.Error()+`; ask for scope "client" to get every seller scope`, false)
 	}
 
-	address := clientAddress(c, t.proxies)
-	if wait, ok := t.throttle.attempt(clientID, address); !ok {
-		t.logger.WarnContext(c.UserContext(), "client authentication throttled", "request_id", requestID(c),
-			"client_id", clientID, "address", address)
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(seconds(wait)))
-		return t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable", fmt.Sprintf(
-			"too many failed authentications of this client from your address; retry after %d seconds", seconds(wait)), false)
-	}
-	if len(clientID) > maxClientIDLength {
-		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
-	}
-	cred, err := t.store.GetSellerCredential(c.UserContext(), clientID)
-	known := err == nil
-	if err != nil && !db.IsNotFound(err) {
-		t.throttle.withdraw(clientID, address)
+	cred, err := t.authenticate(c, clientID, secret, basic)
+	if cred == nil {
 		return err
 	}
-	hash := t.decoy
-	if known {
-		hash = cred.SecretHash
-	}
-	matched, compared := t.throttle.compare(func() bool { return compareSecret(hash, secret) })
-	if !compared {
-		t.throttle.withdraw(clientID, address)
-		c.Set(fiber.HeaderRetryAfter, "1")
-		return t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable",
-			"the token endpoint is busy; retry after 1 second", false)
-	}
-	if !known || !matched {
-		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
-	}
-	t.throttle.succeeded(clientID, address)
 
 	token, err := t.tokens.Issue(cred.SellerID, cred.ClientID, cred.Generation, scopes)
 	if err != nil {
@@ -134,6 +107,45 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		ExpiresIn:   int(t.tokens.TTL().Seconds()),
 		Scope:       strings.Join(scopes, " "),
 	})
+}
+
+// authenticate checks the client's secret, within the budgets of the
+// credential throttle. It returns the client's credential, or nil when it
+// has answered the request itself (a refusal, or the error to answer with).
+func (t *tokenEndpoint) authenticate(c *fiber.Ctx, clientID, secret string, basic bool) (*dbgen.SellerCredential, error) {
+	address := clientAddress(c, t.proxies)
+	if wait, ok := t.throttle.attempt(clientID, address); !ok {
+		t.logger.WarnContext(c.UserContext(), "client authentication throttled", "request_id", requestID(c),
+			"client_id", clientID, "address", address)
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(seconds(wait)))
+		return nil, t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable", fmt.Sprintf(
+			"too many failed authentications of this client from your address; retry after %d seconds", seconds(wait)), false)
+	}
+	if len(clientID) > maxClientIDLength {
+		return nil, t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
+	}
+	cred, err := t.store.GetSellerCredential(c.UserContext(), clientID)
+	known := err == nil
+	if err != nil && !db.IsNotFound(err) {
+		t.throttle.withdraw(clientID, address)
+		return nil, err
+	}
+	hash := t.decoy
+	if known {
+		hash = cred.SecretHash
+	}
+	matched, compared := t.throttle.compare(func() bool { return compareSecret(hash, secret) })
+	if !compared {
+		t.throttle.withdraw(clientID, address)
+		c.Set(fiber.HeaderRetryAfter, "1")
+		return nil, t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable",
+			"the token endpoint is busy; retry after 1 second", false)
+	}
+	if !known || !matched {
+		return nil, t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
+	}
+	t.throttle.succeeded(clientID, address)
+	return &cred, nil
 }
 
 // clientCredentials reads the client id and secret from HTTP Basic (whose
