@@ -7,7 +7,7 @@ import (
 
 // The budgets of failed client authentications. Client secrets are 256
 // random bits, so nobody guesses one; what a stream of wrong secrets can do
-// is burn the API's CPU (each costs a bcrypt comparison of about 60 ms)
+// is burn the API's CPU (each costs a bcrypt comparison of 50–80 ms)
 // and, if failures counted per client id alone, lock a seller out from
 // anywhere. So failures count per client id and address together, and per
 // address: an attacker spends only the budgets of the addresses it sends
