@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,23 +10,6 @@ import (
 
 	"github.com/tenurehq/tenure/identity"
 )
-
-// getStatus sends GET target with a bearer token to a listening API.
-func getStatus(t *testing.T, base, target, token string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, base+target, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(raw)
-}
 
 func TestRotationRevokesIssuedTokens(t *testing.T) {
 	h := newHarness(t)
@@ -58,12 +40,12 @@ func TestRotationRevokesIssuedTokens(t *testing.T) {
 	}
 }
 
-// TestRotationRevokesTokensOfAListeningServer runs the API on a real
-// listener, where it caches generations and learns of rotations from
+// TestRotationRevokesTokensOfAListeningServer starts the API's listener,
+// with which it caches generations and learns of rotations from
 // PostgreSQL's notifications.
 func TestRotationRevokesTokensOfAListeningServer(t *testing.T) {
 	h := newHarness(t)
-	base := h.serve(t)
+	h.serve(t)
 	s := h.seller(t)
 	// Wait for the server's notification connection, or the checks below
 	// would read the database instead of the cache.
@@ -83,8 +65,8 @@ func TestRotationRevokesTokensOfAListeningServer(t *testing.T) {
 	}
 	old := h.token(t, s, "client")
 	for range 3 {
-		if status, body := getStatus(t, base, "/v1/shipping-method?page=0", old); status != http.StatusOK {
-			t.Fatalf("before the rotation: %d %s", status, body)
+		if resp := h.do(t, http.MethodGet, "/v1/shipping-method?page=0", old, nil); resp.status != http.StatusOK {
+			t.Fatalf("before the rotation: %d %s", resp.status, resp.body)
 		}
 	}
 	_, rotated, err := identity.RotateSecret(t.Context(), h.store, s.Credentials.ClientID)
@@ -93,17 +75,17 @@ func TestRotationRevokesTokensOfAListeningServer(t *testing.T) {
 	}
 	rotatedAt := time.Now()
 	for {
-		status, body := getStatus(t, base, "/v1/shipping-method?page=0", old)
-		if status == http.StatusUnauthorized {
+		resp := h.do(t, http.MethodGet, "/v1/shipping-method?page=0", old, nil)
+		if resp.status == http.StatusUnauthorized {
 			break
 		}
-		if status != http.StatusOK || time.Since(rotatedAt) > 10*time.Second {
-			t.Fatalf("the old token %s after the rotation: %d %s", time.Since(rotatedAt), status, body)
+		if resp.status != http.StatusOK || time.Since(rotatedAt) > 10*time.Second {
+			t.Fatalf("the old token %s after the rotation: %d %s", time.Since(rotatedAt), resp.status, resp.body)
 		}
 	}
 	t.Logf("the old token was refused %s after the rotation committed", time.Since(rotatedAt))
 	fresh := h.token(t, identity.NewSeller{Seller: s.Seller, Credentials: rotated}, "client")
-	if status, body := getStatus(t, base, "/v1/shipping-method?page=0", fresh); status != http.StatusOK {
-		t.Errorf("a token of the new secret: %d %s", status, body)
+	if resp := h.do(t, http.MethodGet, "/v1/shipping-method?page=0", fresh, nil); resp.status != http.StatusOK {
+		t.Errorf("a token of the new secret: %d %s", resp.status, resp.body)
 	}
 }

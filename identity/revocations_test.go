@@ -41,14 +41,25 @@ func eventually(t *testing.T, what string, cond func() bool) time.Duration {
 	return time.Since(start)
 }
 
-// listen runs r.Listen until the test ends and waits until it listens.
-func listen(t *testing.T, r *identity.Revocations) {
+// listening returns a Revocations whose notification connection listens
+// until the test ends, and a seller whose generation it has cached.
+func listening(t *testing.T) (*db.Store, *identity.Revocations, identity.NewSeller) {
 	t.Helper()
+	store := testenv.Database(t)
+	r := identity.NewRevocations(store, testenv.AppLogger())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); r.Listen(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 	eventually(t, "the notification connection listens", r.Listening)
+	s := newSeller(t, store)
+	if err := r.Check(t.Context(), claimsOf(s, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Cached(s.Credentials.ClientID) {
+		t.Fatal("while listening, a checked generation is cached")
+	}
+	return store, r, s
 }
 
 func TestRotationRevokesTokensAtOnceWithoutNotifications(t *testing.T) {
@@ -77,16 +88,7 @@ func TestRotationRevokesTokensAtOnceWithoutNotifications(t *testing.T) {
 }
 
 func TestRotationRevokesCachedTokensWhenAnnounced(t *testing.T) {
-	store := testenv.Database(t)
-	r := identity.NewRevocations(store, testenv.AppLogger())
-	listen(t, r)
-	s := newSeller(t, store)
-	if err := r.Check(t.Context(), claimsOf(s, 0)); err != nil {
-		t.Fatal(err)
-	}
-	if !r.Cached(s.Credentials.ClientID) {
-		t.Fatal("while listening, a checked generation is cached")
-	}
+	store, r, s := listening(t)
 	if _, _, err := identity.RotateSecret(t.Context(), store, s.Credentials.ClientID); err != nil {
 		t.Fatal(err)
 	}
@@ -103,13 +105,7 @@ func TestRotationRevokesCachedTokensWhenAnnounced(t *testing.T) {
 }
 
 func TestDeletedCredentialsRevokeTheirTokens(t *testing.T) {
-	store := testenv.Database(t)
-	r := identity.NewRevocations(store, testenv.AppLogger())
-	listen(t, r)
-	s := newSeller(t, store)
-	if err := r.Check(t.Context(), claimsOf(s, 0)); err != nil {
-		t.Fatal(err)
-	}
+	store, r, s := listening(t)
 	if _, err := store.Pool.Exec(t.Context(), "DELETE FROM sellers WHERE id = $1", s.Seller.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -119,13 +115,7 @@ func TestDeletedCredentialsRevokeTheirTokens(t *testing.T) {
 }
 
 func TestLostNotificationsStopTheCache(t *testing.T) {
-	store := testenv.Database(t)
-	r := identity.NewRevocations(store, testenv.AppLogger())
-	listen(t, r)
-	s := newSeller(t, store)
-	if err := r.Check(t.Context(), claimsOf(s, 0)); err != nil {
-		t.Fatal(err)
-	}
+	store, r, s := listening(t)
 	_, err := store.Pool.Exec(t.Context(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
 		WHERE application_name = 'tenure credential changes' AND datname = current_database()`)
 	if err != nil {
