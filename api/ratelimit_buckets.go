@@ -6,9 +6,10 @@ import (
 	"time"
 )
 
-// maxBuckets bounds each table of buckets (about 200 bytes a key): the keys
-// are chosen by clients (addresses, client ids), so memory must not grow
-// with them.
+// maxBuckets bounds each table of buckets: the keys are chosen by clients
+// (addresses, client ids), so memory must not grow with them. A key takes
+// 150 to 200 bytes; the credential throttle's two tables hold 16 MB when
+// full.
 const maxBuckets = 50_000
 
 // bucketTable holds a token bucket per key (a seller, a client address), at

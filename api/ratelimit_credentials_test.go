@@ -69,3 +69,16 @@ func TestCredentialThrottleBoundsConcurrentComparisons(t *testing.T) {
 		t.Error("a comparison gives its slot back")
 	}
 }
+
+func TestCredentialThrottleMemoryIsBounded(t *testing.T) {
+	throttle := newCredentialThrottle(time.Now)
+	// Every attempt from a new address with a new client id, as a botnet
+	// would send them.
+	for i := range 2 * maxBuckets {
+		address := fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255)
+		throttle.attempt(fmt.Sprintf("tnr_%024x", i), address)
+	}
+	if p, a := throttle.pairs.size(), throttle.addresses.size(); p != maxBuckets || a != maxBuckets {
+		t.Errorf("the throttle holds %d pairs and %d addresses; its bound is %d each", p, a, maxBuckets)
+	}
+}
