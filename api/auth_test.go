@@ -158,8 +158,8 @@ func TestEveryV1RouteNeedsAToken(t *testing.T) {
 func TestBadTokensAreRefused(t *testing.T) {
 	h := newHarness(t)
 	s := h.seller(t)
-	expired, _ := identity.NewTokens(h.cfg.Auth.SigningKey, -time.Minute).Issue(s.Seller.ID, s.Credentials.ClientID, identity.SellerScopes)
-	forged, _ := identity.NewTokens(strings.Repeat("f", 40), time.Hour).Issue(s.Seller.ID, s.Credentials.ClientID, identity.SellerScopes)
+	expired, _ := identity.NewTokens(h.cfg.Auth.SigningKey, -time.Minute).Issue(s.Seller.ID, s.Credentials.ClientID, 0, identity.SellerScopes)
+	forged, _ := identity.NewTokens(strings.Repeat("f", 40), time.Hour).Issue(s.Seller.ID, s.Credentials.ClientID, 0, identity.SellerScopes)
 	for name, header := range map[string]string{
 		"wrong scheme": "Token abc",
 		"empty bearer": "Bearer ",

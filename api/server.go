@@ -53,7 +53,11 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger)
+	limits, err := newRateLimits(d.Config, time.Now)
+	if err != nil {
+		return nil, err
+	}
+	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger, limits.proxies)
 	if err != nil {
 		return nil, err
 	}
@@ -86,14 +90,19 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The routes callable without a token are limited per client address;
+	// health checks and the contract are not, so orchestrators always get in.
+	byAddress := limits.perAddress(refuseWithError)
 	// Registered before limitBody: an upload streams past the body limit.
-	app.Put(uploadPath, files.upload)
+	app.Put(uploadPath, byAddress, files.upload)
 	app.Use(limitBody(d.Config.HTTP.BodyLimit))
-	app.Get(errorsPath, files.errorReport)
-	app.Post("/oauth2/token", token.handle)
+	app.Get(errorsPath, byAddress, files.errorReport)
+	app.Post("/oauth2/token", limits.perAddress(token.overLimit), token.handle)
 
 	// Every /v1 request, routed or not, needs a valid token first.
-	app.Use("/v1", bearerAuth(d.Tokens, d.Logger))
+	revocations := identity.NewRevocations(d.Store, d.Logger)
+	listenForRevocations(app, revocations)
+	app.Use("/v1", bearerAuth(d.Tokens, revocations, d.Logger), limits.perSeller)
 	engine, err := d.Config.Pricing.NewEngine()
 	if err != nil {
 		return nil, err

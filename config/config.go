@@ -32,20 +32,21 @@ const (
 
 // Config is every setting Tenure reads at start-up.
 type Config struct {
-	Environment Environment   `mapstructure:"environment"`
-	DataDir     string        `mapstructure:"data_dir"`
-	HTTP        HTTPConfig    `mapstructure:"http"`
-	Database    DatabaseCfg   `mapstructure:"database"`
-	Temporal    TemporalCfg   `mapstructure:"temporal"`
-	Auth        AuthConfig    `mapstructure:"auth"`
-	Links       LinksConfig   `mapstructure:"links"`
-	Webhooks    WebhooksCfg   `mapstructure:"webhooks"`
-	Log         LogConfig     `mapstructure:"log"`
-	Dev         DevConfig     `mapstructure:"dev"`
-	Shutdown    time.Duration `mapstructure:"shutdown_timeout"`
-	Pricing     PricingConfig `mapstructure:"pricing"`
-	Catalog     CatalogConfig `mapstructure:"catalog"`
-	Risk        RiskConfig    `mapstructure:"risk"`
+	Environment Environment     `mapstructure:"environment"`
+	DataDir     string          `mapstructure:"data_dir"`
+	HTTP        HTTPConfig      `mapstructure:"http"`
+	Database    DatabaseCfg     `mapstructure:"database"`
+	Temporal    TemporalCfg     `mapstructure:"temporal"`
+	Auth        AuthConfig      `mapstructure:"auth"`
+	Links       LinksConfig     `mapstructure:"links"`
+	Webhooks    WebhooksCfg     `mapstructure:"webhooks"`
+	Log         LogConfig       `mapstructure:"log"`
+	Dev         DevConfig       `mapstructure:"dev"`
+	Shutdown    time.Duration   `mapstructure:"shutdown_timeout"`
+	Pricing     PricingConfig   `mapstructure:"pricing"`
+	Catalog     CatalogConfig   `mapstructure:"catalog"`
+	Risk        RiskConfig      `mapstructure:"risk"`
+	RateLimit   RateLimitConfig `mapstructure:"ratelimit"`
 }
 
 // HTTPConfig configures the API server.
@@ -55,6 +56,10 @@ type HTTPConfig struct {
 	// out (upload URLs, checkout links) start with it.
 	PublicURL string `mapstructure:"public_url"`
 	BodyLimit int    `mapstructure:"body_limit"`
+	// TrustedProxies are the addresses or CIDR prefixes of the proxies in
+	// front of the API, whose X-Forwarded-For names the client address
+	// the per-address limits count.
+	TrustedProxies []string `mapstructure:"trusted_proxies"`
 }
 
 // DatabaseCfg configures the PostgreSQL pool.
@@ -291,7 +296,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -345,6 +350,8 @@ func describeDecodeError(err error) string {
 			want = "a whole number"
 		case strings.Contains(problem, "'bool'"):
 			want = "true or false"
+		case strings.Contains(problem, "float"):
+			want = "a number"
 		case strings.Contains(problem, "duration") && m[2] != "":
 			want = "a comma-separated list of durations such as 0s,5s,5m"
 		case strings.Contains(problem, "duration"):
@@ -448,6 +455,7 @@ func (c *Config) Validate(need Need) error {
 		if len(c.Links.SigningKey) < MinKeyLength {
 			bad("links.signing_key", "must be a secret of at least %d bytes (generate one with `openssl rand -hex 32`)", MinKeyLength)
 		}
+		c.validateRateLimits(bad)
 	}
 	if need&NeedWebhooks != 0 {
 		c.validateWebhooks(bad)

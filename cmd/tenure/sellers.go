@@ -165,7 +165,7 @@ func sellersRotateCommand(file func() string) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "rotate-secret CLIENT_ID",
-		Short: "Replace a client's secret; the old one stops working at once",
+		Short: "Replace a client's secret; the old one, and every access token issued with it, stop working at once",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()

@@ -220,6 +220,7 @@ type SellerCredential struct {
 	SecretHash string
 	CreatedAt  time.Time
 	RotatedAt  *time.Time
+	Generation int32
 }
 
 type Shipment struct {
