@@ -78,6 +78,7 @@ func TestSplitTopology(t *testing.T) {
 		(time.Since(began) - serverReady).Round(time.Millisecond))
 
 	// The load: the import first, then every lifecycle at once.
+	peakConnections := pg.watchConnections(t)
 	driveBegan := time.Now()
 	csv := startCSVImport(t, clients[0], csvRows)
 	drv := &driver{apis: clients}
@@ -163,6 +164,7 @@ func TestSplitTopology(t *testing.T) {
 		t.Error(p)
 	}
 	delivered := time.Since(driveBegan)
+	connections := peakConnections()
 
 	t.Logf("%d lifecycles (%s) over both APIs, all under way at once, in %s; %s; %d answers other than 2xx (%s)",
 		len(out.journeys), plans, lifecyclesTook.Round(time.Millisecond), durations(out.journeys), statuses.failed(), statuses)
@@ -170,6 +172,7 @@ func TestSplitTopology(t *testing.T) {
 		csvTook.Round(time.Millisecond), float64(csvRows)/csvTook.Seconds())
 	t.Logf("%d events delivered once each (%d webhook requests, %d ids sent again after a delivery), the last %s after the load began",
 		report.Events, report.Requests, report.Repeated, delivered.Round(time.Millisecond))
+	t.Logf("at most %d PostgreSQL connections to the run's databases (Temporal's and Tenure's)", connections)
 	t.Logf("whole test %s", time.Since(began).Round(time.Millisecond))
 }
 
@@ -228,7 +231,8 @@ func waitForCSV(t *testing.T, x csvImport, c *sellerclient.Client) csvJob {
 	}
 }
 
-// durations describes how long each plan's lifecycles took.
+// durations describes how long each plan's lifecycles took: the shortest
+// and longest, and the median.
 func durations(journeys []*journey) string {
 	took := map[*plan][]time.Duration{}
 	for _, j := range journeys {
@@ -236,11 +240,12 @@ func durations(journeys []*journey) string {
 	}
 	var parts []string
 	for _, p := range plans {
-		slices.Sort(took[p])
-		parts = append(parts, fmt.Sprintf("%s p50 %s, max %s", p.name,
-			took[p][len(took[p])/2].Round(time.Millisecond), took[p][len(took[p])-1].Round(time.Millisecond)))
+		d := took[p]
+		slices.Sort(d)
+		parts = append(parts, fmt.Sprintf("%s %s–%s (median %s)", p.name,
+			d[0].Round(100*time.Millisecond), d[len(d)-1].Round(100*time.Millisecond), d[(len(d)-1)/2].Round(100*time.Millisecond)))
 	}
-	return "each lifecycle: " + strings.Join(parts, "; ")
+	return "each lifecycle took " + strings.Join(parts, ", ")
 }
 
 // String lists the plans with their counts.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -116,4 +117,37 @@ func (pg postgres) exec(sql string) error {
 	defer conn.Close(ctx)
 	_, err = conn.Exec(ctx, sql)
 	return err
+}
+
+// watchConnections samples how many connections the run's databases have
+// every 100 ms, until the returned stop is called, which returns the most
+// seen.
+func (pg postgres) watchConnections(t testing.TB) (stop func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	conn, err := pgx.Connect(ctx, pg.admin.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	most := make(chan int, 1)
+	go func() {
+		defer conn.Close(context.Background())
+		highest := 0
+		for ctx.Err() == nil {
+			var n int
+			err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE starts_with(datname, $1)", pg.prefix).Scan(&n)
+			if err == nil {
+				highest = max(highest, n)
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+		most <- highest
+	}()
+	return func() int {
+		cancel()
+		return <-most
+	}
 }

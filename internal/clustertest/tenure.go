@@ -53,6 +53,9 @@ func newDeployment(t testing.TB, dir, databaseURL, temporalAddress, namespace st
 		"TENURE_ENVIRONMENT=sandbox",
 		"TENURE_DATA_DIR="+filepath.Join(dir, "data"),
 		"TENURE_DATABASE_URL="+databaseURL,
+		// Five processes of 6 connections and the server's 40 stay within
+		// PostgreSQL's default max_connections of 100.
+		"TENURE_DATABASE_MAX_CONNS=6",
 		"TENURE_TEMPORAL_ADDRESS="+temporalAddress,
 		"TENURE_TEMPORAL_NAMESPACE="+namespace,
 		"TENURE_AUTH_SIGNING_KEY="+secret(t),
