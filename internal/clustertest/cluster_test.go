@@ -1,7 +1,6 @@
 package clustertest
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -88,39 +87,12 @@ func TestSplitTopology(t *testing.T) {
 	}
 	finished := make(chan outcome, 1)
 	go func() {
-		journeys, errs := drv.run(context.Background(), plans)
+		journeys, errs := drv.run(t.Context(), plans)
 		finished <- outcome{journeys, errs}
 	}()
 
-	// The worker running the import is killed once the import and a
-	// quarter of the lifecycle steps are under way.
-	totalSteps := plans.steps()
-	var victim *process
-	var killedAt csvJob
-	deadline := time.Now().Add(2 * time.Minute)
-	for victim == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("the import was not running on a worker with %d of %d lifecycle steps done", drv.Done.Load(), totalSteps)
-		}
-		time.Sleep(50 * time.Millisecond)
-		if drv.Done.Load() < totalSteps/4 {
-			continue
-		}
-		job, err := csv.job(t.Context(), clients[0])
-		if err != nil || job.Processed == 0 {
-			continue
-		}
-		pid, err := activityWorker(t.Context(), tc, catalogimport.WorkflowID(uuid.MustParse(csv.ID)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, w := range workers {
-			if w.cmd.Process.Pid == pid {
-				victim, killedAt = w, job
-			}
-		}
-	}
-	stepsAtKill := drv.Done.Load()
+	victim, killedAt := killPoint(t, tc, csv, clients[0], drv, workers)
+	stepsAtKill, totalSteps := drv.Done.Load(), plans.steps()
 	victim.kill()
 	if stepsAtKill == totalSteps || killedAt.Status != "running" {
 		t.Fatalf("the kill came too late to test anything: %d of %d steps done, the import %s", stepsAtKill, totalSteps, killedAt.Status)
@@ -163,7 +135,6 @@ func TestSplitTopology(t *testing.T) {
 	for _, p := range report.Problems {
 		t.Error(p)
 	}
-	delivered := time.Since(driveBegan)
 	connections := peakConnections()
 
 	t.Logf("%d lifecycles (%s) over both APIs, all under way at once, in %s; %s; %d answers other than 2xx (%s)",
@@ -171,9 +142,38 @@ func TestSplitTopology(t *testing.T) {
 	t.Logf("CSV import of %d rows (%d invalid) completed in %s: %.0f rows/s", csvRows, csv.Stats.Invalid,
 		csvTook.Round(time.Millisecond), float64(csvRows)/csvTook.Seconds())
 	t.Logf("%d events delivered once each (%d webhook requests, %d ids sent again after a delivery), the last %s after the load began",
-		report.Events, report.Requests, report.Repeated, delivered.Round(time.Millisecond))
+		report.Events, report.Requests, report.Repeated, report.Last.Sub(driveBegan).Round(time.Millisecond))
 	t.Logf("at most %d PostgreSQL connections to the run's databases (Temporal's and Tenure's)", connections)
 	t.Logf("whole test %s", time.Since(began).Round(time.Millisecond))
+}
+
+// killPoint waits until the import has stored rows and a quarter of the
+// lifecycle steps have taken effect, and returns the worker running the
+// import's activity and the job as it was then.
+func killPoint(t *testing.T, tc client.Client, csv csvImport, c *sellerclient.Client, drv *driver, workers []*process) (*process, csvJob) {
+	t.Helper()
+	total := plans.steps()
+	deadline := time.Now().Add(2 * time.Minute)
+	for ; time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if drv.Done.Load() < total/4 {
+			continue
+		}
+		job, err := csv.job(t.Context(), c)
+		if err != nil || job.Processed == 0 {
+			continue
+		}
+		pid, err := activityWorker(t.Context(), tc, catalogimport.WorkflowID(uuid.MustParse(csv.ID)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range workers {
+			if w.cmd.Process.Pid == pid {
+				return w, job
+			}
+		}
+	}
+	t.Fatalf("the import was not running on a worker with %d of %d lifecycle steps done", drv.Done.Load(), total)
+	return nil, csvJob{}
 }
 
 // workDir is a directory for the run's configuration, logs and data; it is

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tenurehq/tenure/internal/testenv"
 )
@@ -41,6 +42,8 @@ type deliveryReport struct {
 	// delivery is at least once, and a worker killed after an attempt
 	// was answered but before it was recorded sends it again.
 	Repeated int
+	// Last is when the last delivery arrived.
+	Last time.Time
 	// Problems lists every event missing, unexpected, delivered under two
 	// ids, or whose attempts disagree; empty when each expected event was
 	// delivered once.
@@ -59,6 +62,9 @@ func checkDeliveries(rcv *testenv.Receiver, want map[eventKey]bool) deliveryRepo
 	for _, r := range requests {
 		if r.Status < 200 || r.Status > 299 {
 			continue
+		}
+		if r.At.After(report.Last) {
+			report.Last = r.At
 		}
 		var body struct {
 			ID string `json:"id"`
