@@ -39,8 +39,8 @@ type deliveryReport struct {
 	// Requests is every request received, repeated attempts included.
 	Requests int
 	// Repeated counts the ids delivered (answered 2xx) more than once:
-	// delivery is at least once, and a worker killed after an attempt
-	// was answered but before it was recorded sends it again.
+	// delivery is at least once, and an attempt a killed worker made but
+	// did not record is made again once its activity times out.
 	Repeated int
 	// Last is when the last delivery arrived.
 	Last time.Time
@@ -52,19 +52,26 @@ type deliveryReport struct {
 
 // checkDeliveries compares the receiver's deliveries with want. A receiver
 // that de-duplicates by webhook-id processes each id once, so "once" means
-// one id per expected event: repeated attempts of an id are fine, a second
-// id for the same event is a duplicate, an id for no expected event is
-// unexpected.
-func checkDeliveries(rcv *testenv.Receiver, want map[eventKey]bool) deliveryReport {
+// one id per expected event: a second id for the same event is a
+// duplicate, an id for no expected event is unexpected. An id may be sent
+// again only when a worker killed at kill may have sent it without
+// recording the answer: when its first delivery came before the kill.
+func checkDeliveries(rcv *testenv.Receiver, want map[eventKey]bool, kill time.Time) deliveryReport {
 	requests := rcv.Requests()
 	report := deliveryReport{Requests: len(requests)}
-	says := map[string]eventKey{} // webhook-id -> the event its delivered body says
+	says := map[string]eventKey{}   // webhook-id -> the event its delivered body says
+	first := map[string]time.Time{} // webhook-id -> its first delivery
 	for _, r := range requests {
 		if r.Status < 200 || r.Status > 299 {
 			continue
 		}
 		if r.At.After(report.Last) {
 			report.Last = r.At
+		}
+		if at, seen := first[r.ID]; !seen {
+			first[r.ID] = r.At
+		} else if at.After(kill) {
+			report.Problems = append(report.Problems, fmt.Sprintf("webhook %s was sent again though first delivered after the kill", r.ID))
 		}
 		var body struct {
 			ID string `json:"id"`
