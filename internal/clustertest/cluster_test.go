@@ -142,7 +142,7 @@ func TestSplitTopology(t *testing.T) {
 		len(out.journeys), plans, lifecyclesTook.Round(time.Millisecond), durations(out.journeys), statuses.failed(), statuses)
 	t.Logf("CSV import of %d rows (%d invalid) completed in %s: %.0f rows/s", csvRows, csv.Stats.Invalid,
 		csvTook.Round(time.Millisecond), float64(csvRows)/csvTook.Seconds())
-	t.Logf("%d events delivered once each (%d webhook requests; %d ids delivered just before the kill sent again), the last %s after the load began",
+	t.Logf("%d events delivered once each (%d webhook requests; ids delivered just before the kill and sent again: %d), the last %s after the load began",
 		report.Events, report.Requests, report.Repeated, report.Last.Sub(driveBegan).Round(time.Millisecond))
 	t.Logf("at most %d PostgreSQL connections to the run's databases (Temporal's and Tenure's)", connections)
 	t.Logf("whole test %s", time.Since(began).Round(time.Millisecond))
