@@ -46,6 +46,8 @@ type Config struct {
 	Pricing     PricingConfig `mapstructure:"pricing"`
 	Catalog     CatalogConfig `mapstructure:"catalog"`
 	Risk        RiskConfig    `mapstructure:"risk"`
+	// Idempotency is read by the API only.
+	Idempotency IdempotencyConfig `mapstructure:"idempotency"`
 }
 
 // HTTPConfig configures the API server.
@@ -291,7 +293,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, idempotencyDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -448,6 +450,7 @@ func (c *Config) Validate(need Need) error {
 		if len(c.Links.SigningKey) < MinKeyLength {
 			bad("links.signing_key", "must be a secret of at least %d bytes (generate one with `openssl rand -hex 32`)", MinKeyLength)
 		}
+		c.validateIdempotency(bad)
 	}
 	if need&NeedWebhooks != 0 {
 		c.validateWebhooks(bad)
