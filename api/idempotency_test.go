@@ -213,25 +213,36 @@ func TestResumedRequestsRepeatTheirFirstEffect(t *testing.T) {
 	h := f.h
 	accepted, rejected := f.acceptedOrder(t, "to-accept"), f.acceptedOrder(t, "to-reject")
 	voided := f.createOffer(t, offerPayload("to-void"))
+	var endpoint struct{ ID string }
+	h.do(t, http.MethodPost, "/v1/webhook-endpoints", f.token, map[string]any{"url": "http://127.0.0.1:9/pinged"}).decode(t, &endpoint)
 	cases := []struct {
 		name, path string
 		body       any
 		// id reads the resource's id from an answer ("" for none).
-		id    string
+		id string
+		// count counts the resources the request makes; want of them
+		// exist after it.
 		count string
+		want  int
 	}{
 		{"offer creation", "/v1/offers", offerPayload("resumed"), "id",
-			"SELECT count(*) FROM offers WHERE seller_offer_reference = 'resumed'"},
+			"SELECT count(*) FROM offers WHERE seller_offer_reference = 'resumed'", 1},
 		{"shipping method", "/v1/shipping-method/method", map[string]any{"seller_shipping_method_reference": "resumed"}, "id",
-			"SELECT count(*) FROM shipping_methods WHERE seller_shipping_method_reference = 'resumed'"},
-		{"webhook endpoint", "/v1/webhook-endpoints", map[string]any{"url": "http://127.0.0.1:9/resumed"}, "id",
-			"SELECT count(*) FROM webhook_endpoints WHERE url = 'http://127.0.0.1:9/resumed'"},
+			"SELECT count(*) FROM shipping_methods WHERE seller_shipping_method_reference = 'resumed'", 1},
+		{"webhook endpoint", "/v1/webhook-endpoints", map[string]any{"url": "http://127.0.0.1:9/resumed"}, "secret",
+			"SELECT count(*) FROM webhook_endpoints WHERE url = 'http://127.0.0.1:9/resumed'", 1},
+		{"ping", "/v1/webhook-endpoints/" + endpoint.ID + "/test", map[string]any{}, "id",
+			"SELECT count(*) FROM events WHERE type = 'ping'", 1},
+		{"product import", "/v1/catalog/import", map[string]any{"products": []any{productJSON("sku", "resumed", "Resumed", 1000)}}, "id",
+			"SELECT count(*) FROM product_imports", 2},
+		{"CSV import", "/v1/catalog/imports", map[string]any{"filename": "resumed.csv"}, "upload_url",
+			"SELECT count(*) FROM csv_imports", 1},
 		{"order acceptance", "/v1/orders/" + accepted + "/accept", map[string]any{}, "",
-			"SELECT count(*) FROM orders WHERE status = 'confirmed'"},
+			"SELECT count(*) FROM orders WHERE status = 'confirmed'", 1},
 		{"order rejection (its workflow ends)", "/v1/orders/" + rejected + "/reject", map[string]any{}, "",
-			"SELECT count(*) FROM orders WHERE status = 'rejected'"},
+			"SELECT count(*) FROM orders WHERE status = 'rejected'", 1},
 		{"offer void (its workflow ends)", "/v1/offers/" + voided.ID + "/void", map[string]any{}, "id",
-			"SELECT count(*) FROM offers WHERE status = 'voided'"},
+			"SELECT count(*) FROM offers WHERE status = 'voided'", 1},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -254,8 +265,8 @@ func TestResumedRequestsRepeatTheirFirstEffect(t *testing.T) {
 					t.Errorf("resumed answer names %v, first %v", b[c.id], a[c.id])
 				}
 			}
-			if after := h.count(t, c.count); after != before || after != 1 {
-				t.Errorf("%d then %d resources, want 1", before, after)
+			if after := h.count(t, c.count); after != before || after != c.want {
+				t.Errorf("%d then %d resources, want %d", before, after, c.want)
 			}
 			replay := h.keyed(t, http.MethodPost, c.path, f.token, key, c.body)
 			if replay.header.Get("Idempotent-Replayed") != "true" || !bytes.Equal(replay.body, retry.body) {
