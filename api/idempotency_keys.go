@@ -40,6 +40,15 @@ type keyLedger struct {
 	now   func() time.Time
 }
 
+// newKeyLedger keeps the keys of a deployment in its database.
+func newKeyLedger(d Deps) (*keyLedger, error) {
+	box, err := webhook.NewSecretBox(d.Config.Webhooks.SecretKey)
+	if err != nil {
+		return nil, err
+	}
+	return &keyLedger{store: d.Store, box: box, lease: d.Config.Idempotency.Lease, now: time.Now}, nil
+}
+
 // keyRequest is a request sent with a key.
 type keyRequest struct {
 	caller, key, method, path string
@@ -91,7 +100,7 @@ func (l *keyLedger) claim(ctx context.Context, req keyRequest) (keyClaim, error)
 			return keyClaim{}, err
 		}
 		found := keyClaim{row: row}
-		if found.reused(req) || found.completed() || row.LeasedUntil.After(now) {
+		if found.reused(req) || found.completed() || (row.LeasedUntil != nil && row.LeasedUntil.After(now)) {
 			return found, nil
 		}
 		taken, err := l.store.TakeOverIdempotencyKey(ctx, dbgen.TakeOverIdempotencyKeyParams{
@@ -268,13 +277,4 @@ func (a *keyAttempt) forget(ctx context.Context) error {
 // over and resumes it.
 func (a *keyAttempt) yield(ctx context.Context) error {
 	return a.renew(ctx, a.ledger.now())
-}
-
-// newKeyLedger keeps the keys of a deployment in its database.
-func newKeyLedger(d Deps) (*keyLedger, error) {
-	box, err := webhook.NewSecretBox(d.Config.Webhooks.SecretKey)
-	if err != nil {
-		return nil, err
-	}
-	return &keyLedger{store: d.Store, box: box, lease: d.Config.Idempotency.Lease, now: time.Now}, nil
 }

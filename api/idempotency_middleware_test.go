@@ -102,6 +102,18 @@ func (r *keyRig) setHandler(h fiber.Handler) {
 	r.handler = h
 }
 
+// blockHandler makes the handler stop until release is closed, after
+// closing entered: a request that is deterministically in flight.
+func (r *keyRig) blockHandler() (entered, release chan struct{}) {
+	entered, release = make(chan struct{}), make(chan struct{})
+	r.setHandler(func(c *fiber.Ctx) error {
+		close(entered)
+		<-release
+		return created(c)
+	})
+	return entered, release
+}
+
 func (r *keyRig) runs() []idempotency.Reservation {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -158,12 +170,7 @@ func errorName(t *testing.T, body string) string {
 // once it completed, retries get its outcome.
 func TestKeyInFlightAnswersConflict(t *testing.T) {
 	r := newKeyRig(t)
-	entered, release := make(chan struct{}), make(chan struct{})
-	r.setHandler(func(c *fiber.Ctx) error {
-		close(entered)
-		<-release
-		return created(c)
-	})
+	entered, release := r.blockHandler()
 	first := make(chan rigResponse)
 	go func() { first <- r.post(t, "seller/a", "k1", `{"n":1}`) }()
 	<-entered
@@ -191,12 +198,7 @@ func TestKeyInFlightAnswersConflict(t *testing.T) {
 // The lease of a request keeps renewing while it runs, however long.
 func TestLeaseIsRenewedWhileTheRequestRuns(t *testing.T) {
 	r := newKeyRig(t)
-	entered, release := make(chan struct{}), make(chan struct{})
-	r.setHandler(func(c *fiber.Ctx) error {
-		close(entered)
-		<-release
-		return created(c)
-	})
+	entered, release := r.blockHandler()
 	go func() { r.post(t, "seller/a", "slow", `{}`) }()
 	<-entered
 	// Two lease lengths pass on both clocks: the renewals keep up.
