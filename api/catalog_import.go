@@ -9,6 +9,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
+	"github.com/tenurehq/tenure/idempotency"
 	"github.com/tenurehq/tenure/workflows/productimport"
 )
 
@@ -36,6 +37,13 @@ func (h productImports) ImportProducts(ctx context.Context, req sellerapi.Import
 		inputs[i] = productInput(p)
 	}
 	var result catalog.ImportResult
+	if idempotency.Resumed(ctx) {
+		// The request's first attempt may have recorded the import.
+		result, err = h.imports.Get(ctx, claims.SellerID, idempotency.NewID(ctx))
+		if !errors.Is(err, catalog.ErrImportNotFound) {
+			return sellerapi.ImportProducts200JSONResponse(importView(result)), err
+		}
+	}
 	if len(inputs) < catalog.SyncBelow {
 		result, err = h.imports.ImportNow(ctx, claims.SellerID, inputs)
 	} else {

@@ -131,8 +131,15 @@ func New(d Deps) (*fiber.App, error) {
 		orderHandlers:    orderHandlers{service: orderService},
 		csvImports:       csvImports{jobs: jobs, temporal: d.Temporal},
 	}
+	keys, err := newKeyLedger(d)
+	if err != nil {
+		return nil, err
+	}
+	keys.purgeWhileServing(app, d.Logger)
 	router := newGuardedRouter(app, operations)
-	sellerapi.RegisterHandlers(router, sellerapi.NewStrictHandler(impl, nil))
+	sellerapi.RegisterHandlers(idempotentRouter{guardedRouter: router, requests: &idempotentRequests{
+		ledger: keys, caller: sellerCaller, logger: d.Logger, holdBeforeRecord: d.Config.Idempotency.TestHoldBeforeRecord,
+	}}, sellerapi.NewStrictHandler(impl, nil))
 	if len(router.unguarded) > 0 {
 		return nil, fmt.Errorf("routes without a contract operation: %v", router.unguarded)
 	}

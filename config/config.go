@@ -47,6 +47,8 @@ type Config struct {
 	Catalog     CatalogConfig   `mapstructure:"catalog"`
 	Risk        RiskConfig      `mapstructure:"risk"`
 	RateLimit   RateLimitConfig `mapstructure:"ratelimit"`
+	// Idempotency is read by the API only.
+	Idempotency IdempotencyConfig `mapstructure:"idempotency"`
 }
 
 // HTTPConfig configures the API server.
@@ -296,7 +298,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -456,6 +458,7 @@ func (c *Config) Validate(need Need) error {
 			bad("links.signing_key", "must be a secret of at least %d bytes (generate one with `openssl rand -hex 32`)", MinKeyLength)
 		}
 		c.validateRateLimits(bad)
+		c.validateIdempotency(bad)
 	}
 	if need&NeedWebhooks != 0 {
 		c.validateWebhooks(bad)

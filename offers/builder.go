@@ -13,6 +13,7 @@ import (
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/idempotency"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/pricing"
 	"github.com/tenurehq/tenure/workflows/offer"
@@ -77,7 +78,7 @@ func (b *Builder) Build(ctx context.Context, sellerID uuid.UUID, p sellerapi.Off
 		return offer.Draft{}, err
 	}
 
-	id := uuid.Must(uuid.NewV7())
+	id := idempotency.NewID(ctx)
 	lines, prices, err := b.priceLines(p, products)
 	if err != nil {
 		return offer.Draft{}, err

@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/idempotency"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/pricing"
 	"github.com/tenurehq/tenure/workflows/entity"
@@ -35,6 +36,12 @@ var ErrNotFound = errors.New("offer not found")
 // Create builds an offer and starts its workflow with the creation update
 // (Update-With-Start), returning the stored offer.
 func (s *Service) Create(ctx context.Context, sellerID uuid.UUID, p sellerapi.OfferCreateRequest, o Options) (sellerapi.Offer, error) {
+	if idempotency.Resumed(ctx) {
+		// The request's first attempt may have created the offer already.
+		if created, err := s.Get(ctx, sellerID, idempotency.NewID(ctx)); !errors.Is(err, ErrNotFound) {
+			return created, err
+		}
+	}
 	draft, err := s.Builder.Build(ctx, sellerID, p, o)
 	if err != nil {
 		return sellerapi.Offer{}, err
@@ -47,6 +54,7 @@ func (s *Service) Create(ctx context.Context, sellerID uuid.UUID, p sellerapi.Of
 		StartWorkflowOperation: start,
 		UpdateOptions: client.UpdateWorkflowOptions{
 			UpdateName:   offer.CreateUpdate,
+			UpdateID:     idempotency.UpdateID(ctx),
 			Args:         []any{offer.CreateRequest{Draft: draft}},
 			WaitForStage: client.WorkflowUpdateStageCompleted,
 		},

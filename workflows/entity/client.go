@@ -8,6 +8,8 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
+
+	"github.com/tenurehq/tenure/idempotency"
 )
 
 // UpdateTimeout bounds how long a caller waits for an entity workflow to
@@ -22,6 +24,7 @@ func Update(ctx context.Context, c client.Client, workflowID, name string, resul
 	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID:   workflowID,
 		UpdateName:   name,
+		UpdateID:     idempotency.UpdateID(ctx),
 		Args:         args,
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
