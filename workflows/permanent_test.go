@@ -33,17 +33,24 @@ func permanentFailure(t *testing.T, err error, activity, reason string) {
 	}
 }
 
+// workingStack is a database and a namespace with Tenure's workers, and a
+// context bounding what the test waits for.
+func workingStack(t *testing.T) (*db.Store, client.Client, context.Context) {
+	t.Helper()
+	store := testenv.Database(t)
+	tc := testenv.Temporal(t)
+	testenv.Worker(t, testenv.Config(t), store, tc)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	t.Cleanup(cancel)
+	return store, tc, ctx
+}
+
 // The incident of issue 12: seeding a seller the worker's database does
 // not hold (sellers create against another database) broke a foreign key
 // and was retried for 20 minutes. Now the first attempt ends the workflow
 // with the reason.
 func TestSeedingASellerTheDatabaseLacksFailsAtTheFirstAttempt(t *testing.T) {
-	store := testenv.Database(t)
-	tc := testenv.Temporal(t)
-	testenv.Worker(t, testenv.Config(t), store, tc)
-
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
+	_, tc, ctx := workingStack(t)
 	seller := uuid.New()
 	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: sandbox.WorkflowID(seller), TaskQueue: sandbox.TaskQueue},
 		sandbox.SeedSeller, sandbox.SeedInput{SellerID: seller})
@@ -73,12 +80,7 @@ func TestSeedingASellerTheDatabaseLacksFailsAtTheFirstAttempt(t *testing.T) {
 // the same interceptor: a creation the database refuses fails its update
 // at once instead of holding the offer's lock through endless retries.
 func TestAnOfferTheDatabaseRefusesFailsItsCreationAtOnce(t *testing.T) {
-	store := testenv.Database(t)
-	tc := testenv.Temporal(t)
-	testenv.Worker(t, testenv.Config(t), store, tc)
-
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
+	store, tc, ctx := workingStack(t)
 	draft := offer.Draft{ID: uuid.New(), SellerID: uuid.New(), SellerOfferReference: "no-seller", SalesChannel: "ecommerce", ExpiresAt: time.Now().Add(time.Hour)}
 	start := tc.NewWithStartWorkflowOperation(offers.StartOptions(draft.ID, draft.SellerID, draft.SellerOfferReference),
 		offer.Offer, offer.Input{OfferID: draft.ID, SellerID: draft.SellerID, Review: offer.ReviewBySimulation, Revision: offer.Revision})

@@ -1,12 +1,10 @@
 package permanent_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -42,23 +40,10 @@ func runStep(ctx workflow.Context, s step) error {
 	return workflow.ExecuteActivity(ctx, s.Activity).Get(ctx, nil)
 }
 
-// syncBuffer collects the worker's log lines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) lines(substr string) []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// lines are the lines of out that contain substr.
+func lines(out *testenv.Output, substr string) []string {
 	var found []string
-	for _, l := range strings.Split(b.buf.String(), "\n") {
+	for _, l := range strings.Split(out.String(), "\n") {
 		if strings.Contains(l, substr) {
 			found = append(found, l)
 		}
@@ -70,7 +55,7 @@ func (b *syncBuffer) lines(substr string) []string {
 // database, whose activities count their attempts.
 type stack struct {
 	client   client.Client
-	log      *syncBuffer
+	log      *testenv.Output
 	attempts map[string]*atomic.Int32
 }
 
@@ -82,7 +67,7 @@ func newStack(t *testing.T, interceptors []interceptor.WorkerInterceptor) *stack
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	s := &stack{log: &syncBuffer{}, attempts: map[string]*atomic.Int32{}}
+	s := &stack{log: &testenv.Output{}, attempts: map[string]*atomic.Int32{}}
 	logger := temporallog.NewStructuredLogger(slog.New(slog.NewTextHandler(s.log, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	s.client, err = client.Dial(client.Options{HostPort: testenv.TemporalAddress(t), Namespace: testenv.Namespace(t), Logger: logger})
 	if err != nil {
@@ -157,7 +142,7 @@ func TestAForeignKeyViolationFailsAfterOneAttempt(t *testing.T) {
 			t.Errorf("local %v: %d attempts, want 1", local, n)
 		}
 	}
-	logged := s.log.lines("activity failed permanently")
+	logged := lines(s.log, "activity failed permanently")
 	if len(logged) != 2 {
 		t.Fatalf("want one log line per failure, got %q", logged)
 	}
@@ -200,7 +185,7 @@ func TestPassingFailuresAreRetriedAndChosenErrorsKept(t *testing.T) {
 	}
 	// The SDK does not log failed local attempts; the interceptor does,
 	// but not a refusal the activity chose.
-	if retried := s.log.lines("local activity attempt failed"); len(retried) != 2 || !strings.Contains(retried[1], "Attempt=2") {
+	if retried := lines(s.log, "local activity attempt failed"); len(retried) != 2 || !strings.Contains(retried[1], "Attempt=2") {
 		t.Errorf("want the two failed local attempts logged, got %d:\n%s", len(retried), strings.Join(retried, "\n"))
 	}
 }

@@ -153,9 +153,8 @@ func sqlState(t *testing.T, err error, code string) {
 	}
 }
 
-// serializationFailure commits two serializable transactions that each
-// read what the other writes.
-func serializationFailure(t *testing.T, url string) error {
+// twoTransactions begins a transaction on each of two new connections.
+func twoTransactions(t *testing.T, url string, opts pgx.TxOptions) [2]pgx.Tx {
 	t.Helper()
 	var txs [2]pgx.Tx
 	for i := range txs {
@@ -164,9 +163,19 @@ func serializationFailure(t *testing.T, url string) error {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Close(context.Background()) })
-		if txs[i], err = c.BeginTx(t.Context(), pgx.TxOptions{IsoLevel: pgx.Serializable}); err != nil {
+		if txs[i], err = c.BeginTx(t.Context(), opts); err != nil {
 			t.Fatal(err)
 		}
+	}
+	return txs
+}
+
+// serializationFailure commits two serializable transactions that each
+// read what the other writes.
+func serializationFailure(t *testing.T, url string) error {
+	t.Helper()
+	txs := twoTransactions(t, url, pgx.TxOptions{IsoLevel: pgx.Serializable})
+	for i := range txs {
 		var n int
 		if err := txs[i].QueryRow(t.Context(), "SELECT count(*) FROM child").Scan(&n); err != nil {
 			t.Fatal(err)
@@ -188,16 +197,8 @@ func serializationFailure(t *testing.T, url string) error {
 // deadlock has two transactions lock two rows in opposite orders.
 func deadlock(t *testing.T, url string) error {
 	t.Helper()
-	var txs [2]pgx.Tx
+	txs := twoTransactions(t, url, pgx.TxOptions{})
 	for i := range txs {
-		c, err := pgx.Connect(t.Context(), url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close(context.Background()) })
-		if txs[i], err = c.Begin(t.Context()); err != nil {
-			t.Fatal(err)
-		}
 		if _, err := txs[i].Exec(t.Context(), "UPDATE parent SET code = 'A' WHERE id = $1", i+1); err != nil {
 			t.Fatal(err)
 		}

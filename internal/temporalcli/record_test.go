@@ -19,16 +19,6 @@ import (
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 func writeRecord(t *testing.T, path string, r temporalcli.Record) {
 	t.Helper()
 	raw, _ := json.Marshal(r)
@@ -42,7 +32,7 @@ func writeRecord(t *testing.T, path string, r temporalcli.Record) {
 func TestStopLeftoverStopsTheRecordedServer(t *testing.T) {
 	dir := t.TempDir()
 	o := temporalcli.DevServerOptions{
-		CLI: testenv.TemporalCLI(t), IP: "127.0.0.1", Port: freePort(t), UIPort: freePort(t),
+		CLI: testenv.TemporalCLI(t), IP: "127.0.0.1", Port: testenv.FreePort(t), UIPort: testenv.FreePort(t),
 		DBFile: filepath.Join(dir, "temporal.db"), LogFile: filepath.Join(dir, "temporal.log"),
 		RecordFile: filepath.Join(dir, "temporal-dev.json"),
 	}
