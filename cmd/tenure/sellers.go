@@ -36,7 +36,7 @@ type sellerCredentialsOutput struct {
 }
 
 // seedWait is how long commands wait for a seller's sandbox fixtures by
-// default: about ten seconds when a worker polls.
+// default; with a worker polling, seeding takes about ten seconds.
 const seedWait = 2 * time.Minute
 
 func sellersCreateCommand(file func() string) *cobra.Command {
