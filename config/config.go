@@ -74,6 +74,10 @@ type DatabaseCfg struct {
 type TemporalCfg struct {
 	Address   string `mapstructure:"address"`
 	Namespace string `mapstructure:"namespace"`
+	// AddressGiven is set when the file or the environment gives the
+	// address; otherwise commands prefer the dev server `tenure dev` runs
+	// for the same data directory.
+	AddressGiven bool `mapstructure:"-"`
 }
 
 // AuthConfig configures the seller access tokens.
@@ -326,6 +330,7 @@ func Load(file string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: %s", describeDecodeError(err))
 	}
+	c.Temporal.AddressGiven = v.InConfig("temporal.address") || os.Getenv(EnvName("temporal.address")) != ""
 	if c.HTTP.PublicURL == "" {
 		c.HTTP.PublicURL = "http://" + c.HTTP.Addr
 	}

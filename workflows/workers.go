@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/internal/permanent"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
@@ -105,12 +106,14 @@ type Workers struct {
 }
 
 // NewWorkers creates a worker for every task queue, registering each
-// activity under the exact name its workflow calls it by.
+// activity under the exact name its workflow calls it by; every worker
+// stops retrying permanent failures (package permanent).
 func NewWorkers(c client.Client, acts *activities.Activities) *Workers {
 	var ws Workers
 	for _, q := range queues(acts) {
 		opts := q.options
 		opts.DisableRegistrationAliasing = true
+		opts.Interceptors = append(opts.Interceptors, permanent.Interceptor())
 		w := worker.New(c, q.name, opts)
 		for _, wf := range q.workflows {
 			w.RegisterWorkflowWithOptions(wf, workflow.RegisterOptions{})

@@ -20,14 +20,23 @@ type seeding struct {
 	ctx   workflow.Context
 }
 
+// MaxAttempts bounds the tries of each seeding step (about 15 s of
+// backoff): a step that still fails needs a human, who reads the reason
+// `tenure sellers create` prints and seeds again once it is fixed.
+// Permanent failures end at the first attempt (package permanent).
+const MaxAttempts = 5
+
+var retry = &temporal.RetryPolicy{
+	InitialInterval:    time.Second,
+	BackoffCoefficient: 2,
+	MaximumInterval:    30 * time.Second,
+	MaximumAttempts:    MaxAttempts,
+}
+
 func (s *seeding) setup(ctx workflow.Context) {
 	s.ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval:    time.Second,
-			BackoffCoefficient: 2,
-			MaximumInterval:    30 * time.Second,
-		},
+		RetryPolicy:         retry,
 	})
 }
 
@@ -44,6 +53,7 @@ func (s *seeding) run() (SeedResult, error) {
 	offers := workflow.WithActivityOptions(s.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 5 * time.Minute,
 		HeartbeatTimeout:    time.Minute,
+		RetryPolicy:         retry,
 	})
 	err := workflow.ExecuteActivity(offers, SeedOffersActivity, s.input).Get(s.ctx, &result.OffersAndOrders)
 	return result, err

@@ -67,6 +67,31 @@ func TestSeedSellerRetriesFailedActivities(t *testing.T) {
 	}
 }
 
+func TestSeedSellerGivesUpAfterMaxAttempts(t *testing.T) {
+	for _, step := range []string{SeedShippingMethodsActivity, SeedOffersActivity} {
+		var suite testsuite.WorkflowTestSuite
+		env := suite.NewTestWorkflowEnvironment()
+		attempts := map[string]int{}
+		for _, name := range []string{SeedShippingMethodsActivity, SeedCatalogActivity, SeedOffersActivity} {
+			env.RegisterActivityWithOptions(func(context.Context, SeedInput) (int, error) {
+				attempts[name]++
+				if name == step {
+					return 0, errors.New("the sku fixture product is missing")
+				}
+				return 1, nil
+			}, activity.RegisterOptions{Name: name})
+		}
+		env.ExecuteWorkflow(SeedSeller, SeedInput{SellerID: uuid.New()})
+		err := env.GetWorkflowError()
+		if err == nil || !strings.Contains(err.Error(), "the sku fixture product is missing") {
+			t.Errorf("%s: the workflow ended with %v", step, err)
+		}
+		if attempts[step] != MaxAttempts {
+			t.Errorf("%s: %d attempts, want %d", step, attempts[step], MaxAttempts)
+		}
+	}
+}
+
 func TestWorkflowID(t *testing.T) {
 	id := uuid.MustParse("0193c3a8-7c1e-7b3e-9a4e-4b1f2d3c4e5f")
 	if got := WorkflowID(id); got != "sandbox-fixtures/0193c3a8-7c1e-7b3e-9a4e-4b1f2d3c4e5f" {
