@@ -23,7 +23,7 @@ import (
 type serveProcess struct {
 	cmd    *exec.Cmd
 	url    string
-	output *syncBuffer
+	output *testenv.Output
 	done   chan error
 }
 
@@ -31,8 +31,8 @@ type serveProcess struct {
 // ready.
 func startServe(t *testing.T, env []string) *serveProcess {
 	t.Helper()
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	s := &serveProcess{cmd: exec.Command(mustBuild(t), "serve"), url: "http://" + addr, output: &syncBuffer{}, done: make(chan error, 1)}
+	addr := fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t))
+	s := &serveProcess{cmd: exec.Command(mustBuild(t), "serve"), url: "http://" + addr, output: &testenv.Output{}, done: make(chan error, 1)}
 	s.cmd.Env, s.cmd.Dir = append(env, "TENURE_HTTP_ADDR="+addr), t.TempDir()
 	s.cmd.Stdout, s.cmd.Stderr = s.output, s.output
 	if err := s.cmd.Start(); err != nil {
