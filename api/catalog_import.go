@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"strconv"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
@@ -105,13 +106,22 @@ func productInput(p sellerapi.ProductImportItem) catalog.ProductInput {
 	return in
 }
 
+// positionSource names a rejected product that has no valid reference by
+// its zero-based position in the batch: the contract requires a reference
+// with both parts non-empty, which such a product cannot give.
+const positionSource = "batch_position"
+
 func importView(r catalog.ImportResult) sellerapi.ProductImportResult {
 	sample := make([]sellerapi.ProductImportRejection, len(r.Summary.Sample))
 	for i, rej := range r.Summary.Sample {
+		ref := sellerapi.SellerProductReference{Source: rej.Reference.Source, Reference: rej.Reference.Reference}
+		if !rej.Reference.Valid() {
+			ref = sellerapi.SellerProductReference{Source: positionSource, Reference: strconv.Itoa(rej.Index)}
+		}
 		sample[i] = sellerapi.ProductImportRejection{
 			ErrorCode:              rej.Code,
 			ErrorDescription:       &rej.Description,
-			SellerProductReference: sellerapi.SellerProductReference{Source: rej.Reference.Source, Reference: rej.Reference.Reference},
+			SellerProductReference: ref,
 		}
 	}
 	return sellerapi.ProductImportResult{

@@ -180,8 +180,9 @@ func TestSearchRefusesBadParameters(t *testing.T) {
 			if method == http.MethodPost {
 				body = map[string]any{}
 			}
+			// The published contract refuses this operation's input with 422.
 			resp := h.do(t, method, "/v1/catalog/products_paginated?"+tc.query, token, body)
-			if resp.status != http.StatusBadRequest {
+			if resp.status != http.StatusUnprocessableEntity {
 				t.Errorf("%s %s: got %d %s", method, tc.query, resp.status, resp.body)
 				continue
 			}
@@ -304,7 +305,7 @@ func TestFilterRefusesWhatItCannotUse(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := h.do(t, http.MethodPost, "/v1/catalog/products_paginated", token, tc.body)
-			if resp.status != http.StatusBadRequest {
+			if resp.status != http.StatusUnprocessableEntity {
 				t.Fatalf("got %d %s", resp.status, resp.body)
 			}
 			if e := resp.apiError(t); !strings.Contains(e["message"].(string), tc.want) {

@@ -149,7 +149,7 @@ func TestRacingShipmentsOfOneSerialNumber(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if !((statuses[0] == 200 && statuses[1] == 422) || (statuses[0] == 422 && statuses[1] == 200)) {
+	if !((statuses[0] == 200 && statuses[1] == 400) || (statuses[0] == 400 && statuses[1] == 200)) {
 		t.Fatalf("statuses %v", statuses)
 	}
 	var shipped, shipments int

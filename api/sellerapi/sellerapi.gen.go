@@ -4953,25 +4953,6 @@ func (response ImportProducts200JSONResponse) VisitImportProductsResponse(ctx *f
 	return ctx.JSON(&response)
 }
 
-type ImportProducts400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response ImportProducts400ApplicationvndGoaErrorResponse) VisitImportProductsResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type ImportProducts401JSONResponse string
 
 func (response ImportProducts401JSONResponse) VisitImportProductsResponse(ctx *fiber.Ctx) error {
@@ -5209,25 +5190,6 @@ func (response CancelCatalogImport200Response) VisitCancelCatalogImportResponse(
 	return nil
 }
 
-type CancelCatalogImport400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response CancelCatalogImport400ApplicationvndGoaErrorResponse) VisitCancelCatalogImportResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type CancelCatalogImport401JSONResponse string
 
 func (response CancelCatalogImport401JSONResponse) VisitCancelCatalogImportResponse(ctx *fiber.Ctx) error {
@@ -5299,25 +5261,6 @@ func (response GetCatalogImport200JSONResponse) VisitGetCatalogImportResponse(ct
 	ctx.Status(200)
 
 	return ctx.JSON(&response)
-}
-
-type GetCatalogImport400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response GetCatalogImport400ApplicationvndGoaErrorResponse) VisitGetCatalogImportResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
 }
 
 type GetCatalogImport401JSONResponse string
@@ -5560,25 +5503,6 @@ func (response SearchProducts200JSONResponse) VisitSearchProductsResponse(ctx *f
 	return ctx.JSON(&response)
 }
 
-type SearchProducts400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response SearchProducts400ApplicationvndGoaErrorResponse) VisitSearchProductsResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type SearchProducts401JSONResponse string
 
 func (response SearchProducts401JSONResponse) VisitSearchProductsResponse(ctx *fiber.Ctx) error {
@@ -5650,25 +5574,6 @@ func (response SearchProductsPaginated200JSONResponse) VisitSearchProductsPagina
 	ctx.Status(200)
 
 	return ctx.JSON(&response)
-}
-
-type SearchProductsPaginated400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response SearchProductsPaginated400ApplicationvndGoaErrorResponse) VisitSearchProductsPaginatedResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
 }
 
 type SearchProductsPaginated401JSONResponse string
@@ -5743,25 +5648,6 @@ func (response FilterProductsPaginated200JSONResponse) VisitFilterProductsPagina
 	ctx.Status(200)
 
 	return ctx.JSON(&response)
-}
-
-type FilterProductsPaginated400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response FilterProductsPaginated400ApplicationvndGoaErrorResponse) VisitFilterProductsPaginatedResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
 }
 
 type FilterProductsPaginated401JSONResponse string
@@ -6682,25 +6568,6 @@ func (response EditOffer403JSONResponse) VisitEditOfferResponse(ctx *fiber.Ctx) 
 	ctx.Status(403)
 
 	return ctx.JSON(&response)
-}
-
-type EditOffer404ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response EditOffer404ApplicationvndGoaErrorResponse) VisitEditOfferResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(404)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
 }
 
 type EditOffer413ApplicationvndGoaErrorResponse struct {
