@@ -2,9 +2,12 @@ package api
 
 import (
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"log/slog"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -59,6 +62,9 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 	if !ok {
 		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client",
 			"authenticate with HTTP Basic client_id:client_secret or with client_id and client_secret form fields", basic)
+	}
+	if problem := credentialText(clientID, secret, form); problem != "" {
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_request", problem, false)
 	}
 	switch grant := form.Get("grant_type"); grant {
 	case "client_credentials":
@@ -116,6 +122,32 @@ func clientCredentials(authorization string, form url.Values) (id, secret string
 	}
 	id, secret = form.Get("client_id"), form.Get("client_secret")
 	return id, secret, false, id != "" && secret != ""
+}
+
+// maxCredentialLength bounds a client id or secret: Tenure's are 40 to 60
+// characters long.
+const maxCredentialLength = 255
+
+// credentialText says what is wrong with the text of the credentials or
+// the form fields the endpoint reads, "" when nothing is: none may hold a
+// NUL character or invalid UTF-8 (the client id is looked up in
+// PostgreSQL), nor a credential be longer than any Tenure issues.
+func credentialText(clientID, secret string, form url.Values) string {
+	texts := url.Values{"client_id": {clientID}, "client_secret": {secret}, "grant_type": form["grant_type"], "scope": form["scope"]}
+	for _, name := range []string{"client_id", "client_secret", "grant_type", "scope"} {
+		for _, v := range texts[name] {
+			var refused *Error
+			if errors.As(checkParamText(name, v), &refused) {
+				return refused.Message
+			}
+		}
+	}
+	for _, name := range []string{"client_id", "client_secret"} {
+		if n := utf8.RuneCountInString(texts.Get(name)); n > maxCredentialLength {
+			return fmt.Sprintf("%s must be at most %d characters, got %d", name, maxCredentialLength, n)
+		}
+	}
+	return ""
 }
 
 func (t *tokenEndpoint) refuse(c *fiber.Ctx, status int, code, description string, basic bool) error {
