@@ -21,7 +21,7 @@ type productImports struct {
 }
 
 // ImportProducts imports a batch of products (the guard has refused an
-// empty one). Per-product problems reject that product only; they are
+// empty one, and one beyond the contract's 1,000 with 413). Per-product problems reject that product only; they are
 // listed in the result.
 func (h productImports) ImportProducts(ctx context.Context, req sellerapi.ImportProductsRequestObject) (sellerapi.ImportProductsResponseObject, error) {
 	claims, err := sellerClaims(ctx)
@@ -29,9 +29,6 @@ func (h productImports) ImportProducts(ctx context.Context, req sellerapi.Import
 		return nil, err
 	}
 	products := req.Body.Products
-	if len(products) > catalog.MaxBatch {
-		return nil, TooManyProducts("a batch may carry at most %d products, got %d: split it into several requests", catalog.MaxBatch, len(products))
-	}
 	inputs := make([]catalog.ProductInput, len(products))
 	for i, p := range products {
 		inputs[i] = productInput(p)

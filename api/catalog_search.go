@@ -18,8 +18,6 @@ const (
 	// maxProductPageSize is the largest page, and the most products the
 	// unpaginated search returns.
 	maxProductPageSize = 100
-	// maxSupportChecks is the most references one support check may carry.
-	maxSupportChecks = 1000
 )
 
 // catalogReads serves product searches and support checks.
@@ -118,9 +116,6 @@ func (h catalogReads) CheckProductsSupported(ctx context.Context, req sellerapi.
 		return nil, err
 	}
 	asked := req.Body.SellerProductReferences
-	if len(asked) > maxSupportChecks {
-		return nil, TooManyProducts("a support check may carry at most %d references, got %d", maxSupportChecks, len(asked))
-	}
 	refs := make([]catalog.Reference, len(asked))
 	for i, r := range asked {
 		refs[i] = apiview.CatalogReference(r)
