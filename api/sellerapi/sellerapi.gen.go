@@ -1843,9 +1843,9 @@ type ProductImportItem struct {
 // ProductImportItemSellerProductType Kind of product.
 type ProductImportItemSellerProductType string
 
-// ProductImportRejection A product of the batch that was not imported.
+// ProductImportRejection A product of the batch that was not imported, named by its first valid reference; a product without one is named by its zero-based position in the batch: `{"source": "batch_position", "reference": "3"}`.
 type ProductImportRejection struct {
-	// ErrorCode Machine-readable reason: `invalid_reference` (a source or reference is empty, too long or has no letter, digit, `.`, `_` or `-`), `duplicate_reference` (a pair appears in an earlier product of the same batch), `reference_conflict` (the pairs name two different products of the catalog), `invalid_price` (a price or tax rate is not positive, gross below net, base rental price without price), `currency_mismatch` (a currency differs from the seller's), `invalid_text` (a text field is empty where required or too long), `too_many_items` (more than 100 references, identifiers, categories or details).
+	// ErrorCode Machine-readable reason: `invalid_reference` (a source or reference is empty or has no letter, digit, `.`, `_` or `-`), `duplicate_reference` (a pair appears in an earlier product of the same batch), `reference_conflict` (the pairs name two different products of the catalog), `invalid_price` (a price or tax rate is not positive, gross below net, base rental price without price), `currency_mismatch` (a currency differs from the seller's), `invalid_text` (a required text field is empty). A text or list beyond its limit refuses the whole batch (422).
 	ErrorCode string `json:"error_code"`
 
 	// ErrorDescription Human-readable reason naming the field.
@@ -2487,10 +2487,10 @@ type SearchProductsPaginatedParams struct {
 	// Term Text to look for, case-insensitively, anywhere in the title, subtitle, manufacturer, seller product references, EAN and MPN of the seller's active products; empty or absent matches every active product. Terms of three or more characters use the search index.
 	Term *string `form:"term,omitempty" json:"term,omitempty"`
 
-	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 422.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 422.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 }
 
@@ -2499,10 +2499,10 @@ type FilterProductsPaginatedParams struct {
 	// Term Text to look for, case-insensitively, anywhere in the title, subtitle, manufacturer, seller product references, EAN and MPN of the seller's active products; empty or absent matches every active product. Terms of three or more characters use the search index.
 	Term *string `form:"term,omitempty" json:"term,omitempty"`
 
-	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 422.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 422.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 }
 
@@ -2550,7 +2550,7 @@ type ListOffersParams struct {
 
 // ListOffersPaginatedParams defines parameters for ListOffersPaginated.
 type ListOffersPaginatedParams struct {
-	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 400.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
 	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
@@ -2616,7 +2616,7 @@ type ListOrdersParams struct {
 
 // ListOrdersPaginatedParams defines parameters for ListOrdersPaginated.
 type ListOrdersPaginatedParams struct {
-	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 400.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
 	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
