@@ -39,6 +39,9 @@ paths:
               properties:
                 name: {type: string, x-tenure-max-length: 20}
                 channel: {type: string, enum: [telesales, ecommerce]}
+                email: {type: string, format: email, x-tenure-max-length: 100}
+                link: {type: string, format: uri, x-tenure-max-length: 100}
+                at: {type: string, format: date-time, x-tenure-max-length: 64}
                 lines:
                   type: array
                   x-tenure-max-items: 3
@@ -147,6 +150,9 @@ func TestGuardNamesTheProblem(t *testing.T) {
 		{"query not UTF-8", "/v1/things/a?order=%ff", "application/json", `{"name":"x","lines":[]}`, "query parameter order must be valid UTF-8 text"},
 		{"query badly escaped", "/v1/things/a?order=%zz", "application/json", `{"name":"x","lines":[]}`, "the query string must be name=value pairs"},
 		{"query enum", "/v1/things/a?order=sideways", "application/json", `{"name":"x","lines":[]}`, "query parameter order must be one of asc, desc"},
+		{"not an e-mail address", "/v1/things/a", "application/json", `{"name":"x","lines":[],"email":"nobody"}`, "field email must be an e-mail address"},
+		{"relative URI", "/v1/things/a", "application/json", `{"name":"x","lines":[],"link":"/page"}`, "field link must be an absolute URI"},
+		{"not a date-time", "/v1/things/a", "application/json", `{"name":"x","lines":[],"at":"tomorrow"}`, "field at must be an RFC 3339 date and time"},
 		{"path id with NUL", "/v1/things/a%00b", "application/json", `{"name":"x","lines":[]}`, "path parameter id must not contain NUL characters"},
 	}
 	for _, tc := range cases {

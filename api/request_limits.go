@@ -7,6 +7,8 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"net/mail"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,23 +54,19 @@ func extLimit(s *openapi3.Schema, name string) (int, bool) {
 }
 
 // maxLength is the length limit a string schema states.
-func maxLength(s *openapi3.Schema) (int, bool) {
-	if n, ok := extLimit(s, extMaxLength); ok {
-		return n, true
-	}
-	if s.MaxLength != nil {
-		return int(*s.MaxLength), true
-	}
-	return 0, false
-}
+func maxLength(s *openapi3.Schema) (int, bool) { return statedLimit(s, extMaxLength, s.MaxLength) }
 
 // maxItems is the item limit an array schema states.
-func maxItems(s *openapi3.Schema) (int, bool) {
-	if n, ok := extLimit(s, extMaxItems); ok {
+func maxItems(s *openapi3.Schema) (int, bool) { return statedLimit(s, extMaxItems, s.MaxItems) }
+
+// statedLimit is a schema's limit: its extension, else the standard
+// keyword (which the published contract uses in a few places).
+func statedLimit(s *openapi3.Schema, ext string, keyword *uint64) (int, bool) {
+	if n, ok := extLimit(s, ext); ok {
 		return n, true
 	}
-	if s.MaxItems != nil {
-		return int(*s.MaxItems), true
+	if keyword != nil {
+		return int(*keyword), true
 	}
 	return 0, false
 }
@@ -190,6 +188,9 @@ func checkNumber(where string, s *openapi3.Schema, literal string) error {
 	return nil
 }
 
+// errNotAbsolute is a URI without a scheme.
+var errNotAbsolute = errors.New("not an absolute URI")
+
 // checkParamText refuses a parameter value PostgreSQL cannot store.
 func checkParamText(where, v string) error {
 	if !utf8.ValidString(v) {
@@ -220,15 +221,23 @@ func checkParamValue(where string, s *openapi3.Schema, v string) error {
 	return checkLength(where, s, v)
 }
 
-// checkFormat refuses a UUID or a date-time the handlers could not read
-// into their uuid.UUID or time.Time.
+// checkFormat refuses a UUID, date-time or e-mail address the generated
+// binding could not read into its uuid.UUID, time.Time or Email (which
+// parses the address), so the refusal names the field, and a URI that is
+// not absolute (empty stands for none, as integrations send it).
 func checkFormat(where string, s *openapi3.Schema, v string) error {
 	var err error
 	switch s.Format {
+	case "uri":
+		if u, parseErr := url.Parse(v); v != "" && (parseErr != nil || !u.IsAbs()) {
+			err = errNotAbsolute
+		}
 	case "uuid":
 		_, err = uuid.Parse(v)
 	case "date-time":
 		_, err = time.Parse(time.RFC3339Nano, v)
+	case "email":
+		_, err = mail.ParseAddress(v)
 	}
 	if err != nil {
 		return BadRequest("%s must be %s", where, formatWords(s.Format))
