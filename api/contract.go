@@ -13,7 +13,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/identity"
 )
@@ -26,8 +25,6 @@ type operation struct {
 	fiberPath string
 	scopes    []identity.Scope
 	route     *routers.Route
-	// uuidParams are the path parameters the contract declares as UUIDs.
-	uuidParams []string
 	// statuses are the response statuses the contract lists.
 	statuses map[int]bool
 	// refusalStatus answers bad input: see refusal.
@@ -72,7 +69,6 @@ func loadContract(spec []byte) ([]*operation, error) {
 				fiberPath:     fiberPath(path),
 				scopes:        scopes,
 				route:         &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op},
-				uuidParams:    uuidPathParams(op),
 				statuses:      statuses,
 				refusalStatus: refusalStatus(statuses),
 			})
@@ -83,18 +79,6 @@ func loadContract(spec []byte) ([]*operation, error) {
 			extMaxLength, extMaxItems, extMaxProperties, extMaxKeyLength, strings.Join(unlimited, "; "))
 	}
 	return ops, nil
-}
-
-// uuidPathParams lists an operation's path parameters of format uuid,
-// which the generated binding cannot read otherwise.
-func uuidPathParams(op *openapi3.Operation) []string {
-	var names []string
-	for _, p := range op.Parameters {
-		if v := p.Value; v != nil && v.In == openapi3.ParameterInPath && v.Schema != nil && v.Schema.Value != nil && v.Schema.Value.Format == "uuid" {
-			names = append(names, v.Name)
-		}
-	}
-	return names
 }
 
 // fiberPath turns /v1/offers/{id} into /v1/offers/:id.
@@ -254,11 +238,6 @@ func (o *operation) pathParams(c *fiber.Ctx) (map[string]string, error) {
 			return nil, BadRequest("%s must be 1 to 128 letters, digits or hyphens", where)
 		}
 		params[name] = value
-	}
-	for _, name := range o.uuidParams {
-		if _, err := uuid.Parse(params[name]); err != nil {
-			return nil, BadRequest("path parameter %s must be a UUID", name)
-		}
 	}
 	return params, nil
 }
