@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/tenurehq/tenure/api"
 )
 
 // sweepCase is one hostile request the sweep sends: a mutation of an
@@ -245,7 +247,7 @@ func (s sweepOp) paramCases(p *openapi3.Parameter) []sweepCase {
 		}
 		bad("NUL", "a%00b")
 		bad("invalid UTF-8", "a%ffb")
-		if n, ok := statedLength(schema); ok {
+		if n, ok := api.MaxLength(schema); ok {
 			bad("over-long", strings.Repeat("x", n+1))
 		}
 	}
@@ -279,28 +281,6 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// statedLength is the length limit a string schema states.
-func statedLength(s *openapi3.Schema) (int, bool) {
-	if v, ok := s.Extensions["x-tenure-max-length"].(float64); ok {
-		return int(v), true
-	}
-	if s.MaxLength != nil {
-		return int(*s.MaxLength), true
-	}
-	return 0, false
-}
-
-// statedItems is the item limit an array schema states.
-func statedItems(s *openapi3.Schema) (int, bool) {
-	if v, ok := s.Extensions["x-tenure-max-items"].(float64); ok {
-		return int(v), true
-	}
-	if s.MaxItems != nil {
-		return int(*s.MaxItems), true
-	}
-	return 0, false
 }
 
 // mutation replaces the value at a path of the example body.
@@ -351,7 +331,10 @@ func mutations(s *openapi3.Schema, v any, path []any) []mutation {
 	case string:
 		out = append(out, at("of the wrong type", json.RawMessage("123")), at("with NUL", "a\x00b"),
 			at("with invalid UTF-8", json.RawMessage("\"a\xffb\"")))
-		if n, ok := statedLength(s); ok {
+		if s.Format != "" && s.Format != "regexp" {
+			out = append(out, at("not a valid "+s.Format, "zz not valid"))
+		}
+		if n, ok := api.MaxLength(s); ok {
 			out = append(out, at("over-long", strings.Repeat("x", n+1)), at("over-long in characters", strings.Repeat("ü", n+1)))
 		}
 	case int, int64:
@@ -364,7 +347,7 @@ func mutations(s *openapi3.Schema, v any, path []any) []mutation {
 		out = append(out, at("of the wrong type", "yes"))
 	case []any:
 		out = append(out, at("of the wrong type", map[string]any{}))
-		if n, ok := statedItems(s); ok {
+		if n, ok := api.MaxItems(s); ok {
 			out = append(out, at("with too many items", slices.Repeat(v[:1], n+1)))
 		}
 		for i, item := range v {
@@ -400,12 +383,12 @@ func mapMutations(s *openapi3.Schema, v map[string]any, path []any) []mutation {
 	}
 	sample := v["key"]
 	out := []mutation{with("with a NUL in a key", map[string]any{"a\x00b": sample})}
-	if n, ok := s.Extensions["x-tenure-max-key-length"].(float64); ok {
-		out = append(out, with("with an over-long key", map[string]any{strings.Repeat("k", int(n)+1): sample}))
+	if n, ok := api.ExtLimit(s, "x-tenure-max-key-length"); ok {
+		out = append(out, with("with an over-long key", map[string]any{strings.Repeat("k", n+1): sample}))
 	}
-	if n, ok := s.Extensions["x-tenure-max-properties"].(float64); ok {
+	if n, ok := api.ExtLimit(s, "x-tenure-max-properties"); ok {
 		many := map[string]any{}
-		for i := range int(n) + 1 {
+		for i := range n + 1 {
 			many[fmt.Sprintf("k%d", i)] = sample
 		}
 		out = append(out, with("with too many keys", many))

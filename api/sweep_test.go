@@ -15,6 +15,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"go.temporal.io/api/workflowservice/v1"
 
+	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/identity"
@@ -25,14 +26,6 @@ import (
 // sweepBodyLimit keeps the oversized bodies of the sweep small; every
 // other request of the sweep is below it.
 const sweepBodyLimit = 1 << 20
-
-// internals are fragments of Go, library or database text that must never
-// reach a client.
-var internals = []string{
-	"json:", "cannot unmarshal", "invalid character", "unexpected EOF", "exceeded max depth", "SQLSTATE", "pgx",
-	"runtime", "goroutine", "panic", "Go struct", "Go value", "strconv", "reflect", "interface {}", "map[string]",
-	"[]interface", "openapi3", "kin-openapi", "fasthttp", "Schema:", "Value:", "json.Number", "float64", "int64",
-}
 
 // TestContractSweep sends every operation of seller.yaml the hostile
 // requests its schemas suggest (see sweepOp.cases) over a real connection
@@ -193,7 +186,7 @@ func (sw *sweep) send(t *testing.T, op sweepOp, c sweepCase) {
 	if resp.StatusCode < 400 || resp.StatusCode >= 500 {
 		t.Errorf("%s: answered %d, want a 4xx: %.500s", c.name, resp.StatusCode, raw)
 	}
-	for _, leak := range internals {
+	for _, leak := range api.Internals {
 		if bytes.Contains(raw, []byte(leak)) {
 			t.Errorf("%s: the answer shows %q: %.500s", c.name, leak, raw)
 		}
