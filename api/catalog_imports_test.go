@@ -279,6 +279,10 @@ func TestCSVUploadsRefused(t *testing.T) {
 		"no range header":    {map[string]string{"Content-Type": "text/csv"}, 400},
 		"range beyond 250MB": {map[string]string{"Content-Type": "text/csv", "x-goog-content-length-range": "0,262144001"}, 400},
 		"body beyond range":  {map[string]string{"Content-Type": "text/csv", "x-storage-content-length-range": "0,10"}, 413},
+		// Text that reaches the upload's handler is not stored, and its
+		// refusals quote it escaped.
+		"invalid UTF-8 content type": {map[string]string{"Content-Type": "text/\xffcsv", "x-storage-content-length-range": "0,262144000"}, 400},
+		"invalid UTF-8 range":        {map[string]string{"Content-Type": "text/csv", "x-storage-content-length-range": "0,\xff"}, 400},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if resp := h.upload(t, link, body, tc.header); resp.status != tc.status {
@@ -293,7 +297,9 @@ func TestCSVUploadsRefused(t *testing.T) {
 	signer := links.NewSigner(h.cfg.Links.SigningKey)
 	expired := "/uploads/catalog-imports/" + id + "?token=" + url.QueryEscape(signer.Sign("csv-import-upload", id, time.Now().Add(-time.Minute)))
 	other := "/uploads/catalog-imports/" + uuid.NewString() + "?" + strings.SplitN(link, "?", 2)[1]
-	for name, target := range map[string]string{"expired": expired, "another job's token": other} {
+	nul := "/uploads/catalog-imports/" + id + "?token=a%00b"
+	badID := "/uploads/catalog-imports/a%00b?" + strings.SplitN(link, "?", 2)[1]
+	for name, target := range map[string]string{"expired": expired, "another job's token": other, "NUL in the token": nul, "NUL in the id": badID} {
 		if resp := h.upload(t, "http://x"+target, body, csvHeaders); resp.status != http.StatusForbidden {
 			t.Errorf("%s: got %d %s", name, resp.status, resp.body)
 		}
