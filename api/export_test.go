@@ -66,3 +66,11 @@ func (k KeyMiddleware) Claim(ctx context.Context, caller, key, path string, body
 	}
 	return claim.attempt.reservation, nil
 }
+
+// The text no answer may show, and how the contract's limits are read.
+var (
+	Internals = internals
+	MaxLength = maxLength
+	MaxItems  = maxItems
+	ExtLimit  = extLimit
+)

@@ -87,7 +87,7 @@ func (m *idempotentRequests) handle(c *fiber.Ctx) error {
 	}
 	e := newError(http.StatusConflict, "idempotency_key_in_use",
 		"a request with %s %q is still in progress; retry it once that one has completed", idempotencyKeyHeader, req.key)
-	e.Temporary = true
+	e.Temporary, e.EveryOperation = true, true
 	return e
 }
 
@@ -166,8 +166,10 @@ func keyReused(req keyRequest, claim keyClaim) *Error {
 	if claim.row.Method != req.method || claim.row.Path != req.path {
 		first = claim.row.Method + " " + claim.row.Path
 	}
-	return newError(http.StatusUnprocessableEntity, "idempotency_key_reused",
+	e := newError(http.StatusUnprocessableEntity, "idempotency_key_reused",
 		"%s %q was first used for %s; send a new key with a new request", idempotencyKeyHeader, req.key, first)
+	e.EveryOperation = true
+	return e
 }
 
 // outcomeFate is what becomes of a key once its request is answered.

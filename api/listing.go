@@ -19,8 +19,8 @@ type listParams struct {
 	createdAtGt, createdAtGte, createdAtLt, createdAtLte *time.Time
 }
 
-// pagedFilter checks the paging parameters (limit 1–100, default 20; page
-// zero-based) and reads the filters.
+// pagedFilter checks the paging parameters (limit at least 1, default 20,
+// capped at 100 as the spec says; page zero-based) and reads the filters.
 func pagedFilter(p listParams) (listing.Filter, error) {
 	f, err := unpagedFilter(p.query, p.createdBy, p.partnersOnly)
 	if err != nil {
@@ -28,10 +28,10 @@ func pagedFilter(p listParams) (listing.Filter, error) {
 	}
 	f.Limit = listing.DefaultLimit
 	if p.limit != nil {
-		if *p.limit < 1 || *p.limit > listing.MaxLimit {
-			return f, BadRequest("query parameter limit must be between 1 and %d, got %d", listing.MaxLimit, *p.limit)
+		if *p.limit < 1 {
+			return f, BadRequest("query parameter limit must be at least 1, got %d", *p.limit)
 		}
-		f.Limit = *p.limit
+		f.Limit = min(*p.limit, listing.MaxLimit)
 	}
 	page, err := pageIndex(p.page)
 	if err != nil {

@@ -67,6 +67,8 @@ func New(d Deps) (*fiber.App, error) {
 		DisableStartupMessage: true,
 		ErrorHandler:          errorHandler(d.Logger),
 		BodyLimit:             d.Config.HTTP.BodyLimit,
+		// A head that does not fit is refused with 431 (see limitHead).
+		ReadBufferSize: maxHeadLength,
 		// Bodies are streamed to the handlers, so a CSV upload never sits
 		// in memory; limitBody keeps the body limit for every other route.
 		StreamRequestBody: true,
@@ -81,7 +83,7 @@ func New(d Deps) (*fiber.App, error) {
 		StackTraceHandler: func(c *fiber.Ctx, e any) {
 			d.Logger.Error("panic while serving a request", "request_id", requestID(c), "panic", e)
 		},
-	}))
+	}), limitHead)
 
 	app.Get("/healthz", healthz)
 	app.Get("/readyz", readiness{pool: d.Store.Pool, temporal: d.Temporal}.handle)

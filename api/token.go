@@ -2,6 +2,8 @@ package api
 
 import (
 	"encoding/base64"
+
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/netip"
@@ -9,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -76,6 +80,9 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 	if !ok {
 		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client",
 			"authenticate with HTTP Basic client_id:client_secret or with client_id and client_secret form fields", basic)
+	}
+	if problem := credentialText(clientID, secret, form); problem != "" {
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_request", problem, false)
 	}
 	switch grant := form.Get("grant_type"); grant {
 	case "client_credentials":
@@ -175,6 +182,32 @@ func (t *tokenEndpoint) overLimit(c *fiber.Ctx, q quota) error {
 	c.Set("Pragma", "no-cache")
 	return t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable", fmt.Sprintf(
 		"too many requests from your address (%d at most in a row); retry after %d seconds", q.limit, seconds(q.retryAfter)), false)
+}
+
+// maxCredentialLength bounds a client id or secret: Tenure's are 40 to 60
+// characters long.
+const maxCredentialLength = 255
+
+// credentialText says what is wrong with the text of the credentials or
+// the form fields the endpoint reads, "" when nothing is: none may hold a
+// NUL character or invalid UTF-8 (the client id is looked up in
+// PostgreSQL), nor a credential be longer than any Tenure issues.
+func credentialText(clientID, secret string, form url.Values) string {
+	texts := url.Values{"client_id": {clientID}, "client_secret": {secret}, "grant_type": form["grant_type"], "scope": form["scope"]}
+	for _, name := range []string{"client_id", "client_secret", "grant_type", "scope"} {
+		for _, v := range texts[name] {
+			var refused *Error
+			if errors.As(checkParamText(name, v), &refused) {
+				return refused.Message
+			}
+		}
+	}
+	for _, name := range []string{"client_id", "client_secret"} {
+		if n := utf8.RuneCountInString(texts.Get(name)); n > maxCredentialLength {
+			return fmt.Sprintf("%s must be at most %d characters, got %d", name, maxCredentialLength, n)
+		}
+	}
+	return ""
 }
 
 func (t *tokenEndpoint) refuse(c *fiber.Ctx, status int, code, description string, basic bool) error {

@@ -16,8 +16,6 @@ import (
 
 // Product batch import limits and statuses.
 const (
-	// MaxBatch is the most products one import request may carry.
-	MaxBatch = 1000
 	// SyncBelow is the batch size from which imports run in the
 	// background: smaller batches are imported during the request.
 	SyncBelow = 10

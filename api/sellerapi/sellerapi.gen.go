@@ -1843,9 +1843,9 @@ type ProductImportItem struct {
 // ProductImportItemSellerProductType Kind of product.
 type ProductImportItemSellerProductType string
 
-// ProductImportRejection A product of the batch that was not imported.
+// ProductImportRejection A product of the batch that was not imported, named by its first valid reference; a product without one is named by its zero-based position in the batch: `{"source": "batch_position", "reference": "3"}`.
 type ProductImportRejection struct {
-	// ErrorCode Machine-readable reason: `invalid_reference` (a source or reference is empty, too long or has no letter, digit, `.`, `_` or `-`), `duplicate_reference` (a pair appears in an earlier product of the same batch), `reference_conflict` (the pairs name two different products of the catalog), `invalid_price` (a price or tax rate is not positive, gross below net, base rental price without price), `currency_mismatch` (a currency differs from the seller's), `invalid_text` (a text field is empty where required or too long), `too_many_items` (more than 100 references, identifiers, categories or details).
+	// ErrorCode Machine-readable reason: `invalid_reference` (a source or reference is empty or has no letter, digit, `.`, `_` or `-`), `duplicate_reference` (a pair appears in an earlier product of the same batch), `reference_conflict` (the pairs name two different products of the catalog), `invalid_price` (a price or tax rate is not positive, gross below net, base rental price without price), `currency_mismatch` (a currency differs from the seller's), `invalid_text` (a required text field is empty). A text or list beyond its limit refuses the whole batch (422).
 	ErrorCode string `json:"error_code"`
 
 	// ErrorDescription Human-readable reason naming the field.
@@ -2583,10 +2583,10 @@ type SearchProductsPaginatedParams struct {
 	// Term Text to look for, case-insensitively, anywhere in the title, subtitle, manufacturer, seller product references, EAN and MPN of the seller's active products; empty or absent matches every active product. Terms of three or more characters use the search index.
 	Term *string `form:"term,omitempty" json:"term,omitempty"`
 
-	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 422.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 422.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 }
 
@@ -2595,10 +2595,10 @@ type FilterProductsPaginatedParams struct {
 	// Term Text to look for, case-insensitively, anywhere in the title, subtitle, manufacturer, seller product references, EAN and MPN of the seller's active products; empty or absent matches every active product. Terms of three or more characters use the search index.
 	Term *string `form:"term,omitempty" json:"term,omitempty"`
 
-	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 422.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 422.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 
 	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
@@ -2688,7 +2688,7 @@ type CreateOfferParams struct {
 
 // ListOffersPaginatedParams defines parameters for ListOffersPaginated.
 type ListOffersPaginatedParams struct {
-	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 400.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
 	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
@@ -2799,7 +2799,7 @@ type ListOrdersParams struct {
 
 // ListOrdersPaginatedParams defines parameters for ListOrdersPaginated.
 type ListOrdersPaginatedParams struct {
-	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 400.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
 	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
@@ -5761,25 +5761,6 @@ func (response ImportProducts200JSONResponse) VisitImportProductsResponse(ctx *f
 	return ctx.JSON(&response)
 }
 
-type ImportProducts400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response ImportProducts400ApplicationvndGoaErrorResponse) VisitImportProductsResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type ImportProducts401JSONResponse string
 
 func (response ImportProducts401JSONResponse) VisitImportProductsResponse(ctx *fiber.Ctx) error {
@@ -6018,25 +5999,6 @@ func (response CancelCatalogImport200Response) VisitCancelCatalogImportResponse(
 	return nil
 }
 
-type CancelCatalogImport400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response CancelCatalogImport400ApplicationvndGoaErrorResponse) VisitCancelCatalogImportResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type CancelCatalogImport401JSONResponse string
 
 func (response CancelCatalogImport401JSONResponse) VisitCancelCatalogImportResponse(ctx *fiber.Ctx) error {
@@ -6108,25 +6070,6 @@ func (response GetCatalogImport200JSONResponse) VisitGetCatalogImportResponse(ct
 	ctx.Status(200)
 
 	return ctx.JSON(&response)
-}
-
-type GetCatalogImport400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response GetCatalogImport400ApplicationvndGoaErrorResponse) VisitGetCatalogImportResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
 }
 
 type GetCatalogImport401JSONResponse string
@@ -6369,25 +6312,6 @@ func (response SearchProducts200JSONResponse) VisitSearchProductsResponse(ctx *f
 	return ctx.JSON(&response)
 }
 
-type SearchProducts400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response SearchProducts400ApplicationvndGoaErrorResponse) VisitSearchProductsResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type SearchProducts401JSONResponse string
 
 func (response SearchProducts401JSONResponse) VisitSearchProductsResponse(ctx *fiber.Ctx) error {
@@ -6459,25 +6383,6 @@ func (response SearchProductsPaginated200JSONResponse) VisitSearchProductsPagina
 	ctx.Status(200)
 
 	return ctx.JSON(&response)
-}
-
-type SearchProductsPaginated400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response SearchProductsPaginated400ApplicationvndGoaErrorResponse) VisitSearchProductsPaginatedResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
 }
 
 type SearchProductsPaginated401JSONResponse string
@@ -6552,25 +6457,6 @@ func (response FilterProductsPaginated200JSONResponse) VisitFilterProductsPagina
 	ctx.Status(200)
 
 	return ctx.JSON(&response)
-}
-
-type FilterProductsPaginated400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response FilterProductsPaginated400ApplicationvndGoaErrorResponse) VisitFilterProductsPaginatedResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
 }
 
 type FilterProductsPaginated401JSONResponse string
@@ -7495,25 +7381,6 @@ func (response EditOffer403JSONResponse) VisitEditOfferResponse(ctx *fiber.Ctx) 
 	ctx.Status(403)
 
 	return ctx.JSON(&response)
-}
-
-type EditOffer404ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response EditOffer404ApplicationvndGoaErrorResponse) VisitEditOfferResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(404)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
 }
 
 type EditOffer413ApplicationvndGoaErrorResponse struct {
