@@ -89,7 +89,7 @@ func TestTokenRefusals(t *testing.T) {
 		{"NUL in a Basic client id", "tnr_\x00", secret, grant, 400, "invalid_request", false},
 		{"NUL in a form client id", "", "", url.Values{"grant_type": {"client_credentials"}, "client_id": {"a\x00b"}, "client_secret": {"s"}}, 400, "invalid_request", false},
 		{"invalid UTF-8 in the scope", id, secret, url.Values{"grant_type": {"client_credentials"}, "scope": {"\xff"}}, 400, "invalid_request", false},
-		{"over-long secret", id, strings.Repeat("s", 256), grant, 400, "invalid_request", false},
+		{"over-long secret (no secret Tenure issues is that long)", id, strings.Repeat("s", 256), grant, 401, "invalid_client", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -184,14 +183,10 @@ func (t *tokenEndpoint) overLimit(c *fiber.Ctx, q quota) error {
 		"too many requests from your address (%d at most in a row); retry after %d seconds", q.limit, seconds(q.retryAfter)), false)
 }
 
-// maxCredentialLength bounds a client id or secret: Tenure's are 40 to 60
-// characters long.
-const maxCredentialLength = 255
-
 // credentialText says what is wrong with the text of the credentials or
 // the form fields the endpoint reads, "" when nothing is: none may hold a
 // NUL character or invalid UTF-8 (the client id is looked up in
-// PostgreSQL), nor a credential be longer than any Tenure issues.
+// PostgreSQL). Over-long credentials are unknown ones (authenticate).
 func credentialText(clientID, secret string, form url.Values) string {
 	texts := url.Values{"client_id": {clientID}, "client_secret": {secret}, "grant_type": form["grant_type"], "scope": form["scope"]}
 	for _, name := range []string{"client_id", "client_secret", "grant_type", "scope"} {
@@ -200,11 +195,6 @@ func credentialText(clientID, secret string, form url.Values) string {
 			if errors.As(checkParamText(name, v), &refused) {
 				return refused.Message
 			}
-		}
-	}
-	for _, name := range []string{"client_id", "client_secret"} {
-		if n := utf8.RuneCountInString(texts.Get(name)); n > maxCredentialLength {
-			return fmt.Sprintf("%s must be at most %d characters, got %d", name, maxCredentialLength, n)
 		}
 	}
 	return ""
