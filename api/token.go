@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/db"
