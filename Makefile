@@ -7,7 +7,7 @@ export GOTOOLCHAIN := local
 TENURE := bin/tenure
 REFERENCE_CONTRACT ?= ../shared/reference/seller-api-1.0.0.openapi.yaml
 
-.PHONY: build dev test temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-csv record-histories
+.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-csv record-histories
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -25,6 +25,12 @@ temporal-cli: build
 test: temporal-cli check-format check-generated
 	go vet ./...
 	go test -count=1 -timeout 25m ./...
+
+## test-cluster: the split topology on a real Temporal server: the pinned server 1.29.1 on PostgreSQL (built into
+## .tenure/bin the first time), two tenure serve and two tenure worker processes, lifecycles and a CSV import while
+## a worker is killed; takes minutes
+test-cluster: temporal-cli
+	TENURE_TEST_CLUSTER=1 go test -count=1 -v -run '^TestSplitTopology$$' -timeout 30m ./internal/clustertest/
 
 ## bench-webhooks: webhook latency (commit to receipt, p50/p99 over 1,000 events) and retry throughput on the real stack
 bench-webhooks: temporal-cli

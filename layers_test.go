@@ -35,10 +35,11 @@ var layers = []struct {
 	{"services", []string{"services"}},
 	{"api", []string{"api/..."}},
 	// The command and what composes the whole stack as it does: the test
-	// environment, the history recorder, the benchmarks.
+	// environment, the history recorder, the benchmarks, the cluster test,
+	// and the check of the API's responses against its contracts.
 	{"cmd", []string{
 		"cmd/...", "internal/testenv", "internal/histories", "internal/catalogbench", "internal/csvbench",
-		"internal/offerbench", "internal/clustertest", "internal/csvgen/gencsv", ".",
+		"internal/offerbench", "internal/clustertest", "internal/contractcheck", "internal/csvgen/gencsv", ".",
 	}},
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/golang-jwt/jwt/v5"
@@ -33,9 +34,10 @@ func sellerClaims(ctx context.Context) (identity.Claims, error) {
 	return c, nil
 }
 
-// bearerAuth admits requests that carry a valid seller access token and puts
-// its claims in the request context, where handlers and logs find them.
-func bearerAuth(tokens *identity.Tokens, logger *slog.Logger) fiber.Handler {
+// bearerAuth admits requests that carry a valid seller access token whose
+// credential has not been rotated since, and puts its claims in the request
+// context, where handlers and logs find them.
+func bearerAuth(tokens *identity.Tokens, revocations *identity.Revocations, logger *slog.Logger) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		header := c.Get(fiber.HeaderAuthorization)
 		if header == "" {
@@ -54,7 +56,31 @@ func bearerAuth(tokens *identity.Tokens, logger *slog.Logger) fiber.Handler {
 			}
 			return Unauthorized("the access token is not valid")
 		}
+		if err := revocations.Check(c.UserContext(), claims); errors.Is(err, identity.ErrRevoked) {
+			logger.DebugContext(c.UserContext(), "access token refused", "request_id", requestID(c), "error", err)
+			return Unauthorized("the access token was revoked: its client secret has been rotated; request a new one at /oauth2/token")
+		} else if err != nil {
+			return err
+		}
 		c.SetUserContext(withClaims(c.UserContext(), claims))
 		return c.Next()
 	}
+}
+
+// listenForRevocations keeps the revocation cache while the app listens:
+// the notification connection opens with the server and closes with it.
+func listenForRevocations(app *fiber.App, revocations *identity.Revocations) {
+	ctx, stop := context.WithCancel(context.Background())
+	var listening sync.WaitGroup
+	app.Hooks().OnListen(func(fiber.ListenData) error {
+		if ctx.Err() == nil {
+			listening.Go(func() { revocations.Listen(ctx) })
+		}
+		return nil
+	})
+	app.Hooks().OnShutdown(func() error {
+		stop()
+		listening.Wait()
+		return nil
+	})
 }

@@ -85,12 +85,20 @@ func TestTokenRefusals(t *testing.T) {
 		{"password grant", id, secret, url.Values{"grant_type": {"password"}}, 400, "unsupported_grant_type", false},
 		{"no grant", id, secret, url.Values{}, 400, "invalid_request", false},
 		{"unknown scope", id, secret, url.Values{"grant_type": {"client_credentials"}, "scope": {"root"}}, 400, "invalid_scope", false},
+		// Text PostgreSQL cannot store is refused before any lookup.
+		{"NUL in a Basic client id", "tnr_\x00", secret, grant, 400, "invalid_request", false},
+		{"NUL in a form client id", "", "", url.Values{"grant_type": {"client_credentials"}, "client_id": {"a\x00b"}, "client_secret": {"s"}}, 400, "invalid_request", false},
+		{"invalid UTF-8 in the scope", id, secret, url.Values{"grant_type": {"client_credentials"}, "scope": {"\xff"}}, 400, "invalid_request", false},
+		{"over-long secret (no secret Tenure issues is that long)", id, strings.Repeat("s", 256), grant, 401, "invalid_client", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := h.tokenRequest(t, tc.id, tc.secret, tc.form)
 			if resp.status != tc.status {
 				t.Fatalf("got %d %s", resp.status, resp.body)
+			}
+			if cc := resp.header.Get("Cache-Control"); cc != "no-store" {
+				t.Errorf("Cache-Control %q, want no-store", cc)
 			}
 			var e struct{ Error, ErrorDescription string }
 			resp.decode(t, &e)
@@ -158,8 +166,8 @@ func TestEveryV1RouteNeedsAToken(t *testing.T) {
 func TestBadTokensAreRefused(t *testing.T) {
 	h := newHarness(t)
 	s := h.seller(t)
-	expired, _ := identity.NewTokens(h.cfg.Auth.SigningKey, -time.Minute).Issue(s.Seller.ID, s.Credentials.ClientID, identity.SellerScopes)
-	forged, _ := identity.NewTokens(strings.Repeat("f", 40), time.Hour).Issue(s.Seller.ID, s.Credentials.ClientID, identity.SellerScopes)
+	expired, _ := identity.NewTokens(h.cfg.Auth.SigningKey, -time.Minute).Issue(s.Seller.ID, s.Credentials.ClientID, 0, identity.SellerScopes)
+	forged, _ := identity.NewTokens(strings.Repeat("f", 40), time.Hour).Issue(s.Seller.ID, s.Credentials.ClientID, 0, identity.SellerScopes)
 	for name, header := range map[string]string{
 		"wrong scheme": "Token abc",
 		"empty bearer": "Bearer ",

@@ -3,12 +3,14 @@ package api
 import (
 	"context"
 	"errors"
+	"strconv"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
+	"github.com/tenurehq/tenure/idempotency"
 	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/workflows/productimport"
 )
@@ -21,7 +23,7 @@ type productImports struct {
 }
 
 // ImportProducts imports a batch of products (the guard has refused an
-// empty one). Per-product problems reject that product only; they are
+// empty one, and one beyond the contract's 1,000 with 413). Per-product problems reject that product only; they are
 // listed in the result.
 func (h productImports) ImportProducts(ctx context.Context, req sellerapi.ImportProductsRequestObject) (sellerapi.ImportProductsResponseObject, error) {
 	claims, err := sellerClaims(ctx)
@@ -29,14 +31,18 @@ func (h productImports) ImportProducts(ctx context.Context, req sellerapi.Import
 		return nil, err
 	}
 	products := req.Body.Products
-	if len(products) > catalog.MaxBatch {
-		return nil, TooManyProducts("a batch may carry at most %d products, got %d: split it into several requests", catalog.MaxBatch, len(products))
-	}
 	inputs := make([]catalog.ProductInput, len(products))
 	for i, p := range products {
 		inputs[i] = productInput(p)
 	}
 	var result catalog.ImportResult
+	if idempotency.Resumed(ctx) {
+		// The request's first attempt may have recorded the import.
+		result, err = h.imports.Get(ctx, claims.SellerID, idempotency.NewID(ctx))
+		if !errors.Is(err, catalog.ErrImportNotFound) {
+			return sellerapi.ImportProducts200JSONResponse(importView(result)), err
+		}
+	}
 	if len(inputs) < catalog.SyncBelow {
 		result, err = h.imports.ImportNow(ctx, claims.SellerID, inputs)
 	} else {
@@ -106,13 +112,22 @@ func productInput(p sellerapi.ProductImportItem) catalog.ProductInput {
 	return in
 }
 
+// positionSource names a rejected product that has no valid reference by
+// its zero-based position in the batch: the contract requires a reference
+// with both parts non-empty, which such a product cannot give.
+const positionSource = "batch_position"
+
 func importView(r catalog.ImportResult) sellerapi.ProductImportResult {
 	sample := make([]sellerapi.ProductImportRejection, len(r.Summary.Sample))
 	for i, rej := range r.Summary.Sample {
+		ref := sellerapi.SellerProductReference{Source: rej.Reference.Source, Reference: rej.Reference.Reference}
+		if !rej.Reference.Valid() {
+			ref = sellerapi.SellerProductReference{Source: positionSource, Reference: strconv.Itoa(rej.Index)}
+		}
 		sample[i] = sellerapi.ProductImportRejection{
 			ErrorCode:              rej.Code,
 			ErrorDescription:       &rej.Description,
-			SellerProductReference: sellerapi.SellerProductReference{Source: rej.Reference.Source, Reference: rej.Reference.Reference},
+			SellerProductReference: ref,
 		}
 	}
 	return sellerapi.ProductImportResult{

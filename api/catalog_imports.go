@@ -37,9 +37,6 @@ func (h csvImports) CreateCatalogImport(ctx context.Context, req sellerapi.Creat
 	if filename == "" {
 		filename = defaultImportFilename
 	}
-	if err := limitText("filename", filename, 255); err != nil {
-		return nil, err
-	}
 	created, err := h.jobs.Create(ctx, claims.SellerID, filename, h.start)
 	if errors.Is(err, csvimport.ErrTooManyImports) {
 		return nil, TooManyRequests("%s: wait for one to finish or cancel one", err.Error())

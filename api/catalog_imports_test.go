@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -62,6 +63,16 @@ func (h *harness) upload(t *testing.T, link string, body []byte, header map[stri
 		req.Header.Set(k, v)
 	}
 	return h.send(t, req)
+}
+
+// download GETs a signed link of the API, such as an error report.
+func (h *harness) download(t *testing.T, link string) response {
+	t.Helper()
+	u, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.send(t, httptest.NewRequest(http.MethodGet, u.RequestURI(), nil))
 }
 
 var csvHeaders = map[string]string{"Content-Type": "text/csv", "x-storage-content-length-range": "0,262144000"}
@@ -134,8 +145,7 @@ func TestCSVImportOfTheExampleFile(t *testing.T) {
 	if job.ErrorsURL == nil {
 		t.Fatal("no errors_url")
 	}
-	u, _ := url.Parse(*job.ErrorsURL)
-	resp := h.send(t, httptest.NewRequest(http.MethodGet, u.RequestURI(), nil))
+	resp := h.download(t, *job.ErrorsURL)
 	if resp.status != http.StatusOK || !strings.HasPrefix(resp.header.Get("Content-Type"), "text/csv") {
 		t.Fatalf("error report: %d %s", resp.status, resp.body)
 	}
@@ -148,8 +158,7 @@ func TestCSVImportOfTheExampleFile(t *testing.T) {
 			t.Errorf("incomplete error row %q", row)
 		}
 	}
-	forged := strings.Replace(u.RequestURI(), "token=", "token=x", 1)
-	if resp := h.send(t, httptest.NewRequest(http.MethodGet, forged, nil)); resp.status != http.StatusForbidden {
+	if resp := h.download(t, strings.Replace(*job.ErrorsURL, "token=", "token=x", 1)); resp.status != http.StatusForbidden {
 		t.Errorf("forged report link: %d", resp.status)
 	}
 
@@ -227,11 +236,29 @@ func TestCSVRowsInAwkwardShapes(t *testing.T) {
 		"unterminated":    {header + "A,A-4,sku,true,11.90,10.00,ok\nB,\"B-4,sku,true,11.90,10.00,x\n", 1, 1},
 		"huge cell":       {header + "A,A-5,sku,true,11.90,10.00," + strings.Repeat("d", 5<<20) + "\n", 0, 1},
 		"many columns":    {strings.TrimSuffix(header, "\r\n") + strings.Repeat(",x", 10000) + "\nA,A-6,sku,true,11.90,10.00,d" + strings.Repeat(",", 10000) + "\n", 1, 0},
+		// Past the first 512 bytes (which must look like text), a NUL or
+		// invalid UTF-8 fails its row, and the error report still records
+		// the row's reference.
+		"NUL in a reference":           {header + "A,A-7,sku,true,11.90,10.00," + strings.Repeat("d", 600) + "\nB,B\x00-7,sku,true,11.90,10.00,x\n", 1, 1},
+		"invalid UTF-8 in a reference": {header + "A,A-8,sku,true,11.90,10.00," + strings.Repeat("d", 600) + "\nB,B\xff-8,sku,true,11.90,10.00,x\n", 1, 1},
+		"NUL in a description":         {header + "A,A-9,sku,true,11.90,10.00," + strings.Repeat("d", 600) + "\nB,B-9,sku,true,11.90,10.00,x\x00y\n", 1, 1},
+		"NUL in the first bytes":       {header + "A,A\x00-10,sku,true,11.90,10.00,x\n", 0, 0},
 	} {
 		t.Run(name, func(t *testing.T) {
 			job := h.importCSV(t, token, []byte(tc.body))
+			if name == "NUL in the first bytes" {
+				if job.Status != "failed" || job.Error == nil || !strings.Contains(*job.Error, "not CSV text") {
+					t.Errorf("job %+v, want failed as not CSV text", job)
+				}
+				return
+			}
 			if job.Status != "completed" || job.Succeeded != tc.succeeded || job.Failed != tc.failed || job.Error != nil {
 				t.Errorf("job %+v, want completed with %d stored and %d failed", job, tc.succeeded, tc.failed)
+			}
+			if tc.failed > 0 {
+				if resp := h.download(t, deref(job.ErrorsURL)); resp.status != http.StatusOK || !utf8.Valid(resp.body) || bytes.IndexByte(resp.body, 0) >= 0 {
+					t.Errorf("error report: %d %q", resp.status, resp.body)
+				}
 			}
 		})
 	}
@@ -252,6 +279,10 @@ func TestCSVUploadsRefused(t *testing.T) {
 		"no range header":    {map[string]string{"Content-Type": "text/csv"}, 400},
 		"range beyond 250MB": {map[string]string{"Content-Type": "text/csv", "x-goog-content-length-range": "0,262144001"}, 400},
 		"body beyond range":  {map[string]string{"Content-Type": "text/csv", "x-storage-content-length-range": "0,10"}, 413},
+		// Text that reaches the upload's handler is not stored, and its
+		// refusals quote it escaped.
+		"invalid UTF-8 content type": {map[string]string{"Content-Type": "text/\xffcsv", "x-storage-content-length-range": "0,262144000"}, 400},
+		"invalid UTF-8 range":        {map[string]string{"Content-Type": "text/csv", "x-storage-content-length-range": "0,\xff"}, 400},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if resp := h.upload(t, link, body, tc.header); resp.status != tc.status {
@@ -266,7 +297,9 @@ func TestCSVUploadsRefused(t *testing.T) {
 	signer := links.NewSigner(h.cfg.Links.SigningKey)
 	expired := "/uploads/catalog-imports/" + id + "?token=" + url.QueryEscape(signer.Sign("csv-import-upload", id, time.Now().Add(-time.Minute)))
 	other := "/uploads/catalog-imports/" + uuid.NewString() + "?" + strings.SplitN(link, "?", 2)[1]
-	for name, target := range map[string]string{"expired": expired, "another job's token": other} {
+	nul := "/uploads/catalog-imports/" + id + "?token=a%00b"
+	badID := "/uploads/catalog-imports/a%00b?" + strings.SplitN(link, "?", 2)[1]
+	for name, target := range map[string]string{"expired": expired, "another job's token": other, "NUL in the token": nul, "NUL in the id": badID} {
 		if resp := h.upload(t, "http://x"+target, body, csvHeaders); resp.status != http.StatusForbidden {
 			t.Errorf("%s: got %d %s", name, resp.status, resp.body)
 		}

@@ -19,8 +19,6 @@ const (
 	// maxProductPageSize is the largest page, and the most products the
 	// unpaginated search returns.
 	maxProductPageSize = 100
-	// maxSupportChecks is the most references one support check may carry.
-	maxSupportChecks = 1000
 )
 
 // catalogReads serves product searches and support checks.
@@ -66,14 +64,16 @@ func (h catalogReads) FilterProductsPaginated(ctx context.Context, req sellerapi
 	return sellerapi.FilterProductsPaginated200JSONResponse(page), nil
 }
 
-// page runs a query for one zero-based page of limit products.
+// page runs a query for one zero-based page of limit products (at most
+// maxProductPageSize).
 func (h catalogReads) page(ctx context.Context, q catalog.Query, limitParam, pageParam *int64) (sellerapi.ProductPage, error) {
 	limit := int64(defaultProductPageSize)
 	if limitParam != nil {
-		limit = *limitParam
-		if limit < 1 || limit > maxProductPageSize {
-			return sellerapi.ProductPage{}, BadRequest("query parameter limit must be between 1 and %d, got %d", maxProductPageSize, limit)
+		if *limitParam < 1 {
+			return sellerapi.ProductPage{}, BadRequest("query parameter limit must be at least 1, got %d", *limitParam)
 		}
+		// The spec caps a page at 100 rather than refusing more.
+		limit = min(*limitParam, maxProductPageSize)
 	}
 	page, err := pageIndex(pageParam)
 	if err != nil {
@@ -117,9 +117,6 @@ func (h catalogReads) CheckProductsSupported(ctx context.Context, req sellerapi.
 		return nil, err
 	}
 	asked := req.Body.SellerProductReferences
-	if len(asked) > maxSupportChecks {
-		return nil, TooManyProducts("a support check may carry at most %d references, got %d", maxSupportChecks, len(asked))
-	}
 	refs := make([]catalog.Reference, len(asked))
 	for i, r := range asked {
 		refs[i] = apiview.CatalogReference(r)

@@ -3,9 +3,9 @@ package api
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -13,7 +13,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/identity"
 )
@@ -26,11 +25,16 @@ type operation struct {
 	fiberPath string
 	scopes    []identity.Scope
 	route     *routers.Route
-	// uuidParams are the path parameters the contract declares as UUIDs.
-	uuidParams []string
+	// statuses are the response statuses the contract lists.
+	statuses map[int]bool
+	// refusalStatus answers bad input: see refusal.
+	refusalStatus int
 }
 
-// loadContract parses an OpenAPI document and lists its operations.
+// loadContract parses an OpenAPI document and lists its operations. A
+// contract that leaves a request field without a limit is refused: the
+// guard enforces the limits the contract states, so a forgotten one would
+// let any length through.
 func loadContract(spec []byte) ([]*operation, error) {
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(spec)
@@ -41,6 +45,7 @@ func loadContract(spec []byte) ([]*operation, error) {
 		return nil, fmt.Errorf("the contract is not valid OpenAPI: %w", err)
 	}
 	var ops []*operation
+	var unlimited []string
 	for _, path := range doc.Paths.InMatchingOrder() {
 		item := doc.Paths.Value(path)
 		for method, op := range item.Operations() {
@@ -54,29 +59,26 @@ func loadContract(spec []byte) ([]*operation, error) {
 					scopes = append(scopes, s...)
 				}
 			}
+			for _, field := range unlimitedFields(op) {
+				unlimited = append(unlimited, fmt.Sprintf("%s %s: %s", method, path, field))
+			}
+			statuses := listedStatuses(op)
 			ops = append(ops, &operation{
-				id:         op.OperationID,
-				method:     method,
-				fiberPath:  fiberPath(path),
-				scopes:     scopes,
-				route:      &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op},
-				uuidParams: uuidPathParams(op),
+				id:            op.OperationID,
+				method:        method,
+				fiberPath:     fiberPath(path),
+				scopes:        scopes,
+				route:         &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op},
+				statuses:      statuses,
+				refusalStatus: refusalStatus(statuses),
 			})
 		}
 	}
-	return ops, nil
-}
-
-// uuidPathParams lists an operation's path parameters of format uuid,
-// which the generated binding cannot read otherwise.
-func uuidPathParams(op *openapi3.Operation) []string {
-	var names []string
-	for _, p := range op.Parameters {
-		if v := p.Value; v != nil && v.In == openapi3.ParameterInPath && v.Schema != nil && v.Schema.Value != nil && v.Schema.Value.Format == "uuid" {
-			names = append(names, v.Name)
-		}
+	if len(unlimited) > 0 {
+		return nil, fmt.Errorf("the contract states no limit for these request fields (add maxLength/maxItems or %s/%s/%s/%s): %s",
+			extMaxLength, extMaxItems, extMaxProperties, extMaxKeyLength, strings.Join(unlimited, "; "))
 	}
-	return names
+	return ops, nil
 }
 
 // fiberPath turns /v1/offers/{id} into /v1/offers/:id.
@@ -97,9 +99,29 @@ func fiberPath(openapiPath string) string {
 // pathID is what a resource id in a path may look like.
 var pathID = regexp.MustCompile(`^[A-Za-z0-9-]{1,128}$`)
 
+// validatedBodyKey is where the guard leaves the body it validated; the
+// generated handlers bind that value (matching member names exactly)
+// instead of decoding the body again. It is the key oapi-codegen's
+// generated strict handlers read.
+const validatedBodyKey = "x-oapi-codegen-validated-body"
+
+// operationKey is where the guard leaves its operation, for the error
+// handler to answer refusals with a status the operation's contract lists.
+const operationKey = "tenure.operation"
+
+// guardedOperation is the operation whose guard admitted or refused the
+// request, nil before routing.
+func guardedOperation(c *fiber.Ctx) *operation {
+	op, _ := c.Locals(operationKey).(*operation)
+	return op
+}
+
+// validationOptions validate parameters: the guard decodes and checks the
+// body itself (see checkBody).
 var validationOptions = &openapi3filter.Options{
 	AuthenticationFunc:  openapi3filter.NoopAuthenticationFunc,
 	SkipSettingDefaults: true,
+	ExcludeRequestBody:  true,
 }
 
 // guardedRouter puts each operation's guard in front of the handler the
@@ -155,9 +177,11 @@ func (g *guardedRouter) Delete(path string, h ...fiber.Handler) fiber.Router {
 }
 
 // guard checks, in this order, that the token carries the operation's
-// scopes, that path ids are well formed, and that the request matches the
-// contract; only then does the generated handler decode it.
+// scopes, that the parameters are well formed text within their limits,
+// that they match the contract, and that the body does; only then does
+// the generated handler bind the request.
 func (o *operation) guard(c *fiber.Ctx) error {
+	c.Locals(operationKey, o)
 	if len(o.scopes) > 0 {
 		claims, err := sellerClaims(c.UserContext())
 		if err != nil {
@@ -167,21 +191,17 @@ func (o *operation) guard(c *fiber.Ctx) error {
 			return Forbidden(fmt.Sprintf("this operation needs the scope %s", strings.Join(o.scopes, " and ")))
 		}
 	}
-	params := c.AllParams()
-	for name, value := range params {
-		if (name == "id" || strings.HasSuffix(name, "_id")) && !pathID.MatchString(value) {
-			return BadRequest("path parameter %s must be 1 to 128 letters, digits or hyphens", name)
-		}
-	}
-	for _, name := range o.uuidParams {
-		if _, err := uuid.Parse(params[name]); err != nil {
-			return BadRequest("path parameter %s must be a UUID", name)
-		}
-	}
-	if err := o.checkEmptyQueryValues(c); err != nil {
+	params, err := o.pathParams(c)
+	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(c.UserContext(), c.Method(), c.OriginalURL(), bytes.NewReader(c.Body()))
+	if err := o.checkQuery(c); err != nil {
+		return err
+	}
+	if err := o.checkHeaders(c); err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(c.UserContext(), c.Method(), c.OriginalURL(), nil)
 	if err != nil {
 		return BadRequest("the request URL cannot be parsed")
 	}
@@ -195,101 +215,134 @@ func (o *operation) guard(c *fiber.Ctx) error {
 	if err != nil {
 		return BadRequest("%s", describeRequestError(err))
 	}
+	if err := o.checkBody(c); err != nil {
+		return err
+	}
 	return c.Next()
 }
 
-// checkEmptyQueryValues refuses `?page=` for a parameter that is not text:
-// the validator lets empty values of optional parameters through, and the
-// generated binding would then fail without naming the parameter.
-func (o *operation) checkEmptyQueryValues(c *fiber.Ctx) error {
-	args := c.Context().QueryArgs()
+// pathParams reads the path parameters as the generated binding will
+// (percent-decoded) and checks them.
+func (o *operation) pathParams(c *fiber.Ctx) (map[string]string, error) {
+	params := c.AllParams()
+	for name, raw := range params {
+		where := "path parameter " + name
+		value, err := url.PathUnescape(raw)
+		if err != nil {
+			return nil, BadRequest("%s is not correctly percent-encoded", where)
+		}
+		if err := checkParamValue(where, o.paramSchema(openapi3.ParameterInPath, name), value); err != nil {
+			return nil, err
+		}
+		if (name == "id" || strings.HasSuffix(name, "_id")) && !pathID.MatchString(value) {
+			return nil, BadRequest("%s must be 1 to 128 letters, digits or hyphens", where)
+		}
+		params[name] = value
+	}
+	return params, nil
+}
+
+// checkQuery reads the query string as the generated binding will and
+// checks each parameter of the operation: given once, well-formed text
+// within its limit, an integer in range, and not empty unless it is text
+// (the validator lets empty values of optional parameters through, and the
+// binding would then fail without naming the parameter).
+func (o *operation) checkQuery(c *fiber.Ctx) error {
+	query, err := url.ParseQuery(string(c.Request().URI().QueryString()))
+	if err != nil {
+		return BadRequest("the query string must be name=value pairs separated by & with %%XX escapes")
+	}
 	for _, p := range o.route.Operation.Parameters {
 		param := p.Value
-		if param == nil || param.In != openapi3.ParameterInQuery || param.Schema == nil || param.Schema.Value == nil {
+		if param == nil || param.In != openapi3.ParameterInQuery {
 			continue
 		}
-		if param.Schema.Value.Type.Is(openapi3.TypeString) || !args.Has(param.Name) {
+		values, given := query[param.Name]
+		if !given {
 			continue
 		}
-		if len(args.Peek(param.Name)) == 0 {
-			return BadRequest("query parameter %s must not be empty", param.Name)
+		where := "query parameter " + param.Name
+		if len(values) > 1 {
+			return BadRequest("%s must be given once", where)
+		}
+		schema := o.paramSchema(openapi3.ParameterInQuery, param.Name)
+		if values[0] == "" && schema != nil && !schema.Type.Is(openapi3.TypeString) {
+			return BadRequest("%s must not be empty", where)
+		}
+		if err := checkParamValue(where, schema, values[0]); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// describeRequestError says what is wrong with a request in terms of its
-// fields, never quoting Go types or the schema.
-func describeRequestError(err error) string {
-	var re *openapi3filter.RequestError
-	if !errors.As(err, &re) {
-		return "the request does not match the API contract"
-	}
-	where := "request body"
-	if p := re.Parameter; p != nil {
-		where = fmt.Sprintf("%s parameter %s", p.In, p.Name)
-	}
-	if errors.Is(re.Err, openapi3filter.ErrInvalidRequired) {
-		return where + " is required"
-	}
-	if errors.Is(re.Err, openapi3filter.ErrInvalidEmptyValue) {
-		return where + " must not be empty"
-	}
-	if strings.HasPrefix(re.Reason, "header Content-Type has unexpected value") {
-		return "the request body must be sent with Content-Type: application/json"
-	}
-	var se *openapi3.SchemaError
-	if errors.As(re.Err, &se) {
-		return describeSchemaError(where, se)
-	}
-	var pe *openapi3filter.ParseError
-	if errors.As(re.Err, &pe) {
-		if re.Parameter == nil {
-			return "request body is not valid JSON: " + rootCause(pe).Error()
+// checkHeaders refuses control characters in any header (RFC 9110 allows
+// none but tab) and checks the operation's header parameters like the
+// others.
+func (o *operation) checkHeaders(c *fiber.Ctx) error {
+	var bad []byte
+	c.Request().Header.VisitAll(func(k, v []byte) {
+		if bad == nil && bytes.ContainsFunc(v, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) {
+			bad = k
 		}
-		return fmt.Sprintf("%s is %s", where, pe.Reason)
+	})
+	if bad != nil {
+		return BadRequest("header %q must not contain control characters", bad)
 	}
-	return where + " does not match the API contract"
-}
-
-func describeSchemaError(where string, se *openapi3.SchemaError) string {
-	field := fieldPath(se.JSONPointer())
-	reason := se.Reason
-	if se.SchemaField == "required" {
-		// The pointer already ends at the missing property.
-		reason = "is required"
-	}
-	if field == "" {
-		return fmt.Sprintf("%s: %s", where, reason)
-	}
-	if where == "request body" {
-		return fmt.Sprintf("field %s: %s", field, reason)
-	}
-	return fmt.Sprintf("%s, field %s: %s", where, field, reason)
-}
-
-// fieldPath renders a JSON pointer as lines[0].quantity.
-func fieldPath(pointer []string) string {
-	var b strings.Builder
-	for _, p := range pointer {
-		if p != "" && strings.Trim(p, "0123456789") == "" {
-			b.WriteString("[" + p + "]")
+	for _, p := range o.route.Operation.Parameters {
+		param := p.Value
+		if param == nil || param.In != openapi3.ParameterInHeader {
 			continue
 		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
+		if v := c.Request().Header.Peek(param.Name); v != nil {
+			if err := checkParamValue("header "+param.Name, o.paramSchema(openapi3.ParameterInHeader, param.Name), string(v)); err != nil {
+				return err
+			}
 		}
-		b.WriteString(p)
 	}
-	return b.String()
+	return nil
 }
 
-func rootCause(err error) error {
-	for {
-		next := errors.Unwrap(err)
-		if next == nil {
-			return err
-		}
-		err = next
+// paramSchema is the schema of an operation's parameter, nil if it has
+// none.
+func (o *operation) paramSchema(in, name string) *openapi3.Schema {
+	p := o.route.Operation.Parameters.GetByInAndName(in, name)
+	if p == nil || p.Schema == nil {
+		return nil
 	}
+	return p.Schema.Value
+}
+
+// checkBody decodes the body, checks its text, limits and numbers, then
+// validates it against the operation's schema, and leaves the validated
+// value for the generated handler to bind.
+func (o *operation) checkBody(c *fiber.Ctx) error {
+	rb := o.route.Operation.RequestBody
+	if rb == nil || rb.Value == nil {
+		return nil
+	}
+	raw := c.Body()
+	if len(raw) == 0 {
+		if rb.Value.Required {
+			return BadRequest("request body is required")
+		}
+		return nil
+	}
+	media := rb.Value.Content.Get(string(c.Request().Header.ContentType()))
+	if media == nil || media.Schema == nil {
+		return BadRequest("the request body must be sent with Content-Type: application/json")
+	}
+	value, err := decodeBody(raw)
+	if err != nil {
+		return err
+	}
+	schema := media.Schema.Value
+	if err := checkLimits(schema, value, nil); err != nil {
+		return err
+	}
+	if err := schema.VisitJSON(value, openapi3.VisitAsRequest()); err != nil {
+		return BadRequest("%s", describeBodyError(err))
+	}
+	c.Locals(validatedBodyKey, value)
+	return nil
 }

@@ -27,7 +27,7 @@ paths:
       operationId: updateThing
       security: [{oauth: [thing:edit]}]
       parameters:
-        - {name: id, in: path, required: true, schema: {type: string}}
+        - {name: id, in: path, required: true, schema: {type: string, x-tenure-max-length: 128}}
         - {name: page, in: query, schema: {type: integer, format: int64}}
         - {name: order, in: query, schema: {type: string, enum: [asc, desc]}}
       requestBody:
@@ -38,10 +38,14 @@ paths:
               type: object
               required: [name, lines]
               properties:
-                name: {type: string}
+                name: {type: string, x-tenure-max-length: 20}
                 channel: {type: string, enum: [telesales, ecommerce]}
+                email: {type: string, format: email, x-tenure-max-length: 100}
+                link: {type: string, format: uri, x-tenure-max-length: 100}
+                at: {type: string, format: date-time, x-tenure-max-length: 64}
                 lines:
                   type: array
+                  x-tenure-max-items: 3
                   items:
                     type: object
                     required: [quantity]
@@ -119,16 +123,38 @@ func TestGuardNamesTheProblem(t *testing.T) {
 		{"path id with a dot", "/v1/things/a.b", "application/json", `{"name":"x","lines":[]}`, "path parameter id must be 1 to 128 letters, digits or hyphens"},
 		{"path id with an encoded slash", "/v1/things/a%2Fb", "application/json", `{"name":"x","lines":[]}`, "path parameter id"},
 		{"over-long path id", "/v1/things/" + strings.Repeat("a", 129), "application/json", `{"name":"x","lines":[]}`, "path parameter id"},
-		{"malformed JSON", "/v1/things/a", "application/json", `{"name":`, "request body is not valid JSON"},
+		{"malformed JSON", "/v1/things/a", "application/json", `{"name":`, "the request body is not valid JSON: it ends before the JSON value is complete"},
+		{"not JSON", "/v1/things/a", "application/json", `{"name": Nope}`, "the request body is not valid JSON: unexpected character 'N' at byte 10"},
+		{"trailing data", "/v1/things/a", "application/json", `{"name":"x","lines":[]} {}`, "unexpected data after the JSON value at byte 25"},
+		{"too deep", "/v1/things/a", "application/json", `{"name":"x","lines":[]` + strings.Repeat(`,"a":[`, 1) + strings.Repeat("[", 40) + strings.Repeat("]", 41) + "}", "nests objects and arrays more than 32 levels deep"},
+		{"repeated field", "/v1/things/a", "application/json", `{"name":"x","name":"y","lines":[]}`, "field name appears twice"},
+		{"NUL in a field", "/v1/things/a", "application/json", `{"name":"a\u0000b","lines":[]}`, "field name must not contain NUL characters"},
+		{"NUL in a key", "/v1/things/a", "application/json", `{"name":"x","lines":[{"quantity":1,"a\u0000":1}]}`, "a key of field lines[0] must not contain NUL characters"},
+		{"invalid UTF-8", "/v1/things/a", "application/json", "{\"name\":\"\xff\",\"lines\":[]}", "field name must be valid UTF-8 text"},
+		{"over-long field", "/v1/things/a", "application/json", `{"name":"` + strings.Repeat("ü", 21) + `","lines":[]}`, "field name must be at most 20 characters, got 21"},
+		{"too many items", "/v1/things/a", "application/json", `{"name":"x","lines":[{"quantity":1},{"quantity":1},{"quantity":1},{"quantity":1}]}`, "field lines must list at most 3 items, got 4"},
+		{"huge integer", "/v1/things/a", "application/json", `{"name":"x","lines":[{"quantity":1e400}]}`, "field lines[0].quantity must be an integer"},
+		{"integer beyond int64", "/v1/things/a", "application/json", `{"name":"x","lines":[{"quantity":9223372036854775808}]}`, "field lines[0].quantity must be an integer between -9223372036854775808 and 9223372036854775807"},
+		{"fraction", "/v1/things/a", "application/json", `{"name":"x","lines":[{"quantity":1.5}]}`, "field lines[0].quantity must be an integer"},
 		{"missing body", "/v1/things/a", "application/json", ``, "request body is required"},
 		{"wrong content type", "/v1/things/a", "text/plain", `{"name":"x","lines":[]}`, "Content-Type: application/json"},
-		{"missing field", "/v1/things/a", "application/json", `{"lines":[]}`, "field name: is required"},
-		{"wrong type", "/v1/things/a", "application/json", `{"name":5,"lines":[]}`, "field name: value must be a string"},
-		{"nested wrong type", "/v1/things/a", "application/json", `{"name":"x","lines":[{"quantity":"one"}]}`, "field lines[0].quantity: value must be an integer"},
-		{"nested missing field", "/v1/things/a", "application/json", `{"name":"x","lines":[{}]}`, "field lines[0].quantity: is required"},
-		{"unknown enum value", "/v1/things/a", "application/json", `{"name":"x","channel":"fax","lines":[]}`, "field channel: value is not one of the allowed values"},
-		{"query not an integer", "/v1/things/a?page=two", "application/json", `{"name":"x","lines":[]}`, "query parameter page"},
-		{"query enum", "/v1/things/a?order=sideways", "application/json", `{"name":"x","lines":[]}`, "query parameter order"},
+		{"missing field", "/v1/things/a", "application/json", `{"lines":[]}`, "field name is required"},
+		{"wrong type", "/v1/things/a", "application/json", `{"name":5,"lines":[]}`, "field name must be a string"},
+		{"body not an object", "/v1/things/a", "application/json", `[]`, "the request body must be an object"},
+		{"nested wrong type", "/v1/things/a", "application/json", `{"name":"x","lines":[{"quantity":"one"}]}`, "field lines[0].quantity must be an integer"},
+		{"nested missing field", "/v1/things/a", "application/json", `{"name":"x","lines":[{}]}`, "field lines[0].quantity is required"},
+		{"unknown enum value", "/v1/things/a", "application/json", `{"name":"x","channel":"fax","lines":[]}`, "field channel must be one of telesales, ecommerce"},
+		{"query not an integer", "/v1/things/a?page=two", "application/json", `{"name":"x","lines":[]}`, "query parameter page must be an integer"},
+		{"query beyond int64", "/v1/things/a?page=99999999999999999999", "application/json", `{"name":"x","lines":[]}`, "query parameter page must be an integer between"},
+		{"query given twice", "/v1/things/a?page=1&page=2", "application/json", `{"name":"x","lines":[]}`, "query parameter page must be given once"},
+		{"query with NUL", "/v1/things/a?order=%00", "application/json", `{"name":"x","lines":[]}`, "query parameter order must not contain NUL characters"},
+		{"query not UTF-8", "/v1/things/a?order=%ff", "application/json", `{"name":"x","lines":[]}`, "query parameter order must be valid UTF-8 text"},
+		{"query badly escaped", "/v1/things/a?order=%zz", "application/json", `{"name":"x","lines":[]}`, "the query string must be name=value pairs"},
+		{"query enum", "/v1/things/a?order=sideways", "application/json", `{"name":"x","lines":[]}`, "query parameter order must be one of asc, desc"},
+		{"not an e-mail address", "/v1/things/a", "application/json", `{"name":"x","lines":[],"email":"nobody"}`, "field email must be an e-mail address"},
+		{"relative URI", "/v1/things/a", "application/json", `{"name":"x","lines":[],"link":"/page"}`, "field link must be an absolute URI"},
+		{"not a date-time", "/v1/things/a", "application/json", `{"name":"x","lines":[],"at":"tomorrow"}`, "field at must be an RFC 3339 date and time"},
+		{"path id with NUL", "/v1/things/a%00b", "application/json", `{"name":"x","lines":[]}`, "path parameter id must not contain NUL characters"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -143,7 +169,7 @@ func TestGuardNamesTheProblem(t *testing.T) {
 			if e.Name != "bad_request" || !strings.Contains(e.Message, tc.want) {
 				t.Errorf("want %q in the message, got %+v", tc.want, e)
 			}
-			for _, leak := range []string{"strconv", "Go struct", "Schema:", "Value:", "goroutine"} {
+			for _, leak := range []string{"strconv", "Go struct", "Schema:", "Value:", "goroutine", "json:", "invalid character", "EOF", "exceeded max depth"} {
 				if strings.Contains(e.Message, leak) {
 					t.Errorf("the message leaks %q: %s", leak, e.Message)
 				}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"regexp"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -23,6 +24,10 @@ type Error struct {
 	Timeout   bool
 	// Header fields sent along with the error, such as WWW-Authenticate.
 	Header map[string]string
+	// EveryOperation marks a refusal every operation answers alike
+	// (Idempotency-Key's 409 and 422): it keeps its status even where the
+	// operation's contract lists another refusal status.
+	EveryOperation bool
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Name, e.Message) }
@@ -71,6 +76,17 @@ func Unavailable(format string, args ...any) *Error {
 	return e
 }
 
+// URITooLong refuses a request whose URL is longer than the server reads.
+func URITooLong(format string, args ...any) *Error {
+	return newError(http.StatusRequestURITooLong, "uri_too_long", format, args...)
+}
+
+// HeadersTooLarge refuses a request whose headers are larger than the
+// server reads.
+func HeadersTooLarge(format string, args ...any) *Error {
+	return newError(http.StatusRequestHeaderFieldsTooLarge, "headers_too_large", format, args...)
+}
+
 // Unauthorized refuses a request without a valid access token.
 func Unauthorized(reason string) *Error {
 	e := newError(http.StatusUnauthorized, "Unauthorized", "%s", reason)
@@ -86,30 +102,39 @@ func Forbidden(reason string) *Error {
 // errorMediaType is the media type the contract gives its error objects.
 const errorMediaType = "application/vnd.goa.error"
 
-// statusNames names the errors Fiber raises itself (routing, body limits).
+// statusNames names the errors Fiber and fasthttp raise themselves
+// (routing, malformed requests, size and time limits), and the refusals
+// an operation's contract moves to another status.
 var statusNames = map[int]string{
-	http.StatusBadRequest:            "bad_request",
-	http.StatusNotFound:              "not_found",
-	http.StatusMethodNotAllowed:      "method_not_allowed",
-	http.StatusRequestEntityTooLarge: "request_too_large",
-	http.StatusUnsupportedMediaType:  "unsupported_media_type",
-	http.StatusUnprocessableEntity:   "unprocessable",
-	http.StatusTooManyRequests:       "too_many_requests",
-	http.StatusRequestTimeout:        "timeout",
-	http.StatusServiceUnavailable:    "unavailable",
+	http.StatusBadRequest:                  "bad_request",
+	http.StatusNotFound:                    "not_found",
+	http.StatusMethodNotAllowed:            "method_not_allowed",
+	http.StatusRequestTimeout:              "timeout",
+	http.StatusRequestEntityTooLarge:       "request_too_large",
+	http.StatusRequestURITooLong:           "uri_too_long",
+	http.StatusUnsupportedMediaType:        "unsupported_media_type",
+	http.StatusUnprocessableEntity:         "unprocessable",
+	http.StatusTooManyRequests:             "too_many_requests",
+	http.StatusRequestHeaderFieldsTooLarge: "headers_too_large",
+	http.StatusServiceUnavailable:          "unavailable",
 }
 
 // errorHandler is the one place errors become responses. Go error text,
 // stacks and SQL never reach the client: anything that is not a contract
 // error is logged with the request id and answered as an opaque fault.
+// No error response may be stored by a cache: some answer credentials.
 func errorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
+		c.Set(fiber.HeaderCacheControl, "no-store")
 		var refused *refusal.Error
 		if errors.As(err, &refused) && refused.Kind.OfferPayload() {
 			// The offer operations' 422 is the contract's OfferError.
 			return c.Status(http.StatusUnprocessableEntity).JSON(offerErrorBody(refused))
 		}
 		apiErr := asAPIError(c, logger, err)
+		if op := guardedOperation(c); op != nil {
+			apiErr = op.refusal(apiErr)
+		}
 		for k, v := range apiErr.Header {
 			c.Set(k, v)
 		}
@@ -148,22 +173,37 @@ func asAPIError(c *fiber.Ctx, logger *slog.Logger, err error) *Error {
 		Message: "Tenure could not complete the request; it has been logged under this error's id"}
 }
 
-// fiberMessage rewrites the messages Fiber produces for routing and size
-// problems into the project's words; other Fiber errors are raised by
-// generated parameter binding after validation passed, and their text
-// (which names Go types) is not passed on.
+// bindingParameter finds the parameter a generated binding error names.
+var bindingParameter = regexp.MustCompile(`(?:parameter|ParamName) ([A-Za-z0-9_-]+)`)
+
+// fiberMessage rewrites the messages Fiber and fasthttp produce for
+// routing, size and parsing problems into the project's words. Their own
+// text (which names Go types or fasthttp internals) is never passed on.
 func fiberMessage(c *fiber.Ctx, e *fiber.Error) string {
 	switch e.Code {
 	case http.StatusNotFound:
 		return fmt.Sprintf("no such resource: %s %s", c.Method(), c.Path())
 	case http.StatusMethodNotAllowed:
 		return fmt.Sprintf("method %s is not allowed on %s", c.Method(), c.Path())
+	case http.StatusRequestTimeout:
+		return "the request was not received in time"
 	case http.StatusRequestEntityTooLarge:
 		return "the request body is larger than this server accepts"
+	case http.StatusRequestHeaderFieldsTooLarge:
+		return fmt.Sprintf("the request's head is larger than this server accepts: at most %d bytes in all, %d bytes a header, %d bytes of URL", maxHeadLength, maxHeaderLength, maxURILength)
 	case http.StatusUnprocessableEntity, http.StatusUnsupportedMediaType:
 		return "the request body must be JSON sent with Content-Type: application/json"
 	case http.StatusBadRequest:
-		return "the request does not match the API contract (a value is out of range for its type)"
+		if guardedOperation(c) == nil {
+			// Raised by fasthttp before routing: the bytes are not HTTP.
+			return "the request is not a well-formed HTTP/1.1 request"
+		}
+		// Raised by the generated binding after the guard admitted the
+		// request, which the guard's checks are meant to make impossible.
+		if m := bindingParameter.FindStringSubmatch(e.Message); m != nil {
+			return fmt.Sprintf("parameter %s has a value this operation cannot read", m[1])
+		}
+		return "the request body has a value this operation cannot read"
 	}
 	return http.StatusText(e.Code)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/internal/contractcheck"
 	"github.com/tenurehq/tenure/internal/testenv"
 )
 
@@ -33,6 +34,9 @@ type harness struct {
 	tokens   *identity.Tokens
 	cfg      *config.Config
 	temporal client.Client
+	// brokenOnPurpose skips the response check for a test that breaks
+	// the server to see its 500, which no contract lists.
+	brokenOnPurpose bool
 }
 
 func newHarness(t *testing.T, tune ...func(*config.Config)) *harness {
@@ -168,6 +172,8 @@ func (h *harness) serve(t *testing.T) string {
 	return "http://" + ln.Addr().String()
 }
 
+// send serves a request and checks that the response is one the contract
+// of its operation allows (see internal/contractcheck).
 func (h *harness) send(t *testing.T, req *http.Request) response {
 	t.Helper()
 	resp, err := h.app.Test(req, int((30 * time.Second).Milliseconds()))
@@ -176,5 +182,8 @@ func (h *harness) send(t *testing.T, req *http.Request) response {
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	if !h.brokenOnPurpose {
+		contractcheck.Shared(t).Verify(t, req, resp.StatusCode, resp.Header, raw)
+	}
 	return response{status: resp.StatusCode, header: resp.Header, body: raw}
 }

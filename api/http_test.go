@@ -93,6 +93,7 @@ func TestFailuresDoNotLeakInternals(t *testing.T) {
 	s := h.seller(t)
 	token := h.token(t, s, "client")
 	h.store.Pool.Close() // every query now fails inside pgx
+	h.brokenOnPurpose = true
 	resp := h.do(t, http.MethodGet, "/v1/shipping-method", token, nil)
 	if resp.status != http.StatusInternalServerError {
 		t.Fatalf("got %d %s", resp.status, resp.body)

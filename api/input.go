@@ -7,12 +7,9 @@ import (
 	"github.com/google/uuid"
 )
 
-// Length limits of free text, in characters. The published contract sets
-// none; these keep rows and indexes sane and are documented in seller.yaml.
-const (
-	maxReferenceLength = 255
-	maxNameLength      = 255
-)
+// maxNameLength bounds the text filters of the deprecated lists, in
+// characters, as seller.yaml states.
+const maxNameLength = 255
 
 // maxPage bounds page indexes so offsets stay far from overflow.
 const maxPage = 1_000_000
@@ -26,14 +23,6 @@ func pageIndex(p *int64) (int64, error) {
 		return 0, BadRequest("query parameter page must be between 0 and %d, got %d", maxPage, *p)
 	}
 	return *p, nil
-}
-
-// requireText refuses an empty or over-long required text field.
-func requireText(field, value string, max int) error {
-	if value == "" {
-		return BadRequest("field %s must not be empty", field)
-	}
-	return limitText(field, value, max)
 }
 
 // limitText refuses an over-long text field.

@@ -74,8 +74,8 @@ func listAll[T any](ctx context.Context, query, createdBy *string, partnersOnly 
 	return records, err
 }
 
-// pagedFilter checks the paging parameters (limit 1–100, default 20; page
-// zero-based) and reads the filters.
+// pagedFilter checks the paging parameters (limit at least 1, default 20,
+// capped at 100 as the spec says; page zero-based) and reads the filters.
 func pagedFilter(p listParams) (listing.Filter, error) {
 	f, err := unpagedFilter(p.Query, p.CreatedBy, p.PartnersOnly)
 	if err != nil {
@@ -83,10 +83,10 @@ func pagedFilter(p listParams) (listing.Filter, error) {
 	}
 	f.Limit = listing.DefaultLimit
 	if p.Limit != nil {
-		if *p.Limit < 1 || *p.Limit > listing.MaxLimit {
-			return f, BadRequest("query parameter limit must be between 1 and %d, got %d", listing.MaxLimit, *p.Limit)
+		if *p.Limit < 1 {
+			return f, BadRequest("query parameter limit must be at least 1, got %d", *p.Limit)
 		}
-		f.Limit = *p.Limit
+		f.Limit = min(*p.Limit, listing.MaxLimit)
 	}
 	page, err := pageIndex(p.Page)
 	if err != nil {

@@ -254,7 +254,13 @@ func TestOffersAreIsolated(t *testing.T) {
 		} else if req[0] == "POST" {
 			body = map[string]any{}
 		}
-		if resp := b.h.do(t, req[0], req[1], b.token, body); resp.status != http.StatusNotFound {
+		// The published contract lists no 404 for editing an offer: an
+		// offer the caller cannot see is refused with its 400.
+		want := http.StatusNotFound
+		if req[0] == "PUT" {
+			want = http.StatusBadRequest
+		}
+		if resp := b.h.do(t, req[0], req[1], b.token, body); resp.status != want || !strings.Contains(string(resp.body), "offer not found") {
 			t.Errorf("seller B %s %s: %d %s", req[0], req[1], resp.status, resp.body)
 		}
 	}
@@ -382,9 +388,20 @@ func TestOfferLists(t *testing.T) {
 	if byRef.ID != b.ID || byRef.Status != "pending_review" {
 		t.Errorf("by reference: %+v", byRef)
 	}
-	for _, q := range []string{"limit=101", "page=-1", "sort_by=price", "sort_order=up", "id_gt=1", "created_at_lt=soon"} {
+	for _, q := range []string{"limit=0", "page=-1", "sort_by=price", "sort_order=up", "id_gt=1", "created_at_lt=soon"} {
 		if resp := f.h.do(t, http.MethodGet, "/v1/offers/paginated?"+q, f.token, nil); resp.status != http.StatusBadRequest {
 			t.Errorf("%s: %d %s", q, resp.status, resp.body)
 		}
+	}
+	// The spec caps a page at 100 instead of refusing a larger limit.
+	var capped struct {
+		Pagination struct {
+			PageSize int64 `json:"page_size"`
+		} `json:"pagination"`
+	}
+	resp = f.h.do(t, http.MethodGet, "/v1/offers/paginated?limit=1000", f.token, nil)
+	resp.decode(t, &capped)
+	if resp.status != http.StatusOK || capped.Pagination.PageSize != 100 {
+		t.Errorf("limit=1000: %d %s", resp.status, resp.body)
 	}
 }

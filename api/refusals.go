@@ -1,39 +1,55 @@
 package api
 
 import (
-	"errors"
+	"net/http"
+	"slices"
+	"strconv"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/refusal"
-	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// entityError answers what the offer and order services refuse, the one
-// path of both: input beyond Tenure's limits is 400; a refusal is 422, an
-// offer payload's with the contract's OfferError (which the error handler
-// writes), any other with the error object; a workflow that did not answer
-// in time is 503. Anything else is left to the error handler, which logs it
-// with the request id and answers an opaque fault.
-func entityError(what string, err error) error {
-	var invalid *refusal.Invalid
-	var refused *refusal.Error
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &invalid):
-		return BadRequest("%s", invalid.Message)
-	case errors.As(err, &refused):
-		if refused.Kind.OfferPayload() {
-			return refused
-		}
-		return Unprocessable("%s", refused.Message)
-	case errors.Is(err, entity.ErrUnavailable):
-		return Unavailable("the %s workflow did not confirm the change in time; read the %s before retrying", what, what)
+// refusalStatuses are the statuses that refuse a request's input, in the
+// order an operation picks the one it refuses bad input with: the first
+// its contract lists. The published contract lists 422 or 404 but no 400
+// for some operations (GET /v1/catalog/products_paginated answers 422,
+// GET /v1/catalog/imports/{id} with a malformed id 404).
+var refusalStatuses = []int{http.StatusBadRequest, http.StatusUnprocessableEntity, http.StatusNotFound}
+
+// listedStatuses are the response statuses an operation's contract lists.
+func listedStatuses(op *openapi3.Operation) map[int]bool {
+	listed := map[int]bool{}
+	if op.Responses == nil {
+		return listed
 	}
-	return err
+	for code := range op.Responses.Map() {
+		if n, err := strconv.Atoi(code); err == nil {
+			listed[n] = true
+		}
+	}
+	return listed
 }
 
-// offerErrorBody is the contract's OfferError of an offer payload refused.
-func offerErrorBody(r *refusal.Error) sellerapi.OfferError {
-	return sellerapi.OfferError{Name: string(r.Kind), Message: r.Message, References: new(referencesView(r.References))}
+// refusalStatus is the first refusal status an operation lists; 400 when
+// it lists none (an exception the contract's description records).
+func refusalStatus(listed map[int]bool) int {
+	for _, s := range refusalStatuses {
+		if listed[s] {
+			return s
+		}
+	}
+	return http.StatusBadRequest
+}
+
+// refusal answers a refusal of the operation's input with a status its
+// contract lists: a refusal status it does not list becomes its refusal
+// status, named after it. The message stays, so the client still learns
+// what was wrong.
+func (o *operation) refusal(e *Error) *Error {
+	if e.EveryOperation || !slices.Contains(refusalStatuses, e.Status) || o.statuses[e.Status] {
+		return e
+	}
+	moved := *e
+	moved.Status = o.refusalStatus
+	moved.Name = statusNames[o.refusalStatus]
+	return &moved
 }

@@ -53,7 +53,11 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger)
+	limits, err := newRateLimits(d.Config, time.Now)
+	if err != nil {
+		return nil, err
+	}
+	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger, limits.proxies)
 	if err != nil {
 		return nil, err
 	}
@@ -63,6 +67,8 @@ func New(d Deps) (*fiber.App, error) {
 		DisableStartupMessage: true,
 		ErrorHandler:          errorHandler(d.Logger),
 		BodyLimit:             d.Config.HTTP.BodyLimit,
+		// A head that does not fit is refused with 431 (see limitHead).
+		ReadBufferSize: maxHeadLength,
 		// Bodies are streamed to the handlers, so a CSV upload never sits
 		// in memory; limitBody keeps the body limit for every other route.
 		StreamRequestBody: true,
@@ -77,7 +83,7 @@ func New(d Deps) (*fiber.App, error) {
 		StackTraceHandler: func(c *fiber.Ctx, e any) {
 			d.Logger.Error("panic while serving a request", "request_id", requestID(c), "panic", e)
 		},
-	}))
+	}), limitHead)
 
 	app.Get("/healthz", healthz)
 	app.Get("/readyz", readiness{pool: d.Store.Pool, temporal: d.Temporal}.handle)
@@ -86,14 +92,19 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The routes callable without a token are limited per client address;
+	// health checks and the contract are not, so orchestrators always get in.
+	byAddress := limits.perAddress(refuseWithError)
 	// Registered before limitBody: an upload streams past the body limit.
-	app.Put(uploadPath, files.upload)
+	app.Put(uploadPath, byAddress, files.upload)
 	app.Use(limitBody(d.Config.HTTP.BodyLimit))
-	app.Get(errorsPath, files.errorReport)
-	app.Post("/oauth2/token", token.handle)
+	app.Get(errorsPath, byAddress, files.errorReport)
+	app.Post("/oauth2/token", limits.perAddress(token.overLimit), token.handle)
 
 	// Every /v1 request, routed or not, needs a valid token first.
-	app.Use("/v1", bearerAuth(d.Tokens, d.Logger))
+	revocations := identity.NewRevocations(d.Store, d.Logger)
+	listenForRevocations(app, revocations)
+	app.Use("/v1", bearerAuth(d.Tokens, revocations, d.Logger), limits.perSeller)
 	engine, err := d.Config.Pricing.NewEngine()
 	if err != nil {
 		return nil, err
@@ -122,8 +133,15 @@ func New(d Deps) (*fiber.App, error) {
 		orderHandlers:    orderHandlers{service: orderService},
 		csvImports:       csvImports{jobs: jobs, temporal: d.Temporal},
 	}
+	keys, err := newKeyLedger(d)
+	if err != nil {
+		return nil, err
+	}
+	keys.purgeWhileServing(app, d.Logger)
 	router := newGuardedRouter(app, operations)
-	sellerapi.RegisterHandlers(router, sellerapi.NewStrictHandler(impl, nil))
+	sellerapi.RegisterHandlers(idempotentRouter{guardedRouter: router, requests: &idempotentRequests{
+		ledger: keys, caller: sellerCaller, logger: d.Logger, holdBeforeRecord: d.Config.Idempotency.TestHoldBeforeRecord,
+	}}, sellerapi.NewStrictHandler(impl, nil))
 	if len(router.unguarded) > 0 {
 		return nil, fmt.Errorf("routes without a contract operation: %v", router.unguarded)
 	}

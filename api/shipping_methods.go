@@ -4,10 +4,12 @@ import (
 	"context"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/idempotency"
 	"github.com/tenurehq/tenure/optional"
 )
 
@@ -61,15 +63,15 @@ func (h shippingMethods) CreateShippingMethod(ctx context.Context, req sellerapi
 		return nil, err
 	}
 	body := req.Body
-	if err := requireText("seller_shipping_method_reference", body.SellerShippingMethodReference, maxReferenceLength); err != nil {
-		return nil, err
+	// The contract states the fields' lengths (the guard enforces them),
+	// not that the reference must not be empty.
+	if body.SellerShippingMethodReference == "" {
+		return nil, BadRequest("field seller_shipping_method_reference must not be empty")
 	}
 	name := optional.Value(body.Name)
-	if err := limitText("name", name, maxNameLength); err != nil {
-		return nil, err
-	}
+	id := idempotency.NewID(ctx)
 	row, err := h.store.CreateShippingMethod(ctx, dbgen.CreateShippingMethodParams{
-		ID:                            uuid.Must(uuid.NewV7()),
+		ID:                            id,
 		SellerID:                      claims.SellerID,
 		SellerShippingMethodReference: body.SellerShippingMethodReference,
 		Name:                          name,
@@ -77,12 +79,33 @@ func (h shippingMethods) CreateShippingMethod(ctx context.Context, req sellerapi
 		Supported:                     true,
 	})
 	if db.IsNotFound(err) {
+		// The reference is taken, by the first attempt of this request if
+		// it resumes one.
+		row, err = h.createdBy(ctx, claims.SellerID, body.SellerShippingMethodReference, id)
+	}
+	if db.IsNotFound(err) {
 		return nil, Unprocessable("a shipping method with seller_shipping_method_reference %q already exists", body.SellerShippingMethodReference)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return sellerapi.CreateShippingMethod201JSONResponse(shippingMethodView(row)), nil
+}
+
+// createdBy returns the seller's shipping method with a reference if a
+// resumed request's first attempt created it under the request's id, and
+// no row otherwise.
+func (h shippingMethods) createdBy(ctx context.Context, sellerID uuid.UUID, reference string, id uuid.UUID) (dbgen.ShippingMethod, error) {
+	if !idempotency.Resumed(ctx) {
+		return dbgen.ShippingMethod{}, pgx.ErrNoRows
+	}
+	row, err := h.store.GetShippingMethodByReference(ctx, dbgen.GetShippingMethodByReferenceParams{
+		SellerID: sellerID, SellerShippingMethodReference: reference,
+	})
+	if err == nil && row.ID != id {
+		return dbgen.ShippingMethod{}, pgx.ErrNoRows
+	}
+	return row, err
 }
 
 func shippingMethodView(r dbgen.ShippingMethod) sellerapi.ShippingMethod {

@@ -2,13 +2,20 @@ package api
 
 import (
 	"encoding/base64"
+
+	"errors"
+	"fmt"
 	"log/slog"
+	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 )
 
@@ -21,8 +28,19 @@ type tokenEndpoint struct {
 	logger *slog.Logger
 	// decoy is compared against when the client id is unknown, so a wrong
 	// client id costs as long as a wrong secret and reveals nothing.
-	decoy string
+	decoy    string
+	throttle *credentialThrottle
+	proxies  []netip.Prefix
 }
+
+// maxClientIDLength is far above the length of the client ids Tenure issues
+// (28 characters): a longer one is refused unread, and the throttle's keys
+// stay small.
+const maxClientIDLength = 64
+
+// compareSecret is the bcrypt comparison of a client secret; tests count
+// its calls.
+var compareSecret = identity.SecretMatches
 
 // tokenResponse is the successful answer of the token endpoint.
 type tokenResponse struct {
@@ -38,12 +56,13 @@ type oauthError struct {
 	Description string `json:"error_description"`
 }
 
-func newTokenEndpoint(store *db.Store, tokens *identity.Tokens, logger *slog.Logger) (*tokenEndpoint, error) {
+func newTokenEndpoint(store *db.Store, tokens *identity.Tokens, logger *slog.Logger, proxies []netip.Prefix) (*tokenEndpoint, error) {
 	decoy, err := identity.NewSecret()
 	if err != nil {
 		return nil, err
 	}
-	return &tokenEndpoint{store: store, tokens: tokens, logger: logger, decoy: decoy.SecretHash}, nil
+	return &tokenEndpoint{store: store, tokens: tokens, logger: logger, decoy: decoy.SecretHash,
+		throttle: newCredentialThrottle(time.Now), proxies: proxies}, nil
 }
 
 func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
@@ -60,6 +79,9 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client",
 			"authenticate with HTTP Basic client_id:client_secret or with client_id and client_secret form fields", basic)
 	}
+	if problem := credentialText(clientID, secret, form); problem != "" {
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_request", problem, false)
+	}
 	switch grant := form.Get("grant_type"); grant {
 	case "client_credentials":
 	case "":
@@ -73,18 +95,12 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_scope", err.Error()+`; ask for scope "client" to get every seller scope`, false)
 	}
 
-	cred, err := t.store.GetSellerCredential(c.UserContext(), clientID)
-	switch {
-	case db.IsNotFound(err):
-		identity.SecretMatches(t.decoy, secret)
-		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
-	case err != nil:
+	cred, err := t.authenticate(c, clientID, secret, basic)
+	if cred == nil {
 		return err
-	case !identity.SecretMatches(cred.SecretHash, secret):
-		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
 	}
 
-	token, err := t.tokens.Issue(cred.SellerID, cred.ClientID, scopes)
+	token, err := t.tokens.Issue(cred.SellerID, cred.ClientID, cred.Generation, scopes)
 	if err != nil {
 		return err
 	}
@@ -96,6 +112,45 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		ExpiresIn:   int(t.tokens.TTL().Seconds()),
 		Scope:       strings.Join(scopes, " "),
 	})
+}
+
+// authenticate checks the client's secret, within the budgets of the
+// credential throttle. It returns the client's credential, or nil when it
+// has answered the request itself (a refusal, or the error to answer with).
+func (t *tokenEndpoint) authenticate(c *fiber.Ctx, clientID, secret string, basic bool) (*dbgen.SellerCredential, error) {
+	address := clientAddress(c, t.proxies)
+	if wait, ok := t.throttle.attempt(clientID, address); !ok {
+		t.logger.WarnContext(c.UserContext(), "client authentication throttled", "request_id", requestID(c),
+			"client_id", clientID, "address", address)
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(seconds(wait)))
+		return nil, t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable", fmt.Sprintf(
+			"too many failed authentications of this client from your address; retry after %d seconds", seconds(wait)), false)
+	}
+	if len(clientID) > maxClientIDLength {
+		return nil, t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
+	}
+	cred, err := t.store.GetSellerCredential(c.UserContext(), clientID)
+	known := err == nil
+	if err != nil && !db.IsNotFound(err) {
+		t.throttle.withdraw(clientID, address)
+		return nil, err
+	}
+	hash := t.decoy
+	if known {
+		hash = cred.SecretHash
+	}
+	matched, compared := t.throttle.compare(func() bool { return compareSecret(hash, secret) })
+	if !compared {
+		t.throttle.withdraw(clientID, address)
+		c.Set(fiber.HeaderRetryAfter, "1")
+		return nil, t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable",
+			"the token endpoint is busy; retry after 1 second", false)
+	}
+	if !known || !matched {
+		return nil, t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
+	}
+	t.throttle.succeeded(clientID, address)
+	return &cred, nil
 }
 
 // clientCredentials reads the client id and secret from HTTP Basic (whose
@@ -116,6 +171,32 @@ func clientCredentials(authorization string, form url.Values) (id, secret string
 	}
 	id, secret = form.Get("client_id"), form.Get("client_secret")
 	return id, secret, false, id != "" && secret != ""
+}
+
+// overLimit answers a client address over its request limit in the token
+// endpoint's own error form.
+func (t *tokenEndpoint) overLimit(c *fiber.Ctx, q quota) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	c.Set("Pragma", "no-cache")
+	return t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable", fmt.Sprintf(
+		"too many requests from your address (%d at most in a row); retry after %d seconds", q.limit, seconds(q.retryAfter)), false)
+}
+
+// credentialText says what is wrong with the text of the credentials or
+// the form fields the endpoint reads, "" when nothing is: none may hold a
+// NUL character or invalid UTF-8 (the client id is looked up in
+// PostgreSQL). Over-long credentials are unknown ones (authenticate).
+func credentialText(clientID, secret string, form url.Values) string {
+	texts := url.Values{"client_id": {clientID}, "client_secret": {secret}, "grant_type": form["grant_type"], "scope": form["scope"]}
+	for _, name := range []string{"client_id", "client_secret", "grant_type", "scope"} {
+		for _, v := range texts[name] {
+			var refused *Error
+			if errors.As(checkParamText(name, v), &refused) {
+				return refused.Message
+			}
+		}
+	}
+	return ""
 }
 
 func (t *tokenEndpoint) refuse(c *fiber.Ctx, status int, code, description string, basic bool) error {

@@ -37,8 +37,15 @@ type importFiles struct {
 }
 
 // upload receives a job's file, streamed from the request into storage,
-// and tells the job's workflow.
-func (h importFiles) upload(c *fiber.Ctx) error {
+// and tells the job's workflow. A refused upload may leave the body
+// unread, so its connection is closed after the answer: the rest of the
+// file must not be read as the next request.
+func (h importFiles) upload(c *fiber.Ctx) (err error) {
+	defer func() {
+		if err != nil {
+			c.Context().SetConnectionClose()
+		}
+	}()
 	id, err := uuid.Parse(c.Params("id"))
 	if err != nil {
 		return Forbidden("the upload link is not valid")

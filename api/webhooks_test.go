@@ -181,7 +181,7 @@ func TestWebhookEndpointBadInput(t *testing.T) {
 		{"ping is not subscribable", sandbox, map[string]any{"url": "https://shop.example/h", "events": []string{"ping"}}, 400, `unknown event type "ping"`},
 		{"repeated event", sandbox, map[string]any{"url": "https://shop.example/h", "events": []string{"order.created", "order.created"}}, 400, "listed twice"},
 		{"events not a list", sandbox, map[string]any{"url": "https://shop.example/h", "events": "order.created"}, 400, "events"},
-		{"over-long description", sandbox, map[string]any{"url": "https://shop.example/h", "description": strings.Repeat("d", 501)}, 400, "field description: must be at most 500"},
+		{"over-long description", sandbox, map[string]any{"url": "https://shop.example/h", "description": strings.Repeat("d", 501)}, 400, "field description must be at most 500 characters, got 501"},
 		{"malformed json", sandbox, `{"url": `, 400, "not valid JSON"},
 		{"loopback in production", production, map[string]any{"url": "http://127.0.0.1:8080/hooks"}, 422, "field url: is refused"},
 		{"private in production", production, map[string]any{"url": "https://10.1.2.3/hooks"}, 422, "10.1.2.3"},

@@ -11,12 +11,11 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/idempotency"
 )
 
 // Product batch import limits and statuses.
 const (
-	// MaxBatch is the most products one import request may carry.
-	MaxBatch = 1000
 	// SyncBelow is the batch size from which imports run in the
 	// background: smaller batches are imported during the request.
 	SyncBelow = 10
@@ -89,7 +88,7 @@ func (x Imports) ImportNow(ctx context.Context, sellerID uuid.UUID, products []P
 		return ImportResult{}, err
 	}
 	valid, rejections := ValidateBatch(products, seller.Currency)
-	result := ImportResult{ID: uuid.Must(uuid.NewV7()), Summary: Summary{Total: len(products)}}
+	result := ImportResult{ID: idempotency.NewID(ctx), Summary: Summary{Total: len(products)}}
 	result.Summary.reject(rejections...)
 	err = x.Store.InTx(ctx, func(q *dbgen.Queries) error {
 		imported, refused, err := x.Importer.Upsert(ctx, q, sellerID, valid)
@@ -117,7 +116,7 @@ func (x Imports) Accept(ctx context.Context, sellerID uuid.UUID, products []Prod
 	if err != nil {
 		return ImportResult{}, err
 	}
-	result := ImportResult{ID: uuid.Must(uuid.NewV7()), Status: ImportCreated, Summary: Summary{Total: len(products)}}
+	result := ImportResult{ID: idempotency.NewID(ctx), Status: ImportCreated, Summary: Summary{Total: len(products)}}
 	err = x.Store.InTx(ctx, func(q *dbgen.Queries) error {
 		params, err := importRow(result, sellerID, payload)
 		if err != nil {

@@ -118,20 +118,7 @@ func validReferences(refs []Reference) ([]Reference, *problem) {
 	}
 	out := make([]Reference, 0, len(refs))
 	for i, r := range refs {
-		var fault string
-		switch {
-		case r.Source == "":
-			fault = "source must not be empty"
-		case r.Reference == "":
-			fault = "reference must not be empty"
-		case utf8.RuneCountInString(r.Source) > MaxTextLength:
-			fault = fmt.Sprintf("source must be at most %d characters", MaxTextLength)
-		case utf8.RuneCountInString(r.Reference) > MaxTextLength:
-			fault = fmt.Sprintf("reference must be at most %d characters", MaxTextLength)
-		case !referenceChars.MatchString(r.Reference):
-			fault = "reference must contain a letter, a digit, '.', '_' or '-'"
-		}
-		if fault != "" {
+		if fault := r.fault(); fault != "" {
 			return nil, reject(CodeInvalidReference, "seller_product_references[%d].%s", i, fault)
 		}
 		if !slices.Contains(out, r) {
@@ -140,6 +127,27 @@ func validReferences(refs []Reference) ([]Reference, *problem) {
 	}
 	return out, nil
 }
+
+// fault says what makes a pair unusable, "" when nothing does.
+func (r Reference) fault() string {
+	switch {
+	case r.Source == "":
+		return "source must not be empty"
+	case r.Reference == "":
+		return "reference must not be empty"
+	case utf8.RuneCountInString(r.Source) > MaxTextLength:
+		return fmt.Sprintf("source must be at most %d characters", MaxTextLength)
+	case utf8.RuneCountInString(r.Reference) > MaxTextLength:
+		return fmt.Sprintf("reference must be at most %d characters", MaxTextLength)
+	case !referenceChars.MatchString(r.Reference):
+		return "reference must contain a letter, a digit, '.', '_' or '-'"
+	}
+	return ""
+}
+
+// Valid reports whether a pair is one the contract allows: both parts
+// non-empty and within limits, the reference with a character it requires.
+func (r Reference) Valid() bool { return r.fault() == "" }
 
 // textField is a text of a product and its length limit.
 type textField struct {
@@ -261,7 +269,7 @@ func identifier(ids []Identifier, types []string) string {
 // well-formed one, else the first as sent.
 func rejectionReference(refs []Reference) Reference {
 	for _, r := range refs {
-		if r.Source != "" && r.Reference != "" {
+		if r.Valid() {
 			return r
 		}
 	}

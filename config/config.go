@@ -32,20 +32,23 @@ const (
 
 // Config is every setting Tenure reads at start-up.
 type Config struct {
-	Environment Environment   `mapstructure:"environment"`
-	DataDir     string        `mapstructure:"data_dir"`
-	HTTP        HTTPConfig    `mapstructure:"http"`
-	Database    DatabaseCfg   `mapstructure:"database"`
-	Temporal    TemporalCfg   `mapstructure:"temporal"`
-	Auth        AuthConfig    `mapstructure:"auth"`
-	Links       LinksConfig   `mapstructure:"links"`
-	Webhooks    WebhooksCfg   `mapstructure:"webhooks"`
-	Log         LogConfig     `mapstructure:"log"`
-	Dev         DevConfig     `mapstructure:"dev"`
-	Shutdown    time.Duration `mapstructure:"shutdown_timeout"`
-	Pricing     PricingConfig `mapstructure:"pricing"`
-	Catalog     CatalogConfig `mapstructure:"catalog"`
-	Risk        RiskConfig    `mapstructure:"risk"`
+	Environment Environment     `mapstructure:"environment"`
+	DataDir     string          `mapstructure:"data_dir"`
+	HTTP        HTTPConfig      `mapstructure:"http"`
+	Database    DatabaseCfg     `mapstructure:"database"`
+	Temporal    TemporalCfg     `mapstructure:"temporal"`
+	Auth        AuthConfig      `mapstructure:"auth"`
+	Links       LinksConfig     `mapstructure:"links"`
+	Webhooks    WebhooksCfg     `mapstructure:"webhooks"`
+	Log         LogConfig       `mapstructure:"log"`
+	Dev         DevConfig       `mapstructure:"dev"`
+	Shutdown    time.Duration   `mapstructure:"shutdown_timeout"`
+	Pricing     PricingConfig   `mapstructure:"pricing"`
+	Catalog     CatalogConfig   `mapstructure:"catalog"`
+	Risk        RiskConfig      `mapstructure:"risk"`
+	RateLimit   RateLimitConfig `mapstructure:"ratelimit"`
+	// Idempotency is read by the API only.
+	Idempotency IdempotencyConfig `mapstructure:"idempotency"`
 }
 
 // HTTPConfig configures the API server.
@@ -55,6 +58,10 @@ type HTTPConfig struct {
 	// out (upload URLs, checkout links) start with it.
 	PublicURL string `mapstructure:"public_url"`
 	BodyLimit int    `mapstructure:"body_limit"`
+	// TrustedProxies are the addresses or CIDR prefixes of the proxies in
+	// front of the API, whose X-Forwarded-For names the client address
+	// the per-address limits count.
+	TrustedProxies []string `mapstructure:"trusted_proxies"`
 }
 
 // DatabaseCfg configures the PostgreSQL pool.
@@ -67,6 +74,10 @@ type DatabaseCfg struct {
 type TemporalCfg struct {
 	Address   string `mapstructure:"address"`
 	Namespace string `mapstructure:"namespace"`
+	// AddressGiven is set when the file or the environment gives the
+	// address; otherwise commands prefer the dev server `tenure dev` runs
+	// for the same data directory.
+	AddressGiven bool `mapstructure:"-"`
 }
 
 // AuthConfig configures the seller access tokens.
@@ -291,7 +302,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -319,6 +330,7 @@ func Load(file string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: %s", describeDecodeError(err))
 	}
+	c.Temporal.AddressGiven = v.InConfig("temporal.address") || os.Getenv(EnvName("temporal.address")) != ""
 	if c.HTTP.PublicURL == "" {
 		c.HTTP.PublicURL = "http://" + c.HTTP.Addr
 	}
@@ -345,6 +357,8 @@ func describeDecodeError(err error) string {
 			want = "a whole number"
 		case strings.Contains(problem, "'bool'"):
 			want = "true or false"
+		case strings.Contains(problem, "float"):
+			want = "a number"
 		case strings.Contains(problem, "duration") && m[2] != "":
 			want = "a comma-separated list of durations such as 0s,5s,5m"
 		case strings.Contains(problem, "duration"):
@@ -448,6 +462,8 @@ func (c *Config) Validate(need Need) error {
 		if len(c.Links.SigningKey) < MinKeyLength {
 			bad("links.signing_key", "must be a secret of at least %d bytes (generate one with `openssl rand -hex 32`)", MinKeyLength)
 		}
+		c.validateRateLimits(bad)
+		c.validateIdempotency(bad)
 	}
 	if need&NeedWebhooks != 0 {
 		c.validateWebhooks(bad)

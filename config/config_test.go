@@ -179,3 +179,29 @@ func TestEnvName(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+func TestTemporalAddressGivenByTheFileOrTheEnvironmentOnly(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("TENURE_TEMPORAL_ADDRESS", "")
+	if c, err := Load(""); err != nil || c.Temporal.AddressGiven || c.Temporal.Address != "127.0.0.1:7233" {
+		t.Errorf("the default counts as given: %+v %v", c.Temporal, err)
+	}
+	file := filepath.Join(dir, "tenure.yaml")
+	if err := os.WriteFile(file, []byte("temporal:\n  namespace: tenure\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := Load(file); err != nil || c.Temporal.AddressGiven {
+		t.Errorf("a file without the address gives it: %+v %v", c.Temporal, err)
+	}
+	if err := os.WriteFile(file, []byte("temporal:\n  address: temporal.internal:7233\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := Load(file); err != nil || !c.Temporal.AddressGiven {
+		t.Errorf("the file's address is not given: %+v %v", c.Temporal, err)
+	}
+	t.Setenv("TENURE_TEMPORAL_ADDRESS", "127.0.0.1:7234")
+	if c, err := Load(""); err != nil || !c.Temporal.AddressGiven || c.Temporal.Address != "127.0.0.1:7234" {
+		t.Errorf("the environment's address is not given: %+v %v", c.Temporal, err)
+	}
+}

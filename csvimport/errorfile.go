@@ -5,10 +5,13 @@ import (
 	"encoding/csv"
 	"io"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"gocloud.dev/blob"
 
+	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 )
@@ -25,6 +28,22 @@ type ErrorReport struct {
 
 // ErrorColumns is the header of an error report.
 var ErrorColumns = []string{"line", "reference", "column", "reason"}
+
+// maxReportedReference bounds the reference a failed row is reported
+// under, in characters: a cell of a failed row may be megabytes long.
+const maxReportedReference = catalog.MaxTextLength
+
+// reportedReference is a failed row's reference cell as the report can
+// hold it. The cell failed its row for what it holds, which may be text
+// PostgreSQL cannot store: invalid UTF-8 and NUL characters become U+FFFD,
+// and a long cell is cut, ending with "…".
+func reportedReference(cell string) string {
+	s := strings.ReplaceAll(strings.ToValidUTF8(cell, "\uFFFD"), "\x00", "\uFFFD")
+	if utf8.RuneCountInString(s) <= maxReportedReference {
+		return s
+	}
+	return string([]rune(s)[:maxReportedReference-1]) + "…"
+}
 
 // Write puts the job's failed rows, in file order, into the bucket and
 // records where; a job without failed rows gets no report. Writing again

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/idempotency"
 	"github.com/tenurehq/tenure/links"
 )
 
@@ -43,7 +44,17 @@ type Created struct {
 // progress, and calls start (which starts the job's workflow) before
 // committing, so a recorded job always has a workflow.
 func (j Jobs) Create(ctx context.Context, sellerID uuid.UUID, filename string, start func(context.Context, Created) error) (Created, error) {
-	id := uuid.Must(uuid.NewV7())
+	id := idempotency.NewID(ctx)
+	if idempotency.Resumed(ctx) {
+		// The request's first attempt may have created the job.
+		row, err := j.Store.GetSellerCSVImport(ctx, dbgen.GetSellerCSVImportParams{SellerID: sellerID, ID: id})
+		if err == nil {
+			return j.created(row), nil
+		}
+		if !db.IsNotFound(err) {
+			return Created{}, err
+		}
+	}
 	var created Created
 	err := j.Store.InTx(ctx, func(q *dbgen.Queries) error {
 		if err := q.LockSellerImports(ctx, sellerID); err != nil {
@@ -66,15 +77,20 @@ func (j Jobs) Create(ctx context.Context, sellerID uuid.UUID, filename string, s
 		if err != nil {
 			return err
 		}
-		deadline := row.CreatedAt.Add(j.UploadTTL)
-		created = Created{
-			Job:            jobOf(row),
-			UploadURL:      j.link("/uploads/catalog-imports/"+id.String(), j.Links.Sign(uploadPurpose, id.String(), deadline)),
-			UploadDeadline: deadline,
-		}
+		created = j.created(row)
 		return start(ctx, created)
 	})
 	return created, err
+}
+
+// created is a pending job with its upload link.
+func (j Jobs) created(row dbgen.CsvImport) Created {
+	deadline := row.CreatedAt.Add(j.UploadTTL)
+	return Created{
+		Job:            jobOf(row),
+		UploadURL:      j.link("/uploads/catalog-imports/"+row.ID.String(), j.Links.Sign(uploadPurpose, row.ID.String(), deadline)),
+		UploadDeadline: deadline,
+	}
 }
 
 // Get returns a job of the seller.

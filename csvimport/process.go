@@ -253,7 +253,7 @@ func (c *chunk) add(f *file, rec record, importID uuid.UUID, currency string) {
 		rec.problem = problem
 	}
 	c.failures = append(c.failures, dbgen.CopyCSVImportErrorsParams{
-		ImportID: importID, Line: int64(rec.line), Reference: f.header.Reference(rec.cells),
+		ImportID: importID, Line: int64(rec.line), Reference: reportedReference(f.header.Reference(rec.cells)),
 		ColumnName: rec.problem.Column, Reason: rec.problem.Reason,
 	})
 }

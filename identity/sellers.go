@@ -54,7 +54,9 @@ func CreateSeller(ctx context.Context, store *db.Store, name, currency string) (
 }
 
 // RotateSecret replaces a client's secret; the old one stops working at
-// once. It returns the client's seller and the new credentials.
+// once, and the rotation advances the credential's generation, which
+// revokes every access token issued before it (see Revocations). It returns
+// the client's seller and the new credentials.
 func RotateSecret(ctx context.Context, store *db.Store, clientID string) (uuid.UUID, Credentials, error) {
 	creds, err := NewSecret()
 	if err != nil {

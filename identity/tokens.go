@@ -22,12 +22,16 @@ type Claims struct {
 	ClientID string
 	Scopes   []Scope
 	Expiry   time.Time
+	// Generation is the credential's generation the token was issued
+	// under; a rotation of the secret makes it stale (see Revocations).
+	Generation int32
 }
 
 type jwtClaims struct {
 	jwt.RegisteredClaims
-	ClientID string `json:"client_id"`
-	Scope    string `json:"scope"`
+	ClientID   string `json:"client_id"`
+	Scope      string `json:"scope"`
+	Generation int32  `json:"gen"`
 }
 
 // Tokens issues and verifies seller access tokens (HS256 JWTs).
@@ -45,8 +49,9 @@ func NewTokens(key string, ttl time.Duration) *Tokens {
 // TTL is how long an issued token is valid.
 func (t *Tokens) TTL() time.Duration { return t.ttl }
 
-// Issue signs a token for a seller's client with the granted scopes.
-func (t *Tokens) Issue(sellerID uuid.UUID, clientID string, scopes []Scope) (string, error) {
+// Issue signs a token for a seller's client, under the credential's current
+// generation, with the granted scopes.
+func (t *Tokens) Issue(sellerID uuid.UUID, clientID string, generation int32, scopes []Scope) (string, error) {
 	now := t.now()
 	claims := jwtClaims{
 		RegisteredClaims: jwt.RegisteredClaims{
@@ -58,8 +63,9 @@ func (t *Tokens) Issue(sellerID uuid.UUID, clientID string, scopes []Scope) (str
 			ExpiresAt: jwt.NewNumericDate(now.Add(t.ttl)),
 			ID:        uuid.NewString(),
 		},
-		ClientID: clientID,
-		Scope:    strings.Join(scopes, " "),
+		ClientID:   clientID,
+		Scope:      strings.Join(scopes, " "),
+		Generation: generation,
 	}
 	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(t.key)
 }
@@ -87,9 +93,10 @@ func (t *Tokens) Verify(token string) (Claims, error) {
 		return Claims{}, fmt.Errorf("%w: subject is not a seller id", ErrInvalidToken)
 	}
 	return Claims{
-		SellerID: sellerID,
-		ClientID: c.ClientID,
-		Scopes:   strings.Fields(c.Scope),
-		Expiry:   c.ExpiresAt.Time,
+		SellerID:   sellerID,
+		ClientID:   c.ClientID,
+		Scopes:     strings.Fields(c.Scope),
+		Expiry:     c.ExpiresAt.Time,
+		Generation: c.Generation,
 	}, nil
 }

@@ -16,7 +16,7 @@ const testKey = "0123456789abcdef0123456789abcdef"
 func TestIssueAndVerify(t *testing.T) {
 	tokens := NewTokens(testKey, 2*time.Hour)
 	seller := uuid.New()
-	token, err := tokens.Issue(seller, "tnr_client", []Scope{ScopeOfferRead, ScopeCatalogRead})
+	token, err := tokens.Issue(seller, "tnr_client", 3, []Scope{ScopeOfferRead, ScopeCatalogRead})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,8 +24,8 @@ func TestIssueAndVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if claims.SellerID != seller || claims.ClientID != "tnr_client" {
-		t.Errorf("claims lost the seller or client: %+v", claims)
+	if claims.SellerID != seller || claims.ClientID != "tnr_client" || claims.Generation != 3 {
+		t.Errorf("claims lost the seller, client or generation: %+v", claims)
 	}
 	if !slices.Equal(claims.Scopes, []Scope{ScopeOfferRead, ScopeCatalogRead}) {
 		t.Errorf("scopes %v", claims.Scopes)
@@ -35,13 +35,30 @@ func TestIssueAndVerify(t *testing.T) {
 	}
 }
 
+func TestTokensWithoutAGenerationAreOfTheFirst(t *testing.T) {
+	// Tokens issued before generations existed carry no "gen" claim; they
+	// stay valid until their credential's first rotation.
+	seller := uuid.New()
+	old, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{
+		"sub": seller.String(), "iss": tokenIssuer, "aud": tokenAudience, "client_id": "tnr_old",
+		"exp": time.Now().Add(time.Hour).Unix(),
+	}).SignedString([]byte(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims, err := NewTokens(testKey, time.Hour).Verify(old)
+	if err != nil || claims.Generation != 0 || claims.ClientID != "tnr_old" {
+		t.Errorf("got %+v, %v", claims, err)
+	}
+}
+
 func TestVerifyRefusesUntrustworthyTokens(t *testing.T) {
 	tokens := NewTokens(testKey, time.Hour)
 	seller := uuid.New()
-	good, _ := tokens.Issue(seller, "c", SellerScopes)
+	good, _ := tokens.Issue(seller, "c", 0, SellerScopes)
 
-	expired, _ := NewTokens(testKey, -time.Minute).Issue(seller, "c", SellerScopes)
-	forged, _ := NewTokens(strings.Repeat("x", 32), time.Hour).Issue(seller, "c", SellerScopes)
+	expired, _ := NewTokens(testKey, -time.Minute).Issue(seller, "c", 0, SellerScopes)
+	forged, _ := NewTokens(strings.Repeat("x", 32), time.Hour).Issue(seller, "c", 0, SellerScopes)
 	unsigned, _ := jwt.NewWithClaims(jwt.SigningMethodNone, jwt.MapClaims{
 		"sub": seller.String(), "iss": tokenIssuer, "aud": tokenAudience, "exp": time.Now().Add(time.Hour).Unix(),
 	}).SignedString(jwt.UnsafeAllowNoneSignatureType)

@@ -11,6 +11,7 @@ import (
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/idempotency"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
@@ -68,7 +69,7 @@ func (b *Builder) Build(ctx context.Context, sellerID uuid.UUID, p Request, o Op
 		return Draft{}, err
 	}
 
-	id := uuid.Must(uuid.NewV7())
+	id := idempotency.NewID(ctx)
 	lines, prices, err := b.priceLines(p, products)
 	if err != nil {
 		return Draft{}, err

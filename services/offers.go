@@ -15,6 +15,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/idempotency"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/pricing"
@@ -53,6 +54,12 @@ var ErrOfferNotFound = errors.New("offer not found")
 // Create builds an offer and starts its workflow with the creation update
 // (Update-With-Start), returning the stored offer.
 func (s *Offers) Create(ctx context.Context, sellerID uuid.UUID, r offers.Request, o offers.Options) (offers.Stored, error) {
+	if idempotency.Resumed(ctx) {
+		// The request's first attempt may have created the offer already.
+		if created, err := s.Get(ctx, sellerID, idempotency.NewID(ctx)); !errors.Is(err, ErrOfferNotFound) {
+			return created, err
+		}
+	}
 	draft, err := s.Builder.Build(ctx, sellerID, r, o)
 	if err != nil {
 		return offers.Stored{}, err
@@ -65,6 +72,7 @@ func (s *Offers) Create(ctx context.Context, sellerID uuid.UUID, r offers.Reques
 		StartWorkflowOperation: start,
 		UpdateOptions: client.UpdateWorkflowOptions{
 			UpdateName:   offer.Create.Update,
+			UpdateID:     idempotency.UpdateID(ctx),
 			Args:         []any{offer.CreateRequest{Draft: draft}},
 			WaitForStage: client.WorkflowUpdateStageCompleted,
 		},

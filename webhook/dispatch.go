@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/idempotency"
 )
 
 // ErrDeliveryRunning refuses a redelivery while a delivery of the event is
@@ -250,7 +251,9 @@ func (d *Dispatcher) Ping(ctx context.Context, sellerID, endpointID uuid.UUID) (
 			Message:    "This is a test event from Tenure: your endpoint receives and can verify webhooks.",
 			SentAt:     time.Now().UTC().Truncate(time.Millisecond),
 		})
-		eventID, err = record(ctx, q, NewEvent{SellerID: sellerID, Type: Ping, ObjectID: endpointID, Payload: payload}, &endpointID)
+		// A resumed request finds the ping its first attempt recorded.
+		ping := NewEvent{ID: idempotency.NewID(ctx), SellerID: sellerID, Type: Ping, ObjectID: endpointID, Payload: payload}
+		eventID, err = record(ctx, q, ping, &endpointID)
 		return err
 	})
 	if err != nil {

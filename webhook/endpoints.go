@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/idempotency"
 )
 
 // Limits of endpoint registration.
@@ -95,11 +96,22 @@ func (e *Endpoints) Create(ctx context.Context, sellerID uuid.UUID, in EndpointI
 	if err := checkDescription(in.Description); err != nil {
 		return EndpointWithSecret{}, err
 	}
+	id := idempotency.NewID(ctx)
+	if idempotency.Resumed(ctx) {
+		// The request's first attempt may have registered the endpoint.
+		ep, err := e.store.GetWebhookEndpoint(ctx, dbgen.GetWebhookEndpointParams{ID: id, SellerID: sellerID})
+		if err == nil {
+			secret, err := e.box.Open(ep.ID, ep.Secret)
+			return EndpointWithSecret{Endpoint: ep, Secret: secret}, err
+		}
+		if !db.IsNotFound(err) {
+			return EndpointWithSecret{}, err
+		}
+	}
 	secret, err := NewSecret()
 	if err != nil {
 		return EndpointWithSecret{}, err
 	}
-	id := uuid.Must(uuid.NewV7())
 	events := in.Events
 	if events == nil {
 		events = []string{}

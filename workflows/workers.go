@@ -14,6 +14,7 @@ import (
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/internal/permanent"
 	"github.com/tenurehq/tenure/webhook"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
 	"github.com/tenurehq/tenure/workflows/delivery"
@@ -93,7 +94,8 @@ type Workers struct {
 }
 
 // NewWorkers creates a worker for every task queue and the relay that
-// dispatches events a crash left behind.
+// dispatches events a crash left behind; every worker stops retrying
+// permanent failures (package permanent).
 func NewWorkers(c client.Client, d Deps) (*Workers, error) {
 	dispatcher := delivery.NewDispatcher(d.Store, c, d.Config.Webhooks)
 	acts, err := activities.New(activities.Deps{
@@ -109,6 +111,7 @@ func NewWorkers(c client.Client, d Deps) (*Workers, error) {
 		// Activities are registered and called under explicit names
 		// (activities.Name), never under aliases of their function names.
 		opts.DisableRegistrationAliasing = true
+		opts.Interceptors = append(opts.Interceptors, permanent.Interceptor())
 		w := worker.New(c, q.name, opts)
 		q.register(w)
 		ws.workers = append(ws.workers, w)

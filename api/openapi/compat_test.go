@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/tenurehq/tenure/internal/contractcheck"
 )
 
 // The published Seller API 1.0.0 is the contract existing merchant
@@ -15,10 +17,7 @@ func TestNoBreakingChangeFromThePublishedContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reference := os.Getenv("TENURE_REFERENCE_CONTRACT")
-	if reference == "" {
-		reference = filepath.Join(root, "..", "shared", "reference", "seller-api-1.0.0.openapi.yaml")
-	}
+	reference := contractcheck.ReferencePath(root)
 	if _, err := os.Stat(reference); err != nil {
 		t.Skipf("the published contract is not beside the checkout (%s); set TENURE_REFERENCE_CONTRACT to check compatibility", reference)
 	}

@@ -1843,9 +1843,9 @@ type ProductImportItem struct {
 // ProductImportItemSellerProductType Kind of product.
 type ProductImportItemSellerProductType string
 
-// ProductImportRejection A product of the batch that was not imported.
+// ProductImportRejection A product of the batch that was not imported, named by its first valid reference; a product without one is named by its zero-based position in the batch: `{"source": "batch_position", "reference": "3"}`.
 type ProductImportRejection struct {
-	// ErrorCode Machine-readable reason: `invalid_reference` (a source or reference is empty, too long or has no letter, digit, `.`, `_` or `-`), `duplicate_reference` (a pair appears in an earlier product of the same batch), `reference_conflict` (the pairs name two different products of the catalog), `invalid_price` (a price or tax rate is not positive, gross below net, base rental price without price), `currency_mismatch` (a currency differs from the seller's), `invalid_text` (a text field is empty where required or too long), `too_many_items` (more than 100 references, identifiers, categories or details).
+	// ErrorCode Machine-readable reason: `invalid_reference` (a source or reference is empty or has no letter, digit, `.`, `_` or `-`), `duplicate_reference` (a pair appears in an earlier product of the same batch), `reference_conflict` (the pairs name two different products of the catalog), `invalid_price` (a price or tax rate is not positive, gross below net, base rental price without price), `currency_mismatch` (a currency differs from the seller's), `invalid_text` (a required text field is empty). A text or list beyond its limit refuses the whole batch (422).
 	ErrorCode string `json:"error_code"`
 
 	// ErrorDescription Human-readable reason naming the field.
@@ -2443,6 +2443,9 @@ type AcceptLanguage = string
 // EventID defines model for EventID.
 type EventID = string
 
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
 // WebhookEndpointID defines model for WebhookEndpointID.
 type WebhookEndpointID = string
 
@@ -2454,24 +2457,117 @@ type Unauthorized = string
 
 // CalculateBasketPricingParams defines parameters for CalculateBasketPricing.
 type CalculateBasketPricingParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
 	// AcceptLanguage Language of the `summary` texts (RFC 9110 syntax with q-values, e.g. `de-DE,de;q=0.9,en;q=0.8`): the most preferred of `en`, `de` and `nl` is used, `en` when none of them is acceptable.
 	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
 // GetCartRentalOverviewParams defines parameters for GetCartRentalOverview.
 type GetCartRentalOverviewParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
 	// AcceptLanguage Language of the `summary` texts (RFC 9110 syntax with q-values, e.g. `de-DE,de;q=0.9,en;q=0.8`): the most preferred of `en`, `de` and `nl` is used, `en` when none of them is acceptable.
 	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
+// CheckProductsSupportedParams defines parameters for CheckProductsSupported.
+type CheckProductsSupportedParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ImportProductsParams defines parameters for ImportProducts.
+type ImportProductsParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateCatalogImportParams defines parameters for CreateCatalogImport.
+type CreateCatalogImportParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListRecommendedRentalPricesParams defines parameters for ListRecommendedRentalPrices.
 type ListRecommendedRentalPricesParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
 	// AcceptLanguage Language of the `summary` texts (RFC 9110 syntax with q-values, e.g. `de-DE,de;q=0.9,en;q=0.8`): the most preferred of `en`, `de` and `nl` is used, `en` when none of them is acceptable.
 	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
 // CalculateProductPricingParams defines parameters for CalculateProductPricing.
 type CalculateProductPricingParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
 	// AcceptLanguage Language of the `summary` texts (RFC 9110 syntax with q-values, e.g. `de-DE,de;q=0.9,en;q=0.8`): the most preferred of `en`, `de` and `nl` is used, `en` when none of them is acceptable.
 	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
@@ -2487,10 +2583,10 @@ type SearchProductsPaginatedParams struct {
 	// Term Text to look for, case-insensitively, anywhere in the title, subtitle, manufacturer, seller product references, EAN and MPN of the seller's active products; empty or absent matches every active product. Terms of three or more characters use the search index.
 	Term *string `form:"term,omitempty" json:"term,omitempty"`
 
-	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 422.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 422.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 }
 
@@ -2499,11 +2595,23 @@ type FilterProductsPaginatedParams struct {
 	// Term Text to look for, case-insensitively, anywhere in the title, subtitle, manufacturer, seller product references, EAN and MPN of the seller's active products; empty or absent matches every active product. Terms of three or more characters use the search index.
 	Term *string `form:"term,omitempty" json:"term,omitempty"`
 
-	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 422.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 422.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ListEventsParams defines parameters for ListEvents.
@@ -2536,6 +2644,21 @@ type ListEventsParams struct {
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// RedeliverEventParams defines parameters for RedeliverEvent.
+type RedeliverEventParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListOffersParams defines parameters for ListOffers.
 type ListOffersParams struct {
 	// Query Free-text search over references, customer and company names, e-mails and ids.
@@ -2548,9 +2671,24 @@ type ListOffersParams struct {
 	PartnersOnly *bool `form:"partners_only,omitempty" json:"partners_only,omitempty"`
 }
 
+// CreateOfferParams defines parameters for CreateOffer.
+type CreateOfferParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListOffersPaginatedParams defines parameters for ListOffersPaginated.
 type ListOffersPaginatedParams struct {
-	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 400.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
 	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
@@ -2602,6 +2740,51 @@ type ListOffersPaginatedParamsSortBy string
 // ListOffersPaginatedParamsSortOrder defines parameters for ListOffersPaginated.
 type ListOffersPaginatedParamsSortOrder string
 
+// CreatePartnerOfferParams defines parameters for CreatePartnerOffer.
+type CreatePartnerOfferParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ValidateOfferParams defines parameters for ValidateOffer.
+type ValidateOfferParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// VoidOfferParams defines parameters for VoidOffer.
+type VoidOfferParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListOrdersParams defines parameters for ListOrders.
 type ListOrdersParams struct {
 	// Query Free-text search over references, customer and company names, e-mails and ids.
@@ -2616,7 +2799,7 @@ type ListOrdersParams struct {
 
 // ListOrdersPaginatedParams defines parameters for ListOrdersPaginated.
 type ListOrdersPaginatedParams struct {
-	// Limit Page size, 1 to 100 (20 when absent); other values answer 400.
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 400.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
 	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
@@ -2668,13 +2851,148 @@ type ListOrdersPaginatedParamsSortBy string
 // ListOrdersPaginatedParamsSortOrder defines parameters for ListOrdersPaginated.
 type ListOrdersPaginatedParamsSortOrder string
 
+// AcceptOrderParams defines parameters for AcceptOrder.
+type AcceptOrderParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// AcknowledgeOrderParams defines parameters for AcknowledgeOrder.
+type AcknowledgeOrderParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RejectOrderParams defines parameters for RejectOrder.
+type RejectOrderParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RunScenarioSimulationParams defines parameters for RunScenarioSimulation.
+type RunScenarioSimulationParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // RunScenarioSimulationParamsScenarioName defines parameters for RunScenarioSimulation.
 type RunScenarioSimulationParamsScenarioName string
+
+// CreateShipmentParams defines parameters for CreateShipment.
+type CreateShipmentParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
 
 // ListShippingMethodsParams defines parameters for ListShippingMethods.
 type ListShippingMethodsParams struct {
 	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// CreateShippingMethodParams defines parameters for CreateShippingMethod.
+type CreateShippingMethodParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateWebhookEndpointParams defines parameters for CreateWebhookEndpoint.
+type CreateWebhookEndpointParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RotateWebhookEndpointSecretParams defines parameters for RotateWebhookEndpointSecret.
+type RotateWebhookEndpointSecretParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// TestWebhookEndpointParams defines parameters for TestWebhookEndpoint.
+type TestWebhookEndpointParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // CalculateBasketPricingJSONRequestBody defines body for CalculateBasketPricing for application/json ContentType.
@@ -2833,16 +3151,16 @@ type ServerInterface interface {
 	GetCartRentalOverview(c *fiber.Ctx, params GetCartRentalOverviewParams) error
 	// CheckProductsSupported Check whether products are supported
 	// (POST /v1/catalog/check-supported)
-	CheckProductsSupported(c *fiber.Ctx) error
+	CheckProductsSupported(c *fiber.Ctx, params CheckProductsSupportedParams) error
 	// ImportProducts Import a batch of products
 	// (POST /v1/catalog/import)
-	ImportProducts(c *fiber.Ctx) error
+	ImportProducts(c *fiber.Ctx, params ImportProductsParams) error
 	// GetProductImport Get a product batch import
 	// (GET /v1/catalog/import/{id})
 	GetProductImport(c *fiber.Ctx, id openapi_types.UUID) error
 	// CreateCatalogImport Create a CSV import job
 	// (POST /v1/catalog/imports)
-	CreateCatalogImport(c *fiber.Ctx) error
+	CreateCatalogImport(c *fiber.Ctx, params CreateCatalogImportParams) error
 	// CancelCatalogImport Cancel a CSV import job
 	// (DELETE /v1/catalog/imports/{id})
 	CancelCatalogImport(c *fiber.Ctx, id openapi_types.UUID) error
@@ -2874,7 +3192,7 @@ type ServerInterface interface {
 	GetEvent(c *fiber.Ctx, id EventID) error
 	// RedeliverEvent Redeliver an event
 	// (POST /v1/events/{id}/redeliver)
-	RedeliverEvent(c *fiber.Ctx, id EventID) error
+	RedeliverEvent(c *fiber.Ctx, id EventID, params RedeliverEventParams) error
 	// ListOffers List offers (deprecated)
 	// (GET /v1/offers)
 	//
@@ -2882,19 +3200,19 @@ type ServerInterface interface {
 	ListOffers(c *fiber.Ctx, params ListOffersParams) error
 	// CreateOffer Create an offer
 	// (POST /v1/offers)
-	CreateOffer(c *fiber.Ctx) error
+	CreateOffer(c *fiber.Ctx, params CreateOfferParams) error
 	// ListOffersPaginated List offers, paginated
 	// (GET /v1/offers/paginated)
 	ListOffersPaginated(c *fiber.Ctx, params ListOffersPaginatedParams) error
 	// CreatePartnerOffer Create an offer for a partner
 	// (POST /v1/offers/partners)
-	CreatePartnerOffer(c *fiber.Ctx) error
+	CreatePartnerOffer(c *fiber.Ctx, params CreatePartnerOfferParams) error
 	// GetOfferByReference Get an offer by seller reference
 	// (GET /v1/offers/ref/{seller_offer_reference})
 	GetOfferByReference(c *fiber.Ctx, sellerOfferReference string) error
 	// ValidateOffer Validate an offer
 	// (POST /v1/offers/validate)
-	ValidateOffer(c *fiber.Ctx) error
+	ValidateOffer(c *fiber.Ctx, params ValidateOfferParams) error
 	// GetOffer Get an offer
 	// (GET /v1/offers/{id})
 	GetOffer(c *fiber.Ctx, id string) error
@@ -2903,7 +3221,7 @@ type ServerInterface interface {
 	EditOffer(c *fiber.Ctx, id string) error
 	// VoidOffer Void an offer
 	// (POST /v1/offers/{id}/void)
-	VoidOffer(c *fiber.Ctx, id string) error
+	VoidOffer(c *fiber.Ctx, id string, params VoidOfferParams) error
 	// ListOrders List orders (deprecated)
 	// (GET /v1/orders)
 	//
@@ -2920,31 +3238,31 @@ type ServerInterface interface {
 	SetOrderMetadata(c *fiber.Ctx, id string) error
 	// AcceptOrder Confirm an order
 	// (POST /v1/orders/{id}/accept)
-	AcceptOrder(c *fiber.Ctx, id string) error
+	AcceptOrder(c *fiber.Ctx, id string, params AcceptOrderParams) error
 	// AcknowledgeOrder Acknowledge an order
 	// (POST /v1/orders/{id}/acknowledge)
-	AcknowledgeOrder(c *fiber.Ctx, id string) error
+	AcknowledgeOrder(c *fiber.Ctx, id string, params AcknowledgeOrderParams) error
 	// RejectOrder Reject an order
 	// (POST /v1/orders/{id}/reject)
-	RejectOrder(c *fiber.Ctx, id string) error
+	RejectOrder(c *fiber.Ctx, id string, params RejectOrderParams) error
 	// RunScenarioSimulation Run a scenario simulation (sandbox only)
 	// (POST /v1/scenario_simulations/{scenario_name})
-	RunScenarioSimulation(c *fiber.Ctx, scenarioName RunScenarioSimulationParamsScenarioName) error
+	RunScenarioSimulation(c *fiber.Ctx, scenarioName RunScenarioSimulationParamsScenarioName, params RunScenarioSimulationParams) error
 	// CreateShipment Report a shipment
 	// (POST /v1/shipment)
-	CreateShipment(c *fiber.Ctx) error
+	CreateShipment(c *fiber.Ctx, params CreateShipmentParams) error
 	// ListShippingMethods List shipping methods
 	// (GET /v1/shipping-method)
 	ListShippingMethods(c *fiber.Ctx, params ListShippingMethodsParams) error
 	// CreateShippingMethod Create a shipping method
 	// (POST /v1/shipping-method/method)
-	CreateShippingMethod(c *fiber.Ctx) error
+	CreateShippingMethod(c *fiber.Ctx, params CreateShippingMethodParams) error
 	// ListWebhookEndpoints List webhook endpoints
 	// (GET /v1/webhook-endpoints)
 	ListWebhookEndpoints(c *fiber.Ctx) error
 	// CreateWebhookEndpoint Register a webhook endpoint
 	// (POST /v1/webhook-endpoints)
-	CreateWebhookEndpoint(c *fiber.Ctx) error
+	CreateWebhookEndpoint(c *fiber.Ctx, params CreateWebhookEndpointParams) error
 	// DeleteWebhookEndpoint Delete a webhook endpoint
 	// (DELETE /v1/webhook-endpoints/{id})
 	DeleteWebhookEndpoint(c *fiber.Ctx, id WebhookEndpointID) error
@@ -2956,10 +3274,10 @@ type ServerInterface interface {
 	UpdateWebhookEndpoint(c *fiber.Ctx, id WebhookEndpointID) error
 	// RotateWebhookEndpointSecret Rotate a webhook endpoint's secret
 	// (POST /v1/webhook-endpoints/{id}/rotate-secret)
-	RotateWebhookEndpointSecret(c *fiber.Ctx, id WebhookEndpointID) error
+	RotateWebhookEndpointSecret(c *fiber.Ctx, id WebhookEndpointID, params RotateWebhookEndpointSecretParams) error
 	// TestWebhookEndpoint Send a test event to a webhook endpoint
 	// (POST /v1/webhook-endpoints/{id}/test)
-	TestWebhookEndpoint(c *fiber.Ctx, id WebhookEndpointID) error
+	TestWebhookEndpoint(c *fiber.Ctx, id WebhookEndpointID, params TestWebhookEndpointParams) error
 }
 
 // ServerInterfaceWrapper converts contexts to parameters.
@@ -2981,6 +3299,23 @@ func (siw *ServerInterfaceWrapper) CalculateBasketPricing(c *fiber.Ctx) error {
 	var params CalculateBasketPricingParams
 
 	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
 
 	// ------------- Optional header parameter "Accept-Language" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
@@ -3025,6 +3360,23 @@ func (siw *ServerInterfaceWrapper) GetCartRentalOverview(c *fiber.Ctx) error {
 
 	headers := c.GetReqHeaders()
 
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	// ------------- Optional header parameter "Accept-Language" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
 		var AcceptLanguage AcceptLanguage
@@ -3060,8 +3412,33 @@ func (siw *ServerInterfaceWrapper) GetCartRentalOverview(c *fiber.Ctx) error {
 // CheckProductsSupported operation middleware
 func (siw *ServerInterfaceWrapper) CheckProductsSupported(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CheckProductsSupportedParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.CheckProductsSupported(c)
+		return siw.Handler.CheckProductsSupported(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -3078,8 +3455,33 @@ func (siw *ServerInterfaceWrapper) CheckProductsSupported(c *fiber.Ctx) error {
 // ImportProducts operation middleware
 func (siw *ServerInterfaceWrapper) ImportProducts(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ImportProductsParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.ImportProducts(c)
+		return siw.Handler.ImportProducts(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -3125,8 +3527,33 @@ func (siw *ServerInterfaceWrapper) GetProductImport(c *fiber.Ctx) error {
 // CreateCatalogImport operation middleware
 func (siw *ServerInterfaceWrapper) CreateCatalogImport(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateCatalogImportParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.CreateCatalogImport(c)
+		return siw.Handler.CreateCatalogImport(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -3209,6 +3636,23 @@ func (siw *ServerInterfaceWrapper) ListRecommendedRentalPrices(c *fiber.Ctx) err
 
 	headers := c.GetReqHeaders()
 
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	// ------------- Optional header parameter "Accept-Language" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
 		var AcceptLanguage AcceptLanguage
@@ -3251,6 +3695,23 @@ func (siw *ServerInterfaceWrapper) CalculateProductPricing(c *fiber.Ctx) error {
 	var params CalculateProductPricingParams
 
 	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
 
 	// ------------- Optional header parameter "Accept-Language" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
@@ -3408,6 +3869,25 @@ func (siw *ServerInterfaceWrapper) FilterProductsPaginated(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter page: %w", err).Error())
 	}
 
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
 		return siw.Handler.FilterProductsPaginated(c, params)
 	}
@@ -3559,8 +4039,30 @@ func (siw *ServerInterfaceWrapper) RedeliverEvent(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RedeliverEventParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.RedeliverEvent(c, id)
+		return siw.Handler.RedeliverEvent(c, id, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -3628,8 +4130,33 @@ func (siw *ServerInterfaceWrapper) ListOffers(c *fiber.Ctx) error {
 // CreateOffer operation middleware
 func (siw *ServerInterfaceWrapper) CreateOffer(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateOfferParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.CreateOffer(c)
+		return siw.Handler.CreateOffer(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -3781,8 +4308,33 @@ func (siw *ServerInterfaceWrapper) ListOffersPaginated(c *fiber.Ctx) error {
 // CreatePartnerOffer operation middleware
 func (siw *ServerInterfaceWrapper) CreatePartnerOffer(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreatePartnerOfferParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.CreatePartnerOffer(c)
+		return siw.Handler.CreatePartnerOffer(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -3828,8 +4380,33 @@ func (siw *ServerInterfaceWrapper) GetOfferByReference(c *fiber.Ctx) error {
 // ValidateOffer operation middleware
 func (siw *ServerInterfaceWrapper) ValidateOffer(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ValidateOfferParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.ValidateOffer(c)
+		return siw.Handler.ValidateOffer(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -3915,8 +4492,30 @@ func (siw *ServerInterfaceWrapper) VoidOffer(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params VoidOfferParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.VoidOffer(c, id)
+		return siw.Handler.VoidOffer(c, id, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -4188,8 +4787,30 @@ func (siw *ServerInterfaceWrapper) AcceptOrder(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params AcceptOrderParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.AcceptOrder(c, id)
+		return siw.Handler.AcceptOrder(c, id, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -4217,8 +4838,30 @@ func (siw *ServerInterfaceWrapper) AcknowledgeOrder(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params AcknowledgeOrderParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.AcknowledgeOrder(c, id)
+		return siw.Handler.AcknowledgeOrder(c, id, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -4246,8 +4889,30 @@ func (siw *ServerInterfaceWrapper) RejectOrder(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RejectOrderParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.RejectOrder(c, id)
+		return siw.Handler.RejectOrder(c, id, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -4275,8 +4940,30 @@ func (siw *ServerInterfaceWrapper) RunScenarioSimulation(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter scenario_name: %w", err).Error())
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RunScenarioSimulationParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.RunScenarioSimulation(c, scenarioName)
+		return siw.Handler.RunScenarioSimulation(c, scenarioName, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -4293,8 +4980,33 @@ func (siw *ServerInterfaceWrapper) RunScenarioSimulation(c *fiber.Ctx) error {
 // CreateShipment operation middleware
 func (siw *ServerInterfaceWrapper) CreateShipment(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateShipmentParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.CreateShipment(c)
+		return siw.Handler.CreateShipment(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -4348,8 +5060,33 @@ func (siw *ServerInterfaceWrapper) ListShippingMethods(c *fiber.Ctx) error {
 // CreateShippingMethod operation middleware
 func (siw *ServerInterfaceWrapper) CreateShippingMethod(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateShippingMethodParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.CreateShippingMethod(c)
+		return siw.Handler.CreateShippingMethod(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -4384,8 +5121,33 @@ func (siw *ServerInterfaceWrapper) ListWebhookEndpoints(c *fiber.Ctx) error {
 // CreateWebhookEndpoint operation middleware
 func (siw *ServerInterfaceWrapper) CreateWebhookEndpoint(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateWebhookEndpointParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.CreateWebhookEndpoint(c)
+		return siw.Handler.CreateWebhookEndpoint(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -4500,8 +5262,30 @@ func (siw *ServerInterfaceWrapper) RotateWebhookEndpointSecret(c *fiber.Ctx) err
 		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RotateWebhookEndpointSecretParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.RotateWebhookEndpointSecret(c, id)
+		return siw.Handler.RotateWebhookEndpointSecret(c, id, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -4529,8 +5313,30 @@ func (siw *ServerInterfaceWrapper) TestWebhookEndpoint(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params TestWebhookEndpointParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.TestWebhookEndpoint(c, id)
+		return siw.Handler.TestWebhookEndpoint(c, id, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -4864,7 +5670,8 @@ func (response GetCartRentalOverview413ApplicationvndGoaErrorResponse) VisitGetC
 }
 
 type CheckProductsSupportedRequestObject struct {
-	Body *CheckProductsSupportedJSONRequestBody
+	Params CheckProductsSupportedParams
+	Body   *CheckProductsSupportedJSONRequestBody
 }
 
 type CheckProductsSupportedResponseObject interface {
@@ -4937,7 +5744,8 @@ func (response CheckProductsSupported413ApplicationvndGoaErrorResponse) VisitChe
 }
 
 type ImportProductsRequestObject struct {
-	Body *ImportProductsJSONRequestBody
+	Params ImportProductsParams
+	Body   *ImportProductsJSONRequestBody
 }
 
 type ImportProductsResponseObject interface {
@@ -4951,25 +5759,6 @@ func (response ImportProducts200JSONResponse) VisitImportProductsResponse(ctx *f
 	ctx.Status(200)
 
 	return ctx.JSON(&response)
-}
-
-type ImportProducts400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response ImportProducts400ApplicationvndGoaErrorResponse) VisitImportProductsResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
 }
 
 type ImportProducts401JSONResponse string
@@ -5102,7 +5891,8 @@ func (response GetProductImport404ApplicationvndGoaErrorResponse) VisitGetProduc
 }
 
 type CreateCatalogImportRequestObject struct {
-	Body *CreateCatalogImportJSONRequestBody
+	Params CreateCatalogImportParams
+	Body   *CreateCatalogImportJSONRequestBody
 }
 
 type CreateCatalogImportResponseObject interface {
@@ -5209,25 +5999,6 @@ func (response CancelCatalogImport200Response) VisitCancelCatalogImportResponse(
 	return nil
 }
 
-type CancelCatalogImport400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response CancelCatalogImport400ApplicationvndGoaErrorResponse) VisitCancelCatalogImportResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type CancelCatalogImport401JSONResponse string
 
 func (response CancelCatalogImport401JSONResponse) VisitCancelCatalogImportResponse(ctx *fiber.Ctx) error {
@@ -5299,25 +6070,6 @@ func (response GetCatalogImport200JSONResponse) VisitGetCatalogImportResponse(ct
 	ctx.Status(200)
 
 	return ctx.JSON(&response)
-}
-
-type GetCatalogImport400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response GetCatalogImport400ApplicationvndGoaErrorResponse) VisitGetCatalogImportResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
 }
 
 type GetCatalogImport401JSONResponse string
@@ -5560,25 +6312,6 @@ func (response SearchProducts200JSONResponse) VisitSearchProductsResponse(ctx *f
 	return ctx.JSON(&response)
 }
 
-type SearchProducts400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response SearchProducts400ApplicationvndGoaErrorResponse) VisitSearchProductsResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type SearchProducts401JSONResponse string
 
 func (response SearchProducts401JSONResponse) VisitSearchProductsResponse(ctx *fiber.Ctx) error {
@@ -5650,25 +6383,6 @@ func (response SearchProductsPaginated200JSONResponse) VisitSearchProductsPagina
 	ctx.Status(200)
 
 	return ctx.JSON(&response)
-}
-
-type SearchProductsPaginated400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response SearchProductsPaginated400ApplicationvndGoaErrorResponse) VisitSearchProductsPaginatedResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
 }
 
 type SearchProductsPaginated401JSONResponse string
@@ -5743,25 +6457,6 @@ func (response FilterProductsPaginated200JSONResponse) VisitFilterProductsPagina
 	ctx.Status(200)
 
 	return ctx.JSON(&response)
-}
-
-type FilterProductsPaginated400ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response FilterProductsPaginated400ApplicationvndGoaErrorResponse) VisitFilterProductsPaginatedResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(400)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
 }
 
 type FilterProductsPaginated401JSONResponse string
@@ -5964,7 +6659,8 @@ func (response GetEvent404ApplicationvndGoaErrorResponse) VisitGetEventResponse(
 }
 
 type RedeliverEventRequestObject struct {
-	Id EventID `json:"id"`
+	Id     EventID `json:"id"`
+	Params RedeliverEventParams
 }
 
 type RedeliverEventResponseObject interface {
@@ -6127,7 +6823,8 @@ func (response ListOffers404ApplicationvndGoaErrorResponse) VisitListOffersRespo
 }
 
 type CreateOfferRequestObject struct {
-	Body *CreateOfferJSONRequestBody
+	Params CreateOfferParams
+	Body   *CreateOfferJSONRequestBody
 }
 
 type CreateOfferResponseObject interface {
@@ -6301,7 +6998,8 @@ func (response ListOffersPaginated404ApplicationvndGoaErrorResponse) VisitListOf
 }
 
 type CreatePartnerOfferRequestObject struct {
-	Body *CreatePartnerOfferJSONRequestBody
+	Params CreatePartnerOfferParams
+	Body   *CreatePartnerOfferJSONRequestBody
 }
 
 type CreatePartnerOfferResponseObject interface {
@@ -6475,7 +7173,8 @@ func (response GetOfferByReference404ApplicationvndGoaErrorResponse) VisitGetOff
 }
 
 type ValidateOfferRequestObject struct {
-	Body *ValidateOfferJSONRequestBody
+	Params ValidateOfferParams
+	Body   *ValidateOfferJSONRequestBody
 }
 
 type ValidateOfferResponseObject interface {
@@ -6684,25 +7383,6 @@ func (response EditOffer403JSONResponse) VisitEditOfferResponse(ctx *fiber.Ctx) 
 	return ctx.JSON(&response)
 }
 
-type EditOffer404ApplicationvndGoaErrorResponse struct {
-	Body          io.Reader
-	ContentLength int64
-}
-
-func (response EditOffer404ApplicationvndGoaErrorResponse) VisitEditOfferResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(404)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type EditOffer413ApplicationvndGoaErrorResponse struct {
 	Body          io.Reader
 	ContentLength int64
@@ -6751,8 +7431,9 @@ func (response EditOffer503ApplicationvndGoaErrorResponse) VisitEditOfferRespons
 }
 
 type VoidOfferRequestObject struct {
-	Id   string `json:"id"`
-	Body *VoidOfferJSONRequestBody
+	Id     string `json:"id"`
+	Params VoidOfferParams
+	Body   *VoidOfferJSONRequestBody
 }
 
 type VoidOfferResponseObject interface {
@@ -7137,7 +7818,8 @@ func (response SetOrderMetadata413ApplicationvndGoaErrorResponse) VisitSetOrderM
 }
 
 type AcceptOrderRequestObject struct {
-	Id string `json:"id"`
+	Id     string `json:"id"`
+	Params AcceptOrderParams
 }
 
 type AcceptOrderResponseObject interface {
@@ -7229,7 +7911,8 @@ func (response AcceptOrder422ApplicationvndGoaErrorResponse) VisitAcceptOrderRes
 }
 
 type AcknowledgeOrderRequestObject struct {
-	Id string `json:"id"`
+	Id     string `json:"id"`
+	Params AcknowledgeOrderParams
 }
 
 type AcknowledgeOrderResponseObject interface {
@@ -7321,7 +8004,8 @@ func (response AcknowledgeOrder422ApplicationvndGoaErrorResponse) VisitAcknowled
 }
 
 type RejectOrderRequestObject struct {
-	Id string `json:"id"`
+	Id     string `json:"id"`
+	Params RejectOrderParams
 }
 
 type RejectOrderResponseObject interface {
@@ -7414,6 +8098,7 @@ func (response RejectOrder422ApplicationvndGoaErrorResponse) VisitRejectOrderRes
 
 type RunScenarioSimulationRequestObject struct {
 	ScenarioName RunScenarioSimulationParamsScenarioName `json:"scenario_name"`
+	Params       RunScenarioSimulationParams
 	Body         *RunScenarioSimulationJSONRequestBody
 }
 
@@ -7524,7 +8209,8 @@ func (response RunScenarioSimulation422ApplicationvndGoaErrorResponse) VisitRunS
 }
 
 type CreateShipmentRequestObject struct {
-	Body *CreateShipmentJSONRequestBody
+	Params CreateShipmentParams
+	Body   *CreateShipmentJSONRequestBody
 }
 
 type CreateShipmentResponseObject interface {
@@ -7670,7 +8356,8 @@ func (response ListShippingMethods403JSONResponse) VisitListShippingMethodsRespo
 }
 
 type CreateShippingMethodRequestObject struct {
-	Body *CreateShippingMethodJSONRequestBody
+	Params CreateShippingMethodParams
+	Body   *CreateShippingMethodJSONRequestBody
 }
 
 type CreateShippingMethodResponseObject interface {
@@ -7796,7 +8483,8 @@ func (response ListWebhookEndpoints403JSONResponse) VisitListWebhookEndpointsRes
 }
 
 type CreateWebhookEndpointRequestObject struct {
-	Body *CreateWebhookEndpointJSONRequestBody
+	Params CreateWebhookEndpointParams
+	Body   *CreateWebhookEndpointJSONRequestBody
 }
 
 type CreateWebhookEndpointResponseObject interface {
@@ -8136,7 +8824,8 @@ func (response UpdateWebhookEndpoint422ApplicationvndGoaErrorResponse) VisitUpda
 }
 
 type RotateWebhookEndpointSecretRequestObject struct {
-	Id WebhookEndpointID `json:"id"`
+	Id     WebhookEndpointID `json:"id"`
+	Params RotateWebhookEndpointSecretParams
 }
 
 type RotateWebhookEndpointSecretResponseObject interface {
@@ -8207,7 +8896,8 @@ func (response RotateWebhookEndpointSecret404ApplicationvndGoaErrorResponse) Vis
 }
 
 type TestWebhookEndpointRequestObject struct {
-	Id WebhookEndpointID `json:"id"`
+	Id     WebhookEndpointID `json:"id"`
+	Params TestWebhookEndpointParams
 }
 
 type TestWebhookEndpointResponseObject interface {
@@ -8538,8 +9228,10 @@ func (sh *strictHandler) GetCartRentalOverview(ctx *fiber.Ctx, params GetCartRen
 }
 
 // CheckProductsSupported operation middleware
-func (sh *strictHandler) CheckProductsSupported(ctx *fiber.Ctx) error {
+func (sh *strictHandler) CheckProductsSupported(ctx *fiber.Ctx, params CheckProductsSupportedParams) error {
 	var request CheckProductsSupportedRequestObject
+
+	request.Params = params
 
 	var body CheckProductsSupportedJSONRequestBody
 	var err error
@@ -8577,8 +9269,10 @@ func (sh *strictHandler) CheckProductsSupported(ctx *fiber.Ctx) error {
 }
 
 // ImportProducts operation middleware
-func (sh *strictHandler) ImportProducts(ctx *fiber.Ctx) error {
+func (sh *strictHandler) ImportProducts(ctx *fiber.Ctx, params ImportProductsParams) error {
 	var request ImportProductsRequestObject
+
+	request.Params = params
 
 	var body ImportProductsJSONRequestBody
 	var err error
@@ -8643,8 +9337,10 @@ func (sh *strictHandler) GetProductImport(ctx *fiber.Ctx, id openapi_types.UUID)
 }
 
 // CreateCatalogImport operation middleware
-func (sh *strictHandler) CreateCatalogImport(ctx *fiber.Ctx) error {
+func (sh *strictHandler) CreateCatalogImport(ctx *fiber.Ctx, params CreateCatalogImportParams) error {
 	var request CreateCatalogImportRequestObject
+
+	request.Params = params
 
 	var body CreateCatalogImportJSONRequestBody
 	var err error
@@ -8967,10 +9663,11 @@ func (sh *strictHandler) GetEvent(ctx *fiber.Ctx, id EventID) error {
 }
 
 // RedeliverEvent operation middleware
-func (sh *strictHandler) RedeliverEvent(ctx *fiber.Ctx, id EventID) error {
+func (sh *strictHandler) RedeliverEvent(ctx *fiber.Ctx, id EventID, params RedeliverEventParams) error {
 	var request RedeliverEventRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
 		return sh.ssi.RedeliverEvent(ctx.UserContext(), request.(RedeliverEventRequestObject))
@@ -9021,8 +9718,10 @@ func (sh *strictHandler) ListOffers(ctx *fiber.Ctx, params ListOffersParams) err
 }
 
 // CreateOffer operation middleware
-func (sh *strictHandler) CreateOffer(ctx *fiber.Ctx) error {
+func (sh *strictHandler) CreateOffer(ctx *fiber.Ctx, params CreateOfferParams) error {
 	var request CreateOfferRequestObject
+
+	request.Params = params
 
 	var body CreateOfferJSONRequestBody
 	var err error
@@ -9087,8 +9786,10 @@ func (sh *strictHandler) ListOffersPaginated(ctx *fiber.Ctx, params ListOffersPa
 }
 
 // CreatePartnerOffer operation middleware
-func (sh *strictHandler) CreatePartnerOffer(ctx *fiber.Ctx) error {
+func (sh *strictHandler) CreatePartnerOffer(ctx *fiber.Ctx, params CreatePartnerOfferParams) error {
 	var request CreatePartnerOfferRequestObject
+
+	request.Params = params
 
 	var body CreatePartnerOfferJSONRequestBody
 	var err error
@@ -9153,8 +9854,10 @@ func (sh *strictHandler) GetOfferByReference(ctx *fiber.Ctx, sellerOfferReferenc
 }
 
 // ValidateOffer operation middleware
-func (sh *strictHandler) ValidateOffer(ctx *fiber.Ctx) error {
+func (sh *strictHandler) ValidateOffer(ctx *fiber.Ctx, params ValidateOfferParams) error {
 	var request ValidateOfferRequestObject
+
+	request.Params = params
 
 	var body ValidateOfferJSONRequestBody
 	var err error
@@ -9260,10 +9963,11 @@ func (sh *strictHandler) EditOffer(ctx *fiber.Ctx, id string) error {
 }
 
 // VoidOffer operation middleware
-func (sh *strictHandler) VoidOffer(ctx *fiber.Ctx, id string) error {
+func (sh *strictHandler) VoidOffer(ctx *fiber.Ctx, id string, params VoidOfferParams) error {
 	var request VoidOfferRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	var body VoidOfferJSONRequestBody
 	var err error
@@ -9423,10 +10127,11 @@ func (sh *strictHandler) SetOrderMetadata(ctx *fiber.Ctx, id string) error {
 }
 
 // AcceptOrder operation middleware
-func (sh *strictHandler) AcceptOrder(ctx *fiber.Ctx, id string) error {
+func (sh *strictHandler) AcceptOrder(ctx *fiber.Ctx, id string, params AcceptOrderParams) error {
 	var request AcceptOrderRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
 		return sh.ssi.AcceptOrder(ctx.UserContext(), request.(AcceptOrderRequestObject))
@@ -9450,10 +10155,11 @@ func (sh *strictHandler) AcceptOrder(ctx *fiber.Ctx, id string) error {
 }
 
 // AcknowledgeOrder operation middleware
-func (sh *strictHandler) AcknowledgeOrder(ctx *fiber.Ctx, id string) error {
+func (sh *strictHandler) AcknowledgeOrder(ctx *fiber.Ctx, id string, params AcknowledgeOrderParams) error {
 	var request AcknowledgeOrderRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
 		return sh.ssi.AcknowledgeOrder(ctx.UserContext(), request.(AcknowledgeOrderRequestObject))
@@ -9477,10 +10183,11 @@ func (sh *strictHandler) AcknowledgeOrder(ctx *fiber.Ctx, id string) error {
 }
 
 // RejectOrder operation middleware
-func (sh *strictHandler) RejectOrder(ctx *fiber.Ctx, id string) error {
+func (sh *strictHandler) RejectOrder(ctx *fiber.Ctx, id string, params RejectOrderParams) error {
 	var request RejectOrderRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
 		return sh.ssi.RejectOrder(ctx.UserContext(), request.(RejectOrderRequestObject))
@@ -9504,10 +10211,11 @@ func (sh *strictHandler) RejectOrder(ctx *fiber.Ctx, id string) error {
 }
 
 // RunScenarioSimulation operation middleware
-func (sh *strictHandler) RunScenarioSimulation(ctx *fiber.Ctx, scenarioName RunScenarioSimulationParamsScenarioName) error {
+func (sh *strictHandler) RunScenarioSimulation(ctx *fiber.Ctx, scenarioName RunScenarioSimulationParamsScenarioName, params RunScenarioSimulationParams) error {
 	var request RunScenarioSimulationRequestObject
 
 	request.ScenarioName = scenarioName
+	request.Params = params
 
 	var body RunScenarioSimulationJSONRequestBody
 	var err error
@@ -9545,8 +10253,10 @@ func (sh *strictHandler) RunScenarioSimulation(ctx *fiber.Ctx, scenarioName RunS
 }
 
 // CreateShipment operation middleware
-func (sh *strictHandler) CreateShipment(ctx *fiber.Ctx) error {
+func (sh *strictHandler) CreateShipment(ctx *fiber.Ctx, params CreateShipmentParams) error {
 	var request CreateShipmentRequestObject
+
+	request.Params = params
 
 	var body CreateShipmentJSONRequestBody
 	var err error
@@ -9611,8 +10321,10 @@ func (sh *strictHandler) ListShippingMethods(ctx *fiber.Ctx, params ListShipping
 }
 
 // CreateShippingMethod operation middleware
-func (sh *strictHandler) CreateShippingMethod(ctx *fiber.Ctx) error {
+func (sh *strictHandler) CreateShippingMethod(ctx *fiber.Ctx, params CreateShippingMethodParams) error {
 	var request CreateShippingMethodRequestObject
+
+	request.Params = params
 
 	var body CreateShippingMethodJSONRequestBody
 	var err error
@@ -9675,8 +10387,10 @@ func (sh *strictHandler) ListWebhookEndpoints(ctx *fiber.Ctx) error {
 }
 
 // CreateWebhookEndpoint operation middleware
-func (sh *strictHandler) CreateWebhookEndpoint(ctx *fiber.Ctx) error {
+func (sh *strictHandler) CreateWebhookEndpoint(ctx *fiber.Ctx, params CreateWebhookEndpointParams) error {
 	var request CreateWebhookEndpointRequestObject
+
+	request.Params = params
 
 	var body CreateWebhookEndpointJSONRequestBody
 	var err error
@@ -9809,10 +10523,11 @@ func (sh *strictHandler) UpdateWebhookEndpoint(ctx *fiber.Ctx, id WebhookEndpoin
 }
 
 // RotateWebhookEndpointSecret operation middleware
-func (sh *strictHandler) RotateWebhookEndpointSecret(ctx *fiber.Ctx, id WebhookEndpointID) error {
+func (sh *strictHandler) RotateWebhookEndpointSecret(ctx *fiber.Ctx, id WebhookEndpointID, params RotateWebhookEndpointSecretParams) error {
 	var request RotateWebhookEndpointSecretRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
 		return sh.ssi.RotateWebhookEndpointSecret(ctx.UserContext(), request.(RotateWebhookEndpointSecretRequestObject))
@@ -9836,10 +10551,11 @@ func (sh *strictHandler) RotateWebhookEndpointSecret(ctx *fiber.Ctx, id WebhookE
 }
 
 // TestWebhookEndpoint operation middleware
-func (sh *strictHandler) TestWebhookEndpoint(ctx *fiber.Ctx, id WebhookEndpointID) error {
+func (sh *strictHandler) TestWebhookEndpoint(ctx *fiber.Ctx, id WebhookEndpointID, params TestWebhookEndpointParams) error {
 	var request TestWebhookEndpointRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
 		return sh.ssi.TestWebhookEndpoint(ctx.UserContext(), request.(TestWebhookEndpointRequestObject))

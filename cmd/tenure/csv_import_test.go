@@ -12,6 +12,7 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/internal/contractcheck"
 	"github.com/tenurehq/tenure/internal/csvgen"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 	"github.com/tenurehq/tenure/internal/testenv"
@@ -52,6 +53,7 @@ func TestCSVImportSurvivesAKilledWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	client.HTTP.Transport = contractcheck.Transport(t, client.HTTP.Transport)
 	var file bytes.Buffer
 	stats, err := csvgen.Generate(&file, rows, 3)
 	if err != nil {

@@ -123,7 +123,20 @@ type sandboxSellerFile struct {
 	TemporalUIURL string `json:"temporal_ui_url"`
 }
 
+// devServerRecord is where `tenure dev` records its Temporal dev server,
+// for the other commands and for its next start.
+func devServerRecord(cfg *config.Config) string {
+	return filepath.Join(cfg.DataDir, "temporal-dev.json")
+}
+
 func runDev(ctx context.Context, cfg *config.Config, logger *slog.Logger, out io.Writer) error {
+	// A dev server an earlier run left (killed before it could stop it)
+	// holds the ports this run needs.
+	if pid, err := temporalcli.StopLeftover(devServerRecord(cfg), 15*time.Second); err != nil {
+		return err
+	} else if pid != 0 {
+		logger.Warn("stopped the Temporal dev server an earlier tenure dev left running", "pid", pid)
+	}
 	// Every address is checked before anything starts, so a taken port is
 	// reported by its setting instead of as a half-started stack.
 	ln, err := listen("http.addr", cfg.HTTP.Addr)
@@ -131,13 +144,19 @@ func runDev(ctx context.Context, cfg *config.Config, logger *slog.Logger, out io
 		return err
 	}
 	defer ln.Close()
+	dataDir, err := filepath.Abs(cfg.DataDir)
+	if err != nil {
+		return err
+	}
 	devServer := temporalcli.DevServerOptions{
-		IP:        "127.0.0.1",
-		Port:      cfg.Dev.TemporalPort,
-		UIPort:    cfg.Dev.UIPort,
-		DBFile:    filepath.Join(cfg.DataDir, "temporal.db"),
-		LogFile:   filepath.Join(cfg.DataDir, "temporal.log"),
-		Namespace: cfg.Temporal.Namespace,
+		IP:     "127.0.0.1",
+		Port:   cfg.Dev.TemporalPort,
+		UIPort: cfg.Dev.UIPort,
+		// Absolute, as the record names the server by it.
+		DBFile:     filepath.Join(dataDir, "temporal.db"),
+		LogFile:    filepath.Join(dataDir, "temporal.log"),
+		RecordFile: devServerRecord(cfg),
+		Namespace:  cfg.Temporal.Namespace,
 		// Registered at start, so operators can filter from the first offer on.
 		SearchAttributes: searchattr.All(),
 	}
@@ -199,20 +218,13 @@ func runDev(ctx context.Context, cfg *config.Config, logger *slog.Logger, out io
 
 // devSeller reuses the seller of an earlier run when its credentials still
 // work, and registers a new one otherwise. Either way the seller file is
-// rewritten with the current addresses.
+// rewritten with the current addresses before the fixtures are seeded, so
+// a run whose seeding failed leaves a seller the next run reuses.
 func devSeller(ctx context.Context, cfg *config.Config, store *db.Store, tc client.Client, uiURL string) (sandboxSellerFile, error) {
 	path := filepath.Join(cfg.DataDir, "sandbox-seller.json")
 	var seller sandboxSellerFile
-	if raw, err := os.ReadFile(path); err == nil && json.Unmarshal(raw, &seller) == nil && credentialsWork(ctx, store, seller) {
-		if cfg.Environment == config.Sandbox {
-			// Seeding is idempotent; running it again repairs fixtures
-			// a reset database lost.
-			if err := seedSandbox(ctx, tc, uuid.MustParse(seller.SellerID)); err != nil {
-				return seller, err
-			}
-		}
-	} else {
-		created, err := registerSeller(ctx, cfg, store, tc, "Sandbox Seller", "EUR")
+	if raw, err := os.ReadFile(path); err != nil || json.Unmarshal(raw, &seller) != nil || !credentialsWork(ctx, store, seller) {
+		created, err := identity.CreateSeller(ctx, store, "Sandbox Seller", "EUR")
 		if err != nil {
 			return seller, err
 		}
@@ -225,7 +237,15 @@ func devSeller(ctx context.Context, cfg *config.Config, store *db.Store, tc clie
 	seller.APIURL = cfg.HTTP.PublicURL
 	seller.TemporalUIURL = uiURL
 	raw, _ := json.MarshalIndent(seller, "", "  ")
-	return seller, os.WriteFile(path, append(raw, '\n'), 0o600)
+	if err := os.WriteFile(path, append(raw, '\n'), 0o600); err != nil {
+		return seller, err
+	}
+	if cfg.Environment != config.Sandbox {
+		return seller, nil
+	}
+	// Seeding is idempotent; running it on every start repairs fixtures
+	// a reset database lost.
+	return seller, seedSandbox(ctx, cfg, tc, uuid.MustParse(seller.SellerID), seedWait)
 }
 
 func credentialsWork(ctx context.Context, store *db.Store, s sandboxSellerFile) bool {

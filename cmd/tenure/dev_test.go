@@ -41,16 +41,6 @@ var buildTenure = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // devProcess is a `tenure dev` subprocess on free ports and its own data
 // directory and database.
 type devProcess struct {
@@ -58,26 +48,9 @@ type devProcess struct {
 	env     []string
 	dataDir string
 	apiURL  string
-	stdout  *syncBuffer
-	stderr  *syncBuffer
+	stdout  *testenv.Output
+	stderr  *testenv.Output
 	done    chan error
-}
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // newDatabaseURL names a database that does not exist yet, so `tenure dev`
@@ -101,11 +74,11 @@ func newDatabaseURL(t *testing.T) string {
 
 func devEnv(t *testing.T, dataDir, databaseURL string) []string {
 	return append(os.Environ(),
-		"TENURE_HTTP_ADDR="+fmt.Sprintf("127.0.0.1:%d", freePort(t)),
+		"TENURE_HTTP_ADDR="+fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t)),
 		"TENURE_DATA_DIR="+dataDir,
 		"TENURE_DATABASE_URL="+databaseURL,
-		"TENURE_DEV_TEMPORAL_PORT="+fmt.Sprint(freePort(t)),
-		"TENURE_DEV_UI_PORT="+fmt.Sprint(freePort(t)),
+		"TENURE_DEV_TEMPORAL_PORT="+fmt.Sprint(testenv.FreePort(t)),
+		"TENURE_DEV_UI_PORT="+fmt.Sprint(testenv.FreePort(t)),
 		"TENURE_DEV_TEMPORAL_CLI="+testenv.TemporalCLI(t),
 	)
 }
@@ -116,7 +89,7 @@ func startDev(t *testing.T, env []string, dataDir string) *devProcess {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &devProcess{env: env, dataDir: dataDir, stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	p := &devProcess{env: env, dataDir: dataDir, stdout: &testenv.Output{}, stderr: &testenv.Output{}, done: make(chan error, 1)}
 	p.cmd = exec.Command(bin, "dev")
 	p.cmd.Env = env
 	p.cmd.Dir = t.TempDir()
@@ -374,7 +347,7 @@ func runWebhookSnippet(t *testing.T, apiURL, token string) {
 
 func TestDevExplainsUnreachablePostgres(t *testing.T) {
 	dataDir := t.TempDir()
-	env := devEnv(t, dataDir, fmt.Sprintf("postgres://postgres@127.0.0.1:%d/tenure?sslmode=disable&connect_timeout=2", freePort(t)))
+	env := devEnv(t, dataDir, fmt.Sprintf("postgres://postgres@127.0.0.1:%d/tenure?sslmode=disable&connect_timeout=2", testenv.FreePort(t)))
 	out := runDevToFailure(t, env)
 	if !strings.Contains(out, "TENURE_DATABASE_URL") || !strings.Contains(out, "cannot reach PostgreSQL") {
 		t.Errorf("the error does not say what to set:\n%s", out)

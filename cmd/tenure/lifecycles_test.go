@@ -17,6 +17,7 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/internal/contractcheck"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 	"github.com/tenurehq/tenure/internal/testenv"
 	"github.com/tenurehq/tenure/webhook"
@@ -71,6 +72,7 @@ func TestLifecyclesSurviveAKilledWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	client.HTTP.Transport = contractcheck.Transport(t, client.HTTP.Transport)
 
 	worker := startWorker(t, env)
 	var done atomic.Int64

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/refusal"
 	"github.com/tenurehq/tenure/services"
+	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/offer"
 )
 
@@ -22,6 +24,7 @@ func offersCommand(file func() string) *cobra.Command {
 
 func offersDecideCommand(file func() string) *cobra.Command {
 	var accept, decline bool
+	var wait time.Duration
 	cmd := &cobra.Command{
 		Use:   "decide OFFER_ID --accept|--decline",
 		Short: "Decide an offer under review (production: the risk rules left it to an operator)",
@@ -52,10 +55,19 @@ func offersDecideCommand(file func() string) *cobra.Command {
 			if decline {
 				trigger = offer.Decline
 			}
+			w := workflowWait{cfg: c.cfg, temporal: c.temporal, taskQueue: offer.TaskQueue, workflowID: offer.WorkflowID(id), limit: wait}
+			bounded, cancel := w.context(ctx)
+			defer cancel()
 			var refused *refusal.Error
-			if err := service.Change(ctx, row.SellerID, id, trigger); errors.As(err, &refused) {
+			err = service.Change(bounded, row.SellerID, id, trigger)
+			switch {
+			case errors.As(err, &refused):
 				return errors.New(refused.Message)
-			} else if err != nil {
+			case errors.Is(err, entity.ErrUnavailable):
+				// The workflow may still decide the offer once a worker
+				// polls: the operator reads it before deciding again.
+				return fmt.Errorf("%w\nThe decision may still be made: read the offer before deciding again", w.gaveUp(ctx))
+			case err != nil:
 				return err
 			}
 			decided, err := service.Get(ctx, row.SellerID, id)
@@ -68,5 +80,6 @@ func offersDecideCommand(file func() string) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&accept, "accept", false, "accept the offer (its order is created)")
 	cmd.Flags().BoolVar(&decline, "decline", false, "decline the offer")
+	cmd.Flags().DurationVar(&wait, "wait", entity.UpdateTimeout, "how long to wait for the offer's workflow before giving up")
 	return cmd
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
@@ -120,6 +121,25 @@ func TestProductionRiskReviewAndOperatorDecisions(t *testing.T) {
 	out, err := tenureCLIFails(t, env, "offers", "decide", small.String(), "--decline")
 	if err == nil || !strings.Contains(out, "offers with status=accepted cannot be declined") {
 		t.Errorf("deciding a decided offer: %v %s", err, out)
+	}
+
+	// An offer whose workflow no worker runs: the decision gives up after
+	// --wait, naming where it waited.
+	stuck := submit("stuck", 6, "DE")
+	await(stuck, "pending_review")
+	idle := testenv.Namespace(t)
+	_, err = testenv.ClientFor(t, idle).ExecuteWorkflow(t.Context(), client.StartWorkflowOptions{ID: offer.WorkflowID(stuck), TaskQueue: offer.TaskQueue},
+		offer.Offer, offer.Input{OfferID: stuck, SellerID: sellerID, Review: offers.ReviewByRules, Revision: offer.Revision})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idleEnv := append(env, "TENURE_TEMPORAL_NAMESPACE="+idle)
+	out, err = tenureCLIFails(t, idleEnv, "offers", "decide", stuck.String(), "--accept", "--wait", "2s")
+	for _, want := range []string{"gave up after 2s waiting for workflow " + offer.WorkflowID(stuck), `namespace "` + idle + `"`,
+		`task queue "offers"`, "no worker polls that task queue", "read the offer before deciding again"} {
+		if err == nil || !strings.Contains(out, want) {
+			t.Errorf("deciding without a worker: %v; the output lacks %q:\n%s", err, want, out)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/internal/temporalcli"
 )
 
 // loadConfig reads and validates the configuration parts a command needs.
@@ -66,10 +67,17 @@ type connections struct {
 
 // connect loads and validates the configuration a command needs and opens
 // the database (NeedDatabase) and Temporal (NeedTemporal) connections.
+// Unless the configuration gives temporal.address, a dev server `tenure
+// dev` runs for the same data directory is preferred to the default.
 func connect(ctx context.Context, file string, need config.Need) (*connections, error) {
 	cfg, err := loadConfig(file, need)
 	if err != nil {
 		return nil, err
+	}
+	if need&config.NeedTemporal != 0 && !cfg.Temporal.AddressGiven {
+		if dev, ok := temporalcli.ReadRecord(devServerRecord(cfg)); ok {
+			cfg.Temporal.Address = dev.Address
+		}
 	}
 	c := &connections{cfg: cfg, logger: newLogger(cfg)}
 	if need&config.NeedDatabase != 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -12,16 +13,18 @@ import (
 	"github.com/spf13/cobra"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/internal/permanent"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 
 func sellersCommand(file func() string) *cobra.Command {
-	cmd := &cobra.Command{Use: "sellers", Short: "Create and list sellers, rotate their client secrets, register webhook endpoints"}
-	cmd.AddCommand(sellersCreateCommand(file), sellersListCommand(file), sellersRotateCommand(file), sellersSetWebhookCommand(file))
+	cmd := &cobra.Command{Use: "sellers", Short: "Create and list sellers, seed their sandbox fixtures, rotate their client secrets, register webhook endpoints"}
+	cmd.AddCommand(sellersCreateCommand(file), sellersSeedCommand(file), sellersListCommand(file), sellersRotateCommand(file), sellersSetWebhookCommand(file))
 	return cmd
 }
 
@@ -32,13 +35,20 @@ type sellerCredentialsOutput struct {
 	ClientSecret string `json:"client_secret"`
 }
 
+// seedWait is how long commands wait for a seller's sandbox fixtures by
+// default; with a worker polling, seeding takes about ten seconds.
+const seedWait = 2 * time.Minute
+
 func sellersCreateCommand(file func() string) *cobra.Command {
 	var name, currency string
 	var asJSON bool
+	var wait time.Duration
 	cmd := &cobra.Command{
 		Use:   "create",
 		Short: "Register a seller and print its client credentials (the secret is shown once)",
-		Args:  cobra.NoArgs,
+		Long: "Registers a seller and prints its client credentials. In the sandbox it then seeds the seller's fixtures " +
+			"through a workflow a worker must run, waiting at most --wait.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			cfg, err := config.Load(file())
@@ -55,48 +65,105 @@ func sellersCreateCommand(file func() string) *cobra.Command {
 				return err
 			}
 			defer c.close()
-			seller, err := registerSeller(ctx, c.cfg, c.store, c.temporal, name, currency)
+			seller, err := identity.CreateSeller(ctx, c.store, name, currency)
 			if err != nil {
 				return err
 			}
-			return printCredentials(cmd.OutOrStdout(), asJSON, seller.Seller.ID, seller.Credentials)
+			// Printed before the seeding: the secret is shown only once,
+			// and the seller exists whatever becomes of its fixtures.
+			if err := printCredentials(cmd.OutOrStdout(), asJSON, seller.Seller.ID, seller.Credentials); err != nil {
+				return err
+			}
+			if c.cfg.Environment != config.Sandbox {
+				return nil
+			}
+			if err := seedSandbox(ctx, c.cfg, c.temporal, seller.Seller.ID, wait); err != nil {
+				return fmt.Errorf("%w\nThe seller exists (its credentials are above); once the cause is fixed, seed its fixtures with: tenure sellers seed %s",
+					err, seller.Seller.ID)
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "the seller's name (required)")
 	cmd.Flags().StringVar(&currency, "currency", "EUR", "the seller's currency, an ISO 4217 code")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print {seller_id, client_id, client_secret} as JSON")
+	cmd.Flags().DurationVar(&wait, "wait", seedWait, "how long to wait for the sandbox fixtures before giving up")
 	_ = cmd.MarkFlagRequired("name")
 	return cmd
 }
 
-// registerSeller creates a seller and, in the sandbox, seeds its fixtures by
-// running the fixture workflow to completion (a worker must be polling).
-func registerSeller(ctx context.Context, cfg *config.Config, store *db.Store, tc client.Client, name, currency string) (identity.NewSeller, error) {
-	seller, err := identity.CreateSeller(ctx, store, name, currency)
-	if err != nil {
-		return seller, err
+func sellersSeedCommand(file func() string) *cobra.Command {
+	var wait time.Duration
+	cmd := &cobra.Command{
+		Use:   "seed SELLER_ID",
+		Short: "Seed a sandbox seller's fixtures again (fixtures in place are left as they are)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sellerID, err := uuid.Parse(args[0])
+			if err != nil {
+				return fmt.Errorf("SELLER_ID must be a seller id (a UUID), got %q", args[0])
+			}
+			ctx := cmd.Context()
+			c, err := connect(ctx, file(), config.NeedDatabase|config.NeedTemporal)
+			if err != nil {
+				return err
+			}
+			defer c.close()
+			if c.cfg.Environment != config.Sandbox {
+				return fmt.Errorf("fixtures are for sandbox sellers, and environment (TENURE_ENVIRONMENT) is %s", c.cfg.Environment)
+			}
+			if _, err := c.store.GetSeller(ctx, sellerID); db.IsNotFound(err) {
+				return fmt.Errorf("no seller with id %s", sellerID)
+			} else if err != nil {
+				return err
+			}
+			if err := seedSandbox(ctx, c.cfg, c.temporal, sellerID, wait); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "the sandbox fixtures of seller %s are in place\n", sellerID)
+			return err
+		},
 	}
-	if cfg.Environment != config.Sandbox {
-		return seller, nil
-	}
-	return seller, seedSandbox(ctx, tc, seller.Seller.ID)
+	cmd.Flags().DurationVar(&wait, "wait", seedWait, "how long to wait for the fixtures before giving up")
+	return cmd
 }
 
-func seedSandbox(ctx context.Context, tc client.Client, sellerID uuid.UUID) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+// seedSandbox seeds a sandbox seller's fixtures by running the fixture
+// workflow to completion (a worker must be polling), waiting at most wait.
+func seedSandbox(ctx context.Context, cfg *config.Config, tc client.Client, sellerID uuid.UUID, wait time.Duration) error {
+	w := workflowWait{cfg: cfg, temporal: tc, taskQueue: sandbox.TaskQueue, workflowID: sandbox.WorkflowID(sellerID), limit: wait}
+	bounded, cancel := w.context(ctx)
 	defer cancel()
-	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                       sandbox.WorkflowID(sellerID),
+	run, err := tc.ExecuteWorkflow(bounded, client.StartWorkflowOptions{
+		ID:                       w.workflowID,
 		TaskQueue:                sandbox.TaskQueue,
 		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 	}, sandbox.SeedSeller, sandbox.SeedInput{SellerID: sellerID})
-	if err != nil {
-		return fmt.Errorf("starting the sandbox fixtures of seller %s: %w", sellerID, err)
+	if err == nil {
+		err = run.Get(bounded, nil)
 	}
-	if err := run.Get(ctx, nil); err != nil {
-		return fmt.Errorf("seeding the sandbox fixtures of seller %s (workflow %s; is a worker running?): %w", sellerID, run.GetID(), err)
+	switch {
+	case err == nil:
+		return nil
+	case w.ranOut(ctx, bounded):
+		return fmt.Errorf("seeding the sandbox fixtures of seller %s: %w", sellerID, w.gaveUp(ctx))
 	}
-	return nil
+	return fmt.Errorf("seeding the sandbox fixtures of seller %s failed (workflow %s): %s", sellerID, w.workflowID, failureReason(err))
+}
+
+// failureReason is the reason a workflow failed, as its failing step gave
+// it, without the SDK's wrapping.
+func failureReason(err error) string {
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) {
+		return err.Error()
+	}
+	var act *temporal.ActivityError
+	if errors.As(err, &act) && app.Type() != permanent.ErrorType {
+		// A permanent failure's message names its step already.
+		return act.ActivityType().Name + ": " + app.Message()
+	}
+	return app.Message()
 }
 
 func printCredentials(w io.Writer, asJSON bool, sellerID uuid.UUID, c identity.Credentials) error {
@@ -165,7 +232,7 @@ func sellersRotateCommand(file func() string) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "rotate-secret CLIENT_ID",
-		Short: "Replace a client's secret; the old one stops working at once",
+		Short: "Replace a client's secret; the old one, and every access token issued with it, stop working at once",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -109,5 +111,89 @@ func TestSellersCommands(t *testing.T) {
 	if rotated.SellerID != created.SellerID || rotated.ClientID != created.ClientID ||
 		!identity.SecretMatches(cred.SecretHash, rotated.ClientSecret) || identity.SecretMatches(cred.SecretHash, created.ClientSecret) {
 		t.Errorf("after rotation only the new secret works: %+v", rotated)
+	}
+}
+
+// Without a worker on the namespace, creating a sandbox seller gives up
+// after --wait, saying where it waited, and still prints the credentials.
+func TestSellersCreateGivesUpWhenNoWorkerPolls(t *testing.T) {
+	databaseURL := testenv.DatabaseURL(t)
+	namespace := testenv.Namespace(t)
+	address := testenv.TemporalAddress(t)
+	env := append(os.Environ(),
+		"TENURE_DATABASE_URL="+databaseURL,
+		"TENURE_TEMPORAL_ADDRESS="+address,
+		"TENURE_TEMPORAL_NAMESPACE="+namespace,
+	)
+	started := time.Now()
+	out, err := tenureCLIFails(t, env, "sellers", "create", "--name", "Lonely Shop", "--json", "--wait", "3s")
+	if err == nil {
+		t.Fatalf("the command succeeded:\n%s", out)
+	}
+	if took := time.Since(started); took > 30*time.Second {
+		t.Errorf("the command took %s to give up", took)
+	}
+	for _, want := range []string{"gave up after 3s", "on Temporal at " + address, `namespace "` + namespace + `"`,
+		`task queue "sandbox"`, "no worker polls that task queue", "tenure sellers seed "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the message lacks %q:\n%s", want, out)
+		}
+	}
+	var created sellerCredentialsOutput
+	first, _, _ := strings.Cut(out, "\n")
+	if err := json.Unmarshal([]byte(first), &created); err != nil || created.ClientSecret == "" {
+		t.Fatalf("the credentials were not printed first: %v\n%s", err, out)
+	}
+	pool, err := db.Connect(t.Context(), databaseURL, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if _, err := db.NewStore(pool).GetSeller(t.Context(), uuid.MustParse(created.SellerID)); err != nil {
+		t.Errorf("the printed seller does not exist: %v", err)
+	}
+}
+
+// A worker on another database than the command's (the incident of issue
+// 12) breaks a foreign key: the seeding fails at once, and the command
+// prints why. `tenure sellers seed` seeds a seller the worker knows.
+func TestSellersCreatePrintsWhySeedingFailed(t *testing.T) {
+	workerStore := testenv.Database(t)
+	namespace := testenv.Namespace(t)
+	testenv.Worker(t, testenv.Config(t), workerStore, testenv.ClientFor(t, namespace))
+	env := append(os.Environ(),
+		"TENURE_DATABASE_URL="+testenv.DatabaseURL(t),
+		"TENURE_TEMPORAL_ADDRESS="+testenv.TemporalAddress(t),
+		"TENURE_TEMPORAL_NAMESPACE="+namespace,
+	)
+	started := time.Now()
+	out, err := tenureCLIFails(t, env, "sellers", "create", "--name", "Elsewhere Shop")
+	if err == nil {
+		t.Fatalf("the command succeeded:\n%s", out)
+	}
+	if took := time.Since(started); took > 30*time.Second {
+		t.Errorf("the command took %s to fail", took)
+	}
+	for _, want := range []string{"client secret:", "failed (workflow sandbox-fixtures/",
+		"sandbox.SeedShippingMethods failed permanently: a record it refers to does not exist", "tenure sellers seed "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "SQLSTATE") {
+		t.Errorf("the reason shows SQL:\n%s", out)
+	}
+
+	seller, err := identity.CreateSeller(t.Context(), workerStore, "Known Shop", "EUR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedEnv := append(env, "TENURE_DATABASE_URL="+workerStore.Pool.Config().ConnString())
+	if got := string(tenureCLI(t, seedEnv, "sellers", "seed", seller.Seller.ID.String())); !strings.Contains(got, "are in place") {
+		t.Errorf("sellers seed printed %q", got)
+	}
+	methods, err := workerStore.ListShippingMethods(t.Context(), dbgen.ListShippingMethodsParams{SellerID: seller.Seller.ID, RowLimit: 10})
+	if err != nil || len(methods) != 2 {
+		t.Errorf("the seeded seller has %d shipping methods (%v)", len(methods), err)
 	}
 }

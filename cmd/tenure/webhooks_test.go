@@ -81,13 +81,13 @@ func mustBuild(t *testing.T) string {
 // workerProcess is a `tenure worker` subprocess.
 type workerProcess struct {
 	cmd    *exec.Cmd
-	output *syncBuffer
+	output *testenv.Output
 	done   chan error
 }
 
 func startWorker(t *testing.T, env []string) *workerProcess {
 	t.Helper()
-	w := &workerProcess{cmd: exec.Command(mustBuild(t), "worker"), output: &syncBuffer{}, done: make(chan error, 1)}
+	w := &workerProcess{cmd: exec.Command(mustBuild(t), "worker"), output: &testenv.Output{}, done: make(chan error, 1)}
 	w.cmd.Env, w.cmd.Dir = env, t.TempDir()
 	w.cmd.Stdout, w.cmd.Stderr = w.output, w.output
 	if err := w.cmd.Start(); err != nil {

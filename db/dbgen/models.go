@@ -49,6 +49,22 @@ type Event struct {
 	DispatchedAt *time.Time
 }
 
+type IdempotencyKey struct {
+	Caller      string
+	Key         string
+	Method      string
+	Path        string
+	Fingerprint []byte
+	ResourceID  uuid.UUID
+	LeaseToken  *uuid.UUID
+	LeasedUntil *time.Time
+	Status      *int32
+	ContentType *string
+	Body        []byte
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+}
+
 type Offer struct {
 	ID                   uuid.UUID
 	SellerID             uuid.UUID
@@ -220,6 +236,7 @@ type SellerCredential struct {
 	SecretHash string
 	CreatedAt  time.Time
 	RotatedAt  *time.Time
+	Generation int32
 }
 
 type Shipment struct {

@@ -14,7 +14,7 @@ import (
 const createSellerCredential = `-- name: CreateSellerCredential :one
 INSERT INTO seller_credentials (client_id, seller_id, secret_hash)
 VALUES ($1, $2, $3)
-RETURNING client_id, seller_id, secret_hash, created_at, rotated_at
+RETURNING client_id, seller_id, secret_hash, created_at, rotated_at, generation
 `
 
 type CreateSellerCredentialParams struct {
@@ -32,12 +32,13 @@ func (q *Queries) CreateSellerCredential(ctx context.Context, arg CreateSellerCr
 		&i.SecretHash,
 		&i.CreatedAt,
 		&i.RotatedAt,
+		&i.Generation,
 	)
 	return i, err
 }
 
 const getSellerCredential = `-- name: GetSellerCredential :one
-SELECT client_id, seller_id, secret_hash, created_at, rotated_at FROM seller_credentials WHERE client_id = $1
+SELECT client_id, seller_id, secret_hash, created_at, rotated_at, generation FROM seller_credentials WHERE client_id = $1
 `
 
 func (q *Queries) GetSellerCredential(ctx context.Context, clientID string) (SellerCredential, error) {
@@ -49,12 +50,24 @@ func (q *Queries) GetSellerCredential(ctx context.Context, clientID string) (Sel
 		&i.SecretHash,
 		&i.CreatedAt,
 		&i.RotatedAt,
+		&i.Generation,
 	)
 	return i, err
 }
 
+const getSellerCredentialGeneration = `-- name: GetSellerCredentialGeneration :one
+SELECT generation FROM seller_credentials WHERE client_id = $1
+`
+
+func (q *Queries) GetSellerCredentialGeneration(ctx context.Context, clientID string) (int32, error) {
+	row := q.db.QueryRow(ctx, getSellerCredentialGeneration, clientID)
+	var generation int32
+	err := row.Scan(&generation)
+	return generation, err
+}
+
 const listSellerCredentials = `-- name: ListSellerCredentials :many
-SELECT client_id, seller_id, secret_hash, created_at, rotated_at FROM seller_credentials WHERE seller_id = $1 ORDER BY created_at, client_id
+SELECT client_id, seller_id, secret_hash, created_at, rotated_at, generation FROM seller_credentials WHERE seller_id = $1 ORDER BY created_at, client_id
 `
 
 func (q *Queries) ListSellerCredentials(ctx context.Context, sellerID uuid.UUID) ([]SellerCredential, error) {
@@ -72,6 +85,7 @@ func (q *Queries) ListSellerCredentials(ctx context.Context, sellerID uuid.UUID)
 			&i.SecretHash,
 			&i.CreatedAt,
 			&i.RotatedAt,
+			&i.Generation,
 		); err != nil {
 			return nil, err
 		}
@@ -85,9 +99,9 @@ func (q *Queries) ListSellerCredentials(ctx context.Context, sellerID uuid.UUID)
 
 const rotateSellerCredential = `-- name: RotateSellerCredential :one
 UPDATE seller_credentials
-SET secret_hash = $2, rotated_at = now()
+SET secret_hash = $2, rotated_at = now(), generation = generation + 1
 WHERE client_id = $1
-RETURNING client_id, seller_id, secret_hash, created_at, rotated_at
+RETURNING client_id, seller_id, secret_hash, created_at, rotated_at, generation
 `
 
 type RotateSellerCredentialParams struct {
@@ -104,6 +118,7 @@ func (q *Queries) RotateSellerCredential(ctx context.Context, arg RotateSellerCr
 		&i.SecretHash,
 		&i.CreatedAt,
 		&i.RotatedAt,
+		&i.Generation,
 	)
 	return i, err
 }

@@ -11,6 +11,9 @@ SELECT * FROM seller_credentials WHERE seller_id = $1 ORDER BY created_at, clien
 
 -- name: RotateSellerCredential :one
 UPDATE seller_credentials
-SET secret_hash = $2, rotated_at = now()
+SET secret_hash = $2, rotated_at = now(), generation = generation + 1
 WHERE client_id = $1
 RETURNING *;
+
+-- name: GetSellerCredentialGeneration :one
+SELECT generation FROM seller_credentials WHERE client_id = $1;

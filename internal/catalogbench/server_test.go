@@ -45,7 +45,7 @@ func newServer(b *testing.B, withWorker bool) *server {
 	if err != nil {
 		b.Fatal(err)
 	}
-	token, err := tokens.Issue(seller.Seller.ID, seller.Credentials.ClientID, identity.SellerScopes)
+	token, err := tokens.Issue(seller.Seller.ID, seller.Credentials.ClientID, 0, identity.SellerScopes)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"sort"
 	"strconv"
 	"syscall"
@@ -31,12 +32,16 @@ type DevServerOptions struct {
 	Namespace string
 	// SearchAttributes to register, name -> type (Keyword, Text, ...).
 	SearchAttributes map[string]string
+	// RecordFile, when set, receives the running server's Record, and is
+	// removed when the server is stopped.
+	RecordFile string
 }
 
 // DevServer is a running dev server process.
 type DevServer struct {
-	cmd  *exec.Cmd
-	done chan error
+	cmd        *exec.Cmd
+	done       chan error
+	recordFile string
 }
 
 // Address is the host:port of the dev server's frontend.
@@ -94,19 +99,47 @@ func StartDevServer(ctx context.Context, o DevServerOptions) (*DevServer, error)
 	defer logFile.Close()
 	cmd := exec.Command(o.CLI, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	// Its own process group: a Ctrl-C in the terminal reaches Tenure, which
-	// then stops the server in order, after its workers.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = childAttributes()
+	s := &DevServer{cmd: cmd, done: make(chan error, 1)}
+	if err := s.start(); err != nil {
 		return nil, fmt.Errorf("starting the Temporal dev server: %w", err)
 	}
-	s := &DevServer{cmd: cmd, done: make(chan error, 1)}
-	go func() { s.done <- cmd.Wait() }()
+	if o.RecordFile != "" {
+		// Recorded at once: a starter killed while the server starts
+		// leaves a server the next start must recognise.
+		s.recordFile = o.RecordFile
+		record := Record{PID: cmd.Process.Pid, Address: o.Address(), DBFile: o.DBFile}
+		if err := record.write(o.RecordFile); err != nil {
+			s.Stop(5 * time.Second)
+			return nil, fmt.Errorf("recording the Temporal dev server in %s: %w", o.RecordFile, err)
+		}
+	}
 	if err := s.waitHealthy(ctx, o); err != nil {
 		s.Stop(5 * time.Second)
 		return nil, err
 	}
 	return s, nil
+}
+
+// start starts the process from a goroutine locked to its OS thread until
+// the process ends. The parent-death signal (Linux) fires when the thread
+// that started the child ends, not the process, and Go ends threads of its
+// own accord (one whose locked goroutine exits, for instance): a thread
+// that waits for the child until it exits ends only with it, or with
+// Tenure.
+func (s *DevServer) start() error {
+	started := make(chan error, 1)
+	go func() {
+		// Never unlocked: the thread ends with this goroutine.
+		runtime.LockOSThread()
+		if err := s.cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		s.done <- s.cmd.Wait()
+	}()
+	return <-started
 }
 
 func (s *DevServer) waitHealthy(ctx context.Context, o DevServerOptions) error {
@@ -133,8 +166,12 @@ func (s *DevServer) waitHealthy(ctx context.Context, o DevServerOptions) error {
 	}
 }
 
-// Stop asks the server to shut down and kills it if it has not within timeout.
+// Stop asks the server to shut down and kills it if it has not within
+// timeout, then removes its record.
 func (s *DevServer) Stop(timeout time.Duration) error {
+	if s.recordFile != "" {
+		defer os.Remove(s.recordFile)
+	}
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-s.done:

@@ -1,17 +1,18 @@
 // Package temporalcli finds, installs and runs the pinned Temporal CLI, whose
-// dev server (with the Web UI) backs `tenure dev` and the integration tests.
-// The CLI is built from its own module graph, never from Tenure's go.mod:
-// its server code does not compile against the Temporal API version the SDK
-// pulls in.
+// dev server (with the Web UI) backs `tenure dev` and the integration tests,
+// and installs the Temporal server and SQL schema tool of the same version
+// for the cluster test. They are built from their own module graphs, never
+// from Tenure's go.mod: the server code does not compile against the
+// Temporal API version the SDK pulls in.
 package temporalcli
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -47,26 +48,54 @@ func Find(ctx context.Context, explicit, dir string) (string, error) {
 	return local, Install(ctx, filepath.Dir(local))
 }
 
+// cli is the pinned CLI as a program go install builds.
+var cli = program{name: "temporal", pkg: Module, version: Version, reports: "Server " + ServerVersion,
+	hint: "set dev.temporal_cli (TENURE_DEV_TEMPORAL_CLI) to a temporal " + Version + " binary"}
+
 // checkBinary accepts a CLI that embeds the pinned server version.
-func checkBinary(ctx context.Context, path string) error {
+func checkBinary(ctx context.Context, path string) error { return cli.check(ctx, path) }
+
+// Install builds the pinned CLI into binDir with `go install`.
+func Install(ctx context.Context, binDir string) error { return install(ctx, binDir, cli) }
+
+// program is a Temporal command built from its module at a pinned version.
+type program struct {
+	// name is the binary's file name in the bin directory.
+	name string
+	// pkg and version are what go install builds.
+	pkg, version string
+	// reports is part of what `--version` prints when it is the pinned one.
+	reports string
+	// hint tells the user how to do without the build.
+	hint string
+}
+
+// check accepts a binary whose version output names the pinned version.
+func (p program) check(ctx context.Context, path string) error {
 	out, err := exec.CommandContext(ctx, path, "--version").Output()
 	if err != nil {
 		return fmt.Errorf("cannot run it: %w", err)
 	}
-	if !strings.Contains(string(out), "Server "+ServerVersion) {
-		return fmt.Errorf("it reports %q; Tenure needs the CLI %s (Server %s)", strings.TrimSpace(string(out)), Version, ServerVersion)
+	if !strings.Contains(string(out), p.reports) {
+		return fmt.Errorf("it reports %q; Tenure needs %s %s (%s)", strings.TrimSpace(string(out)), p.name, p.version, p.reports)
 	}
 	return nil
 }
 
-// Install builds the pinned CLI into binDir with `go install`. An exclusive
-// file lock makes concurrent installs (parallel test packages) wait for the
-// first instead of racing it.
-func Install(ctx context.Context, binDir string) error {
+// install builds programs (of one module and version) into binDir with
+// `go install`, unless they are there already. An exclusive file lock
+// makes concurrent installs (parallel test packages) wait for the first
+// instead of racing it. go install names a binary after its package, so
+// the build goes to a directory of its own, then each binary is renamed
+// into place.
+func install(ctx context.Context, binDir string, programs ...program) error {
+	if checkAll(ctx, binDir, programs) == nil {
+		return nil
+	}
+	first := programs[0]
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		return errors.New("the Temporal CLI is not installed and Go is not on PATH to build it: " +
-			"install Go, or set dev.temporal_cli (TENURE_DEV_TEMPORAL_CLI) to a temporal " + Version + " binary")
+		return fmt.Errorf("%s is not installed and Go is not on PATH to build it: install Go, or %s", first.name, first.hint)
 	}
 	if err := os.MkdirAll(binDir, 0o755); err != nil {
 		return err
@@ -81,22 +110,44 @@ func Install(ctx context.Context, binDir string) error {
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 
-	target := filepath.Join(binDir, "temporal")
-	if checkBinary(ctx, target) == nil {
+	if checkAll(ctx, binDir, programs) == nil {
 		return nil // installed by whoever held the lock before us
 	}
-	cmd := exec.CommandContext(ctx, goTool, "install", Module+"@"+Version)
+	build, err := os.MkdirTemp(binDir, ".build-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(build)
+	args := []string{"install"}
+	for _, p := range programs {
+		args = append(args, p.pkg+"@"+p.version)
+	}
+	cmd := exec.CommandContext(ctx, goTool, args...)
 	// GOFLAGS from the caller (such as -mod=vendor) must not leak into a
 	// build of another module.
-	cmd.Env = append(os.Environ(), "GOBIN="+binDir, "GOFLAGS=")
+	cmd.Env = append(os.Environ(), "GOBIN="+build, "GOFLAGS=")
 	var output bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("installing the Temporal CLI (go install %s@%s) failed: %w\n%s\n"+
-			"Set dev.temporal_cli (TENURE_DEV_TEMPORAL_CLI) to an existing temporal %s binary to skip the build",
-			Module, Version, err, tail(output.String(), 20), Version)
+		return fmt.Errorf("building %s (go %s) failed: %w\n%s\nTo skip the build, %s",
+			first.name, strings.Join(args, " "), err, tail(output.String(), 20), first.hint)
 	}
-	return checkBinary(ctx, target)
+	for _, p := range programs {
+		if err := os.Rename(filepath.Join(build, path.Base(p.pkg)), filepath.Join(binDir, p.name)); err != nil {
+			return err
+		}
+	}
+	return checkAll(ctx, binDir, programs)
+}
+
+// checkAll checks every program's binary in binDir.
+func checkAll(ctx context.Context, binDir string, programs []program) error {
+	for _, p := range programs {
+		if err := p.check(ctx, filepath.Join(binDir, p.name)); err != nil {
+			return fmt.Errorf("%s: %w", p.name, err)
+		}
+	}
+	return nil
 }
 
 func tail(s string, lines int) string {

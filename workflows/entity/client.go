@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/tenurehq/tenure/idempotency"
 	"github.com/tenurehq/tenure/refusal"
 	"github.com/tenurehq/tenure/workflows/searchattr"
 )
@@ -27,6 +28,7 @@ func Update(ctx context.Context, c client.Client, workflowID, name string, resul
 	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID:   workflowID,
 		UpdateName:   name,
+		UpdateID:     idempotency.UpdateID(ctx),
 		Args:         args,
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})

@@ -26,14 +26,23 @@ type seeding struct {
 // a names the fixture activities; the worker registers the real ones.
 var a *activities.SandboxFixtures
 
+// MaxAttempts bounds the tries of each seeding step (about 15 s of
+// backoff): a step that still fails needs a human, who reads the reason
+// `tenure sellers create` prints and seeds again once it is fixed.
+// Permanent failures end at the first attempt (package permanent).
+const MaxAttempts = 5
+
+var retry = &temporal.RetryPolicy{
+	InitialInterval:    time.Second,
+	BackoffCoefficient: 2,
+	MaximumInterval:    30 * time.Second,
+	MaximumAttempts:    MaxAttempts,
+}
+
 func (s *seeding) setup(ctx workflow.Context) {
 	s.ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval:    time.Second,
-			BackoffCoefficient: 2,
-			MaximumInterval:    30 * time.Second,
-		},
+		RetryPolicy:         retry,
 	})
 }
 
@@ -51,6 +60,7 @@ func (s *seeding) run() (SeedResult, error) {
 	offers := workflow.WithActivityOptions(s.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 5 * time.Minute,
 		HeartbeatTimeout:    time.Minute,
+		RetryPolicy:         retry,
 	})
 	result.OffersAndOrders, err = call.Activity(offers, a.SeedOffers, s.input)
 	return result, err

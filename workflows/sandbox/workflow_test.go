@@ -76,6 +76,33 @@ func TestSeedSellerRetriesFailedActivities(t *testing.T) {
 	}
 }
 
+func TestSeedSellerGivesUpAfterMaxAttempts(t *testing.T) {
+	steps := []func(context.Context, activities.SeedInput) (int, error){a.SeedShippingMethods, a.SeedCatalog, a.SeedOffers}
+	for _, failing := range []func(context.Context, activities.SeedInput) (int, error){a.SeedShippingMethods, a.SeedOffers} {
+		env := newEnv()
+		failingName := activities.Name(failing)
+		attempts := map[string]int{}
+		for _, step := range steps {
+			name := activities.Name(step)
+			env.OnActivity(step, mock.Anything, mock.Anything).Return(func(context.Context, activities.SeedInput) (int, error) {
+				attempts[name]++
+				if name == failingName {
+					return 0, errors.New("the sku fixture product is missing")
+				}
+				return 1, nil
+			})
+		}
+		env.ExecuteWorkflow(SeedSeller, SeedInput{SellerID: uuid.New()})
+		err := env.GetWorkflowError()
+		if err == nil || !strings.Contains(err.Error(), "the sku fixture product is missing") {
+			t.Errorf("%s: the workflow ended with %v", failingName, err)
+		}
+		if attempts[failingName] != MaxAttempts {
+			t.Errorf("%s: %d attempts, want %d", failingName, attempts[failingName], MaxAttempts)
+		}
+	}
+}
+
 func TestWorkflowID(t *testing.T) {
 	id := uuid.MustParse("0193c3a8-7c1e-7b3e-9a4e-4b1f2d3c4e5f")
 	if got := WorkflowID(id); got != "sandbox-fixtures/0193c3a8-7c1e-7b3e-9a4e-4b1f2d3c4e5f" {

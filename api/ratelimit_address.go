@@ -1,0 +1,52 @@
+package api
+
+import (
+	"net/netip"
+	"slices"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// clientAddress is the address the per-address limits and the credential
+// throttle count a request against: the peer, or, when the peer is a
+// trusted proxy, the nearest address of X-Forwarded-For that is not one.
+// Entries further left were written by the client and prove nothing. IPv6
+// clients count per /64, the block one subscriber is usually given, so a
+// client cannot step through its own addresses to escape a limit.
+func clientAddress(c *fiber.Ctx, proxies []netip.Prefix) string {
+	client, ok := netip.AddrFromSlice(c.Context().RemoteIP())
+	if !ok {
+		return "unknown"
+	}
+	client = client.Unmap()
+	if trustedProxy(client, proxies) {
+		var hops []string
+		for _, header := range c.Request().Header.PeekAll(fiber.HeaderXForwardedFor) {
+			hops = append(hops, strings.Split(string(header), ",")...)
+		}
+		for _, hop := range slices.Backward(hops) {
+			a, err := netip.ParseAddr(strings.TrimSpace(hop))
+			if err != nil {
+				break
+			}
+			client = a.Unmap()
+			if !trustedProxy(client, proxies) {
+				break
+			}
+		}
+	}
+	if client.Is6() {
+		return netip.PrefixFrom(client, 64).Masked().String()
+	}
+	return client.String()
+}
+
+func trustedProxy(a netip.Addr, proxies []netip.Prefix) bool {
+	for _, p := range proxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,56 @@
+package contractcheck
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/tenurehq/tenure/internal/testenv"
+)
+
+func TestCheckerTellsResponsesOutsideTheContract(t *testing.T) {
+	root, err := testenv.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(ReferencePath(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Published() {
+		t.Skipf("the published contract is not at %s (set TENURE_REFERENCE_CONTRACT)", ReferencePath(root))
+	}
+	errorObject := `{"name":"bad_request","id":"1","message":"m","temporary":false,"timeout":false,"fault":false}`
+	goa := http.Header{"Content-Type": {errorMediaType}}
+	cases := []struct {
+		name, method, path string
+		status             int
+		header             http.Header
+		body               string
+		outside            string
+	}{
+		{"a listed refusal", http.MethodPost, "/v1/shipment", 400, goa, errorObject, ""},
+		{"a status the operation does not list", http.MethodPost, "/v1/shipment", 422, goa, errorObject, "does not list"},
+		{"a fault", http.MethodGet, "/v1/shipping-method", 500, goa, errorObject, "does not list"},
+		{"an error object lacking fields", http.MethodPost, "/v1/shipment", 400, goa, `{"name":"bad_request"}`, "outside the published contract"},
+		{"400 where the contract lists no client error", http.MethodPost, "/v1/catalog/check-supported", 400, goa, errorObject, ""},
+		{"400 where the contract lists 422", http.MethodGet, "/v1/catalog/products_paginated", 400, goa, errorObject, "does not list"},
+		{"a protocol refusal any operation may answer", http.MethodGet, "/v1/catalog/products_paginated", 431, goa, errorObject, ""},
+		{"a protocol refusal without the error object", http.MethodGet, "/v1/orders", 429, http.Header{"Content-Type": {"text/plain"}}, "slow down", "Content-Type"},
+		{"an extension of Tenure", http.MethodGet, "/v1/webhook-endpoints/x", 404, goa, errorObject, ""},
+		{"an extension's unlisted status", http.MethodGet, "/v1/webhook-endpoints", 404, goa, errorObject, "seller.yaml does not list"},
+		{"a path no operation has", http.MethodGet, "/healthz", 200, nil, "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := c.Check(httptest.NewRequest(tc.method, tc.path, nil), tc.status, tc.header, []byte(tc.body))
+			switch {
+			case tc.outside == "" && err != nil:
+				t.Errorf("inside the contract, refused: %v", err)
+			case tc.outside != "" && (err == nil || !strings.Contains(err.Error(), tc.outside)):
+				t.Errorf("want an error containing %q, got %v", tc.outside, err)
+			}
+		})
+	}
+}
