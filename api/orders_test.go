@@ -210,6 +210,7 @@ func TestStatusMismatchIsAFault(t *testing.T) {
 	if _, err := f.h.store.Pool.Exec(t.Context(), "UPDATE orders SET status = 'rejected' WHERE id = $1", id); err != nil {
 		t.Fatal(err)
 	}
+	f.h.brokenOnPurpose = true
 	resp := f.orderAction(t, id, "acknowledge")
 	body := resp.apiError(t)
 	if resp.status != http.StatusInternalServerError || body["name"] != "fault" || body["id"] != resp.header.Get("X-Request-Id") {
