@@ -66,21 +66,14 @@ func listAll[T any](ctx context.Context, query, createdBy *string, partnersOnly 
 	if err != nil {
 		return nil, err
 	}
-	f, err := unpagedFilter(query, createdBy, partnersOnly)
-	if err != nil {
-		return nil, err
-	}
-	records, _, err := list(ctx, claims.SellerID, f)
+	records, _, err := list(ctx, claims.SellerID, unpagedFilter(query, createdBy, partnersOnly))
 	return records, err
 }
 
 // pagedFilter checks the paging parameters (limit at least 1, default 20,
 // capped at 100 as the spec says; page zero-based) and reads the filters.
 func pagedFilter(p listParams) (listing.Filter, error) {
-	f, err := unpagedFilter(p.Query, p.CreatedBy, p.PartnersOnly)
-	if err != nil {
-		return f, err
-	}
+	f := unpagedFilter(p.Query, p.CreatedBy, p.PartnersOnly)
 	f.Limit = listing.DefaultLimit
 	if p.Limit != nil {
 		if *p.Limit < 1 {
@@ -100,24 +93,16 @@ func pagedFilter(p listParams) (listing.Filter, error) {
 	return f, nil
 }
 
-// unpagedFilter reads the filters of the deprecated unpaginated lists.
-func unpagedFilter(query, createdBy *string, partnersOnly *bool) (listing.Filter, error) {
-	if err := limitText("query", optional.Value(query), maxNameLength); err != nil {
-		return listing.Filter{}, err
-	}
-	if err := limitText("created_by", optional.Value(createdBy), maxCreatedBy); err != nil {
-		return listing.Filter{}, err
-	}
+// unpagedFilter reads the filters of the deprecated unpaginated lists;
+// the guard has checked their lengths against seller.yaml.
+func unpagedFilter(query, createdBy *string, partnersOnly *bool) listing.Filter {
 	return listing.Filter{
 		Query:        optional.Value(query),
 		CreatedBy:    listing.CreatedByEmails(optional.Value(createdBy)),
 		PartnersOnly: optional.Value(partnersOnly),
 		Limit:        listing.UnpagedLimit,
-	}, nil
+	}
 }
-
-// maxCreatedBy bounds the comma-separated e-mails of created_by.
-const maxCreatedBy = 4096
 
 // pagination describes a page of a list of total records.
 func pagination(f listing.Filter, total int64) sellerapi.Pagination {
