@@ -51,6 +51,9 @@ const (
 	ExpiryInThePast               Kind = "ExpiryInThePast"
 	// AlreadyCheckedOut refuses to edit an offer that left `created`.
 	AlreadyCheckedOut Kind = "AlreadyCheckedOut"
+	// OfferNotCreated answers a creation resumed under its Idempotency-Key
+	// whose offer's workflow ended without creating it.
+	OfferNotCreated Kind = "OfferNotCreated"
 )
 
 // kinds are the refusals Tenure knows.
@@ -58,7 +61,7 @@ var kinds = map[Kind]bool{
 	StatusNotAllowed: true, InvalidShipment: true, InvalidSuperseding: true,
 	EmptyOffer: true, ProductsNotFound: true, ProductsNotSupported: true, DuplicateSellerOfferReference: true,
 	ShippingMethodNotSupported: true, CurrenciesMismatch: true, ShippingAddressRequired: true, ExpiryInThePast: true,
-	AlreadyCheckedOut: true,
+	AlreadyCheckedOut: true, OfferNotCreated: true,
 }
 
 // Known reports whether name is a kind of refusal: what a workflow or an

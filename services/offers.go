@@ -80,6 +80,13 @@ func (s *Offers) Create(ctx context.Context, sellerID uuid.UUID, r offers.Reques
 	if err == nil {
 		err = h.Get(ctx, nil)
 	}
+	if entity.RanBefore(err) {
+		// Only a request resuming one whose process died finds its
+		// offer's workflow ended: had the workflow recorded a refusal of
+		// the creation, Temporal would have answered it for the update
+		// id; it ended without creating the offer.
+		return offers.Stored{}, offer.CreationFailed()
+	}
 	if err != nil {
 		return offers.Stored{}, s.explain(ctx, sellerID, draft.ID, offer.Create, err)
 	}

@@ -60,6 +60,13 @@ func Ended(err error) bool {
 	return errors.As(err, &notFound)
 }
 
+// RanBefore reports whether err refuses to start a workflow because one
+// of its id ran and ended: an entity's workflow never starts twice.
+func RanBefore(err error) bool {
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	return errors.As(err, &started)
+}
+
 // TimedOut reports whether the workflow did not answer in UpdateTimeout
 // (no worker polling, for instance).
 func TimedOut(err error) bool {

@@ -70,9 +70,16 @@ func (w *offerWorkflow) setup(ctx workflow.Context) error {
 // validateCreate refuses a second creation, and one after a failed one.
 func (w *offerWorkflow) validateCreate() error {
 	if w.createFailed {
-		return entity.Refuse(refusal.New(refusal.StatusNotAllowed, "the offer could not be created"))
+		return entity.Refuse(CreationFailed())
 	}
 	return w.validate(Create)
+}
+
+// CreationFailed refuses a creation after the offer's workflow failed to
+// create it, or ended without creating it: an offer id is created once, so
+// only a request with another Idempotency-Key can create the offer.
+func CreationFailed() *refusal.Error {
+	return refusal.New(refusal.OfferNotCreated, "the offer could not be created; send the request with a new Idempotency-Key to create it")
 }
 
 // validate refuses an update the current status does not allow, as the
