@@ -64,3 +64,9 @@ func (c *ProductImports) RunProductImport(ctx context.Context, in ProductImportI
 	s := result.Summary
 	return ProductImportResult{Status: string(result.Status), Total: s.Total, Imported: s.Imported, Rejected: s.Rejected}, nil
 }
+
+// FailProductImport marks an import failed once its workflow gave up on
+// running it, so that reading it does not show it started forever.
+func (c *ProductImports) FailProductImport(ctx context.Context, in ProductImportInput) error {
+	return c.Imports.Fail(ctx, in.ImportID)
+}

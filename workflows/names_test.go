@@ -45,7 +45,7 @@ func workflowName(w any) string {
 func TestRegisteredNames(t *testing.T) {
 	want := map[string][2][]string{
 		"sandbox": {{"SeedSeller"}, {"sandbox.SeedShippingMethods", "sandbox.SeedCatalog", "sandbox.SeedOffers"}},
-		"catalog": {{"ImportProducts", "ImportCSV"}, {"catalog.RunProductImport",
+		"catalog": {{"ImportProducts", "ImportCSV"}, {"catalog.RunProductImport", "catalog.FailProductImport",
 			"catalog.ProcessCSVImport", "catalog.SetCSVImportStatus", "catalog.ExpireCSVUpload", "catalog.WriteCSVImportErrors"}},
 		"offers": {{"Offer"}, {"offer.Create", "offer.Transition", "offer.Accept", "offer.Edit", "offer.StartOffer",
 			"offer.StartOrder", "offer.ReviewRisk"}},

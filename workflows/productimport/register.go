@@ -7,9 +7,9 @@ import (
 	"github.com/tenurehq/tenure/workflows/call"
 )
 
-// Register registers the product import workflow and its activity with
+// Register registers the product import workflow and its activities with
 // the worker of TaskQueue.
 func Register(r worker.Registry, a *activities.ProductImports) {
 	r.RegisterWorkflow(ImportProducts)
-	call.Register(r, a.RunProductImport)
+	call.Register(r, a.RunProductImport, a.FailProductImport)
 }

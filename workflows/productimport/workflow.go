@@ -41,6 +41,25 @@ func (i *importing) setup(ctx workflow.Context) {
 	})
 }
 
+// recordFailure is the change that marks an import failed when its run
+// fails for good; runs before it (and their histories) end without.
+const recordFailure = "record-failure"
+
 func (i *importing) run() (activities.ProductImportResult, error) {
-	return call.Activity(i.ctx, a.RunProductImport, activities.ProductImportInput{ImportID: i.input.ImportID})
+	in := activities.ProductImportInput{ImportID: i.input.ImportID}
+	result, err := call.Activity(i.ctx, a.RunProductImport, in)
+	if err == nil || workflow.GetVersion(i.ctx, recordFailure, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return result, err
+	}
+	// Transient failures are retried without end, so this one is
+	// permanent: the import is marked failed, and the workflow fails with
+	// the reason.
+	failing := workflow.WithActivityOptions(i.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute},
+	})
+	if markErr := call.Effect(failing, a.FailProductImport, in); markErr != nil {
+		workflow.GetLogger(i.ctx).Error("the failed import could not be marked failed", "error", markErr)
+	}
+	return result, err
 }
