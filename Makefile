@@ -7,7 +7,7 @@ export GOTOOLCHAIN := local
 TENURE := bin/tenure
 REFERENCE_CONTRACT ?= ../shared/reference/seller-api-1.0.0.openapi.yaml
 
-.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-csv
+.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-csv record-histories
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -69,3 +69,7 @@ bench-offers: temporal-cli
 ## bench-csv: CSV import of 1,000,000 generated rows against psql \copy, a re-import, and peak memory with 25 MB and 250 MB files
 bench-csv: temporal-cli
 	go test -run '^$$' -bench 'BenchmarkCSVImport' -benchtime 1x -timeout 60m ./internal/csvbench/
+
+## record-histories: record the workflow histories the replay tests replay, and the stored offers and orders with their views, from the current code
+record-histories: temporal-cli
+	TENURE_RECORD_HISTORIES=1 go test ./internal/histories -run TestRecordHistories -count=1 -timeout 10m

@@ -3,6 +3,7 @@
 // their customers check out, and follow accepted offers as orders through
 // webhooks. The command lives in cmd/tenure; README.md explains how to run it.
 //
-// This package holds no code: its tests check the files at the root of the
-// repository (docker-compose.yml).
+// This package holds no code: its tests check the repository as a whole,
+// the files at its root (docker-compose.yml) and the direction of its
+// dependencies (layers_test.go declares every package's layer).
 package tenure

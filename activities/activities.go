@@ -1,42 +1,45 @@
 // Package activities holds the side effects of Tenure's workflows:
-// persistence, pricing, file processing and webhook delivery. Every activity
-// is idempotent, so Temporal may run it more than once.
+// persistence, file processing and webhook delivery, one group (a struct)
+// per domain. Workflows call them through method values (workflows/call)
+// under the names Name gives them. Every activity is idempotent, so
+// Temporal may run it more than once. What activities need from the layers
+// above them (rendering events, starting workflows, driving fixtures) they
+// get through the interfaces of dependencies.go.
 package activities
 
 import (
 	"context"
 	"log/slog"
 
-	"go.temporal.io/sdk/client"
-
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/csvimport"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/webhook"
 )
 
 // Deps are what activities need from the process that runs them.
 type Deps struct {
-	Config   *config.Config
-	Store    *db.Store
-	Temporal client.Client
-	Logger   *slog.Logger
+	Config *config.Config
+	Store  *db.Store
+	Logger *slog.Logger
+	// Dispatcher starts the deliveries of the events activities record
+	// (webhook.Record) once their transaction has committed.
+	Dispatcher *webhook.Dispatcher
+	Views      Views
+	Starters   Starters
+	Fixtures   FixtureDriver
 }
 
 // Activities gathers the activity groups the worker registers.
 type Activities struct {
-	Sandbox  *SandboxFixtures
-	Catalog  *CatalogImports
-	CSV      *CSVImports
-	Webhooks *Webhooks
-	Offers   *Offers
-	Orders   *Orders
-	// Dispatcher starts the deliveries of recorded events; activities that
-	// record events (webhook.Record) hand their ids to it after committing.
-	Dispatcher *webhook.Dispatcher
+	Sandbox        *SandboxFixtures
+	ProductImports *ProductImports
+	CSV            *CSVImports
+	Deliveries     *Deliveries
+	Offers         *Offers
+	Orders         *Orders
 	// MaxConcurrentAttempts bounds the webhook attempts the worker runs at once.
 	MaxConcurrentAttempts int
 }
@@ -52,36 +55,26 @@ func New(d Deps) (*Activities, error) {
 	if err != nil {
 		return nil, err
 	}
-	engine, err := d.Config.Pricing.NewEngine()
-	if err != nil {
-		return nil, err
-	}
 	importer := catalog.Importer{Policy: catalog.NewPolicy(d.Config)}
-	dispatcher := webhook.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
 	return &Activities{
-		Sandbox: &SandboxFixtures{
-			Store: d.Store, Importer: importer,
-			Offers: offers.NewService(d.Config, d.Store, d.Temporal, engine),
-			Orders: &orders.Service{Store: d.Store, Temporal: d.Temporal},
-		},
-		Catalog: &CatalogImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
+		Sandbox:        &SandboxFixtures{Store: d.Store, Importer: importer, Driver: d.Fixtures},
+		ProductImports: &ProductImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
 		CSV: &CSVImports{
 			Jobs:      csvimport.Jobs{Store: d.Store},
 			Processor: csvimport.Processor{Store: d.Store, Bucket: bucket, Importer: importer, ChunkRows: d.Config.Catalog.Imports.ChunkRows},
 			Reports:   csvimport.ErrorReport{Store: d.Store, Bucket: bucket},
 		},
-		Webhooks: &Webhooks{
+		Deliveries: &Deliveries{
 			Store:  d.Store,
 			Box:    box,
 			Sender: webhook.NewSender(webhook.PolicyFor(d.Config.Environment), d.Config.Webhooks.AttemptTimeout),
 			Logger: d.Logger,
 		},
 		Offers: &Offers{
-			Store: d.Store, Temporal: d.Temporal, Dispatcher: dispatcher,
+			Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters,
 			Risk: offers.NewRiskRules(d.Config.Risk), Logger: d.Logger,
 		},
-		Orders:                &Orders{Store: d.Store, Dispatcher: dispatcher, Logger: d.Logger},
-		Dispatcher:            dispatcher,
+		Orders:                &Orders{Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Logger: d.Logger},
 		MaxConcurrentAttempts: d.Config.Webhooks.MaxConcurrentAttempts,
 	}, nil
 }

@@ -2,14 +2,11 @@ package activities
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/google/uuid"
-	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/db"
@@ -17,9 +14,6 @@ import (
 	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/webhook"
-	"github.com/tenurehq/tenure/workflows/offer"
-	"github.com/tenurehq/tenure/workflows/order"
-	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
 // Offers persists the status changes of offer workflows, each in one
@@ -27,19 +21,62 @@ import (
 // offers and orders they lead to.
 type Offers struct {
 	Store      *db.Store
-	Temporal   client.Client
 	Dispatcher *webhook.Dispatcher
+	Views      Views
+	Starters   Starters
 	Risk       offers.RiskRules
 	Logger     *slog.Logger
 }
 
-// offerEvents are the statuses whose arrival the spec announces.
-var offerEvents = map[offer.Status]webhook.EventType{
-	offer.PendingReview: webhook.OfferPendingReview,
-	offer.Accepted:      webhook.OfferAccepted,
-	offer.Declined:      webhook.OfferDeclined,
-	offer.Voided:        webhook.OfferVoided,
-	offer.Expired:       webhook.OfferExpired,
+// OfferRef names an offer to an activity that needs nothing else.
+type OfferRef struct {
+	OfferID  uuid.UUID
+	SellerID uuid.UUID
+}
+
+// OfferTransition asks for one status change of an offer, as its
+// workflow's table declares it, and the event announcing it.
+type OfferTransition struct {
+	OfferID  uuid.UUID
+	SellerID uuid.UUID
+	From     offers.Status
+	To       offers.Status
+	// Event is the event the change announces; "" for none.
+	Event        webhook.EventType
+	SupersededBy *uuid.UUID
+}
+
+// OfferAcceptance accepts an offer, which creates its order in the status
+// the order's table starts it in, announced by OrderEvent.
+type OfferAcceptance struct {
+	Offer       OfferTransition
+	OrderStatus orders.Status
+	OrderEvent  webhook.EventType
+}
+
+// OfferEdit voids an offer in favour of the one Draft describes.
+type OfferEdit struct {
+	Offer OfferTransition
+	Draft offers.Draft
+}
+
+// OfferStart starts the workflow of an offer whose row exists.
+type OfferStart struct {
+	OfferID   uuid.UUID
+	SellerID  uuid.UUID
+	Review    offers.Review
+	ExpiresAt time.Time
+}
+
+// OrderStart starts the workflow of an order whose rows exist.
+type OrderStart struct {
+	OrderID  uuid.UUID
+	SellerID uuid.UUID
+}
+
+// OfferAccepted names the order an accepted offer became.
+type OfferAccepted struct {
+	OrderID uuid.UUID
 }
 
 // activeReferenceIndex is the unique index that keeps a reference to one
@@ -47,8 +84,8 @@ var offerEvents = map[offer.Status]webhook.EventType{
 const activeReferenceIndex = "offers_active_reference_key"
 
 // Create stores a new offer. A reference an active offer took meanwhile
-// refuses it for good (non-retryable, named as the API's rejection).
-func (a *Offers) Create(ctx context.Context, d offer.Draft) error {
+// refuses it for good.
+func (a *Offers) Create(ctx context.Context, d offers.Draft) error {
 	row, err := offers.Row(d)
 	if err != nil {
 		return err
@@ -58,36 +95,37 @@ func (a *Offers) Create(ctx context.Context, d offer.Draft) error {
 
 func refuseTakenReference(err error, reference string) error {
 	if db.IsUniqueViolation(err, activeReferenceIndex) {
-		r := offers.ReferenceInUse(reference)
-		return temporal.NewNonRetryableApplicationError(r.Message, r.Name, nil)
+		return refuse(offers.ReferenceInUse(reference))
 	}
 	return err
 }
 
 // Transition moves an offer between statuses and records the event of the
 // new status.
-func (a *Offers) Transition(ctx context.Context, in offer.TransitionInput) error {
+func (a *Offers) Transition(ctx context.Context, in OfferTransition) error {
 	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
 		row, already, err := moveOffer(ctx, q, in)
 		if err != nil || already {
 			return err
 		}
-		return emitOfferEvent(emit, row)
+		return a.emitOfferEvent(emit, row, in.Event)
 	})
 }
 
 // Accept accepts an offer and creates its order in the same transaction:
 // the order copies the lines (one asset per unit), the customer, the
-// shipping and the seller; events offer.accepted and order.created.
-func (a *Offers) Accept(ctx context.Context, ref offer.Ref) (offer.AcceptResult, error) {
-	var result offer.AcceptResult
+// shipping and the seller; the events announce both (offer.accepted and
+// order.created).
+func (a *Offers) Accept(ctx context.Context, in OfferAcceptance) (OfferAccepted, error) {
+	var result OfferAccepted
+	o := in.Offer
 	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
-		row, already, err := moveOffer(ctx, q, offer.TransitionInput{OfferID: ref.OfferID, SellerID: ref.SellerID, From: offer.PendingReview, To: offer.Accepted})
+		row, already, err := moveOffer(ctx, q, o)
 		if err != nil {
 			return err
 		}
 		if already {
-			existing, err := q.GetOrderByOffer(ctx, dbgen.GetOrderByOfferParams{SellerID: ref.SellerID, OfferID: ref.OfferID})
+			existing, err := q.GetOrderByOffer(ctx, dbgen.GetOrderByOfferParams{SellerID: o.SellerID, OfferID: o.OfferID})
 			result.OrderID = existing.ID
 			return err
 		}
@@ -95,16 +133,20 @@ func (a *Offers) Accept(ctx context.Context, ref offer.Ref) (offer.AcceptResult,
 		if err := createOrder(ctx, q, result.OrderID, row); err != nil {
 			return err
 		}
-		if err := emitOfferEvent(emit, row); err != nil {
+		if err := a.emitOfferEvent(emit, row, o.Event); err != nil {
 			return err
 		}
-		return emitOrderCreated(ctx, q, emit, ref.SellerID, result.OrderID)
+		stored, err := orders.Load(ctx, q, o.SellerID, result.OrderID)
+		if err != nil {
+			return err
+		}
+		return emitOrder(emit, a.Views, stored, in.OrderEvent, in.OrderStatus)
 	})
 	return result, err
 }
 
 func createOrder(ctx context.Context, q *dbgen.Queries, orderID uuid.UUID, row dbgen.Offer) error {
-	doc, err := offers.Render(row)
+	offer, err := offers.Decode(row)
 	if err != nil {
 		return err
 	}
@@ -112,11 +154,11 @@ func createOrder(ctx context.Context, q *dbgen.Queries, orderID uuid.UUID, row d
 	if err != nil {
 		return err
 	}
-	info, err := orders.SellerInfo(seller)
+	info, err := orders.SellerOf(seller)
 	if err != nil {
 		return err
 	}
-	created, err := orders.FromOffer(orderID, row, doc, info)
+	created, err := orders.FromOffer(orderID, offer, info)
 	if err != nil {
 		return err
 	}
@@ -127,22 +169,11 @@ func createOrder(ctx context.Context, q *dbgen.Queries, orderID uuid.UUID, row d
 	return err
 }
 
-func emitOrderCreated(ctx context.Context, q *dbgen.Queries, emit emitFunc, sellerID, orderID uuid.UUID) error {
-	stored, err := orders.Load(ctx, q, sellerID, orderID)
-	if err != nil {
-		return err
-	}
-	return emitOrder(emit, stored, webhook.OrderCreated, order.Created)
-}
-
 // Edit voids an offer in favour of the one its draft describes, stored in
-// the same transaction (so the new offer may keep the old one's reference);
-// event offer.voided.
-func (a *Offers) Edit(ctx context.Context, in offer.EditInput) error {
+// the same transaction (so the new offer may keep the old one's reference).
+func (a *Offers) Edit(ctx context.Context, in OfferEdit) error {
 	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
-		row, already, err := moveOffer(ctx, q, offer.TransitionInput{
-			OfferID: in.OfferID, SellerID: in.SellerID, From: offer.Created, To: offer.Voided, SupersededBy: &in.Draft.ID,
-		})
+		row, already, err := moveOffer(ctx, q, in.Offer)
 		if err != nil || already {
 			return err
 		}
@@ -153,67 +184,44 @@ func (a *Offers) Edit(ctx context.Context, in offer.EditInput) error {
 		if err := refuseTakenReference(q.CreateOffer(ctx, created), in.Draft.SellerOfferReference); err != nil {
 			return err
 		}
-		return emitOfferEvent(emit, row)
+		return a.emitOfferEvent(emit, row, in.Offer.Event)
 	})
 }
 
 // StartOffer starts the workflow of an offer whose row exists (the one an
 // edit created); a running workflow counts as started.
-func (a *Offers) StartOffer(ctx context.Context, in offer.StartOfferInput) error {
+func (a *Offers) StartOffer(ctx context.Context, in OfferStart) error {
 	row, err := a.Store.GetOffer(ctx, dbgen.GetOfferParams{SellerID: in.SellerID, ID: in.OfferID})
 	if err != nil {
 		return err
 	}
-	return a.startOnce(ctx, offers.StartOptions(row.ID, row.SellerID, row.SellerOfferReference), offer.Offer, offer.Input{
-		OfferID: in.OfferID, SellerID: in.SellerID, Review: in.Review, Revision: offer.Revision,
-		State: &offer.State{Status: offer.Created, ExpiresAt: in.ExpiresAt},
-	})
+	return a.Starters.StartOffer(ctx, in, row.SellerOfferReference)
 }
 
 // StartOrder starts the workflow of an order whose rows exist; a running
 // workflow counts as started.
-func (a *Offers) StartOrder(ctx context.Context, in offer.StartOrderInput) error {
+func (a *Offers) StartOrder(ctx context.Context, in OrderStart) error {
 	row, err := a.Store.GetOrder(ctx, dbgen.GetOrderParams{SellerID: in.SellerID, ID: in.OrderID})
 	if err != nil {
 		return err
 	}
-	return a.startOnce(ctx, client.StartWorkflowOptions{
-		ID:                       order.WorkflowID(in.OrderID),
-		TaskQueue:                order.TaskQueue,
-		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-		WorkflowIDReusePolicy:    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		TypedSearchAttributes: temporal.NewSearchAttributes(
-			searchattr.SellerID.ValueSet(in.SellerID.String()),
-			searchattr.Status.ValueSet(string(order.Created)),
-			searchattr.SellerOfferReference.ValueSet(row.SellerOfferReference),
-		),
-	}, order.Order, order.Input{OrderID: in.OrderID, SellerID: in.SellerID, State: order.State{Status: order.Created}})
-}
-
-// startOnce starts a workflow whose options refuse a second run: one that
-// runs or ran already counts as started, so a retried activity is harmless.
-func (a *Offers) startOnce(ctx context.Context, opts client.StartWorkflowOptions, wf any, input any) error {
-	_, err := a.Temporal.ExecuteWorkflow(ctx, opts, wf, input)
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if errors.As(err, &started) {
-		return nil
-	}
-	return err
+	return a.Starters.StartOrder(ctx, in, row.SellerOfferReference)
 }
 
 // ReviewRisk applies the production risk rules to an offer.
-func (a *Offers) ReviewRisk(ctx context.Context, ref offer.Ref) (offer.ReviewResult, error) {
-	doc, err := offers.Load(ctx, a.Store.Queries, ref.SellerID, ref.OfferID)
+func (a *Offers) ReviewRisk(ctx context.Context, ref OfferRef) (offers.ReviewResult, error) {
+	o, err := offers.Load(ctx, a.Store.Queries, ref.SellerID, ref.OfferID)
 	if err != nil {
-		return offer.ReviewResult{}, err
+		return offers.ReviewResult{}, err
 	}
-	return a.Risk.Review(doc), nil
+	return a.Risk.Review(o.Document), nil
 }
 
 // moveOffer changes an offer's status only from the expected one. It
 // reports already=true when the offer is in the target status (a retried
-// activity whose first run committed) and refuses any other status.
-func moveOffer(ctx context.Context, q *dbgen.Queries, in offer.TransitionInput) (dbgen.Offer, bool, error) {
+// activity whose first run committed) and fails for any other status: the
+// workflow and the row disagree, which is a fault, not a refusal.
+func moveOffer(ctx context.Context, q *dbgen.Queries, in OfferTransition) (dbgen.Offer, bool, error) {
 	row, err := q.SetOfferStatus(ctx, dbgen.SetOfferStatusParams{
 		SellerID: in.SellerID, ID: in.OfferID, FromStatus: string(in.From), ToStatus: string(in.To), SupersededByID: in.SupersededBy,
 	})
@@ -224,28 +232,32 @@ func moveOffer(ctx context.Context, q *dbgen.Queries, in offer.TransitionInput) 
 	if err != nil {
 		return current, false, err
 	}
-	if offer.Status(current.Status) == in.To {
+	if offers.Status(current.Status) == in.To {
 		return current, true, nil
 	}
 	return current, false, temporal.NewNonRetryableApplicationError(
 		fmt.Sprintf("offer %s is %s, not %s", in.OfferID, current.Status, in.From), "OfferStatusMismatch", nil)
 }
 
-// emitOfferEvent records the event announcing the offer's status, with the
-// offer as GET returns it after the change.
-func emitOfferEvent(emit emitFunc, row dbgen.Offer) error {
-	eventType, ok := offerEvents[offer.Status(row.Status)]
-	if !ok {
+// emitOfferEvent records the event announcing the offer's status, if any,
+// with the offer as GET returns it after the change.
+func (a *Offers) emitOfferEvent(emit emitFunc, row dbgen.Offer, eventType webhook.EventType) error {
+	if eventType == "" {
 		return nil
 	}
-	view, err := offers.Render(row)
+	stored, err := offers.Decode(row)
 	if err != nil {
 		return err
 	}
-	return emitView(emit, webhook.NewEvent{
-		ID:       webhook.EventID(offer.WorkflowID(row.ID) + "/" + row.Status),
+	payload, err := a.Views.Offer(stored)
+	if err != nil {
+		return err
+	}
+	return emit(webhook.NewEvent{
+		ID:       webhook.EventID(offers.EventSource(row.ID, offers.Status(row.Status))),
 		SellerID: row.SellerID,
 		Type:     eventType,
 		ObjectID: row.ID,
-	}, view)
+		Payload:  payload,
+	})
 }

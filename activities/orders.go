@@ -10,12 +10,12 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/refusal"
 	"github.com/tenurehq/tenure/webhook"
-	"github.com/tenurehq/tenure/workflows/order"
 )
 
 // Orders persists the status changes of order workflows, each in one
@@ -23,50 +23,86 @@ import (
 type Orders struct {
 	Store      *db.Store
 	Dispatcher *webhook.Dispatcher
+	Views      Views
 	Logger     *slog.Logger
 }
 
-// orderEvents are the statuses whose arrival the spec announces.
-var orderEvents = map[order.Status]webhook.EventType{
-	order.Canceled:  webhook.OrderCanceled,
-	order.Completed: webhook.OrderCompleted,
+// OrderTransition asks for one status change of an order, as its
+// workflow's table declares it, and the event announcing it.
+type OrderTransition struct {
+	OrderID  uuid.UUID
+	SellerID uuid.UUID
+	From     orders.Status
+	To       orders.Status
+	// Event is the event the change announces; "" for none.
+	Event webhook.EventType
 }
 
-// errInvalidShipment is the application error type of a shipment that
-// does not fit its order; the API answers it with 422 and its message.
-const errInvalidShipment = "InvalidShipment"
+// OrderTarget is where a shipment takes an order and the event announcing
+// it.
+type OrderTarget struct {
+	To    orders.Status
+	Event webhook.EventType
+}
+
+// OrderShipment records a shipment of an order in a status that allows it:
+// the order moves to Partial when items are left to ship, to Complete
+// otherwise. ShipmentID is fixed by the workflow, so a retried activity
+// finds the shipment it recorded instead of recording it twice.
+type OrderShipment struct {
+	OrderID    uuid.UUID
+	SellerID   uuid.UUID
+	ShipmentID uuid.UUID
+	From       orders.Status
+	Shipment   orders.Shipment
+	Partial    OrderTarget
+	Complete   OrderTarget
+}
+
+// OrderShipped says whether a shipment shipped the order's last items.
+type OrderShipped struct {
+	Complete bool
+}
+
+// UnmarshalJSON also reads what the shipping activity answered before it
+// reported completeness (recorded in histories): the order's new status.
+func (s *OrderShipped) UnmarshalJSON(raw []byte) error {
+	var status orders.Status
+	if json.Unmarshal(raw, &status) == nil {
+		s.Complete = status == orders.Completed
+		return nil
+	}
+	type reported OrderShipped
+	return json.Unmarshal(raw, (*reported)(s))
+}
 
 // Transition moves an order between statuses and records the event of the
 // new status, if the spec has one.
-func (a *Orders) Transition(ctx context.Context, in order.TransitionInput) error {
+func (a *Orders) Transition(ctx context.Context, in OrderTransition) error {
 	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
 		already, err := moveOrder(ctx, q, in)
 		if err != nil || already {
 			return err
 		}
-		return emitOrderEvent(ctx, q, emit, in.SellerID, in.OrderID, in.To)
+		return a.emitOrderEvent(ctx, q, emit, in.SellerID, in.OrderID, in.To, in.Event)
 	})
 }
 
-// Confirm confirms an order and activates one rental contract per rented
-// line, starting today (UTC), in one transaction.
-func (a *Orders) Confirm(ctx context.Context, in order.TransitionInput) error {
+// Accept accepts (confirms) an order and activates one rental contract per
+// rented line, starting today (UTC), in one transaction.
+func (a *Orders) Accept(ctx context.Context, in OrderTransition) error {
 	return a.Store.InTx(ctx, func(q *dbgen.Queries) error {
 		already, err := moveOrder(ctx, q, in)
 		if err != nil || already {
 			return err
 		}
-		stored, err := q.GetOrder(ctx, dbgen.GetOrderParams{SellerID: in.SellerID, ID: in.OrderID})
+		stored, err := orders.Load(ctx, q, in.SellerID, in.OrderID)
 		if err != nil {
 			return err
 		}
-		var doc orders.Document
-		if err := json.Unmarshal(stored.Document, &doc); err != nil {
-			return fmt.Errorf("order %s has an unreadable document: %w", in.OrderID, err)
-		}
 		today := time.Now().UTC().Truncate(24 * time.Hour)
-		for i, line := range doc.OrderLines {
-			if line.ContractType != sellerapi.Rent {
+		for i, line := range stored.Document.Lines {
+			if line.ContractType != orders.Rent {
 				continue
 			}
 			err := q.CreateRentalContract(ctx, dbgen.CreateRentalContractParams{
@@ -74,7 +110,7 @@ func (a *Orders) Confirm(ctx context.Context, in order.TransitionInput) error {
 				OrderID:        in.OrderID,
 				SellerID:       in.SellerID,
 				LinePosition:   int32(i),
-				ProductID:      parseOptionalID(line.ProductId),
+				ProductID:      line.ProductID,
 				Quantity:       int32(line.Quantity),
 				StartDate:      today,
 				DurationMonths: int32(line.Duration),
@@ -91,11 +127,11 @@ func (a *Orders) Confirm(ctx context.Context, in order.TransitionInput) error {
 }
 
 // Ship records a shipment: it matches the serial numbers to unshipped
-// assets, stores them with the tracking link, and moves the order to
-// partially_fulfilled, or to completed (with its event) when nothing is
-// left to ship. It answers the order's new status.
-func (a *Orders) Ship(ctx context.Context, in order.ShipInput) (order.Status, error) {
-	var to order.Status
+// assets, stores them with the tracking link, and moves the order to the
+// target the workflow gave for what it finds (items left or not) with its
+// event. It answers whether the order's last items were shipped.
+func (a *Orders) Ship(ctx context.Context, in OrderShipment) (OrderShipped, error) {
+	var shipped OrderShipped
 	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
 		recorded, err := q.ShipmentExists(ctx, in.ShipmentID)
 		if err != nil {
@@ -103,52 +139,65 @@ func (a *Orders) Ship(ctx context.Context, in order.ShipInput) (order.Status, er
 		}
 		if recorded {
 			current, err := q.GetOrder(ctx, dbgen.GetOrderParams{SellerID: in.SellerID, ID: in.OrderID})
-			to = order.Status(current.Status)
+			shipped.Complete = orders.Status(current.Status) == in.Complete.To
 			return err
 		}
-		assets, err := q.LockOrderAssets(ctx, in.OrderID)
+		rows, err := q.LockOrderAssets(ctx, in.OrderID)
+		if err != nil {
+			return err
+		}
+		assets, err := orders.AssetsOf(rows)
 		if err != nil {
 			return err
 		}
 		allocations, complete, err := orders.Allocate(assets, in.Shipment)
 		if err != nil {
-			return temporal.NewNonRetryableApplicationError(err.Error(), errInvalidShipment, nil)
+			return refuse(refusal.New(refusal.InvalidShipment, "%s", err.Error()))
 		}
 		if err := refuseShippedSerials(ctx, q, in.SellerID, allocations); err != nil {
 			return err
 		}
-		metadata, err := json.Marshal(nonNilMap(in.Shipment.Metadata))
+		metadata := in.Shipment.Metadata
+		if metadata == nil {
+			metadata = map[string]string{}
+		}
+		raw, err := json.Marshal(metadata)
 		if err != nil {
 			return err
 		}
 		err = q.CreateShipment(ctx, dbgen.CreateShipmentParams{
-			ID: in.ShipmentID, OrderID: in.OrderID, SellerID: in.SellerID, TrackingUrl: in.Shipment.TrackingURL, Metadata: metadata,
+			ID: in.ShipmentID, OrderID: in.OrderID, SellerID: in.SellerID, TrackingUrl: in.Shipment.TrackingURL, Metadata: raw,
 		})
 		if err != nil {
 			return err
 		}
 		for _, al := range allocations {
 			err := q.ShipOrderAsset(ctx, dbgen.ShipOrderAssetParams{
-				ID: al.AssetID, SerialNumber: &al.SerialNumber, TrackingUrl: optional(in.Shipment.TrackingURL), ShipmentID: &in.ShipmentID,
+				ID: al.AssetID, SerialNumber: &al.SerialNumber, TrackingUrl: optional.NonZero(in.Shipment.TrackingURL), ShipmentID: &in.ShipmentID,
 			})
 			if db.IsUniqueViolation(err, "order_assets_serial_number_key") {
-				return temporal.NewNonRetryableApplicationError(
-					fmt.Sprintf("serial number %q was shipped already", al.SerialNumber), errInvalidShipment, nil)
+				return shippedAlready(al.SerialNumber)
 			}
 			if err != nil {
 				return err
 			}
 		}
-		to = order.PartiallyFulfilled
+		target := in.Partial
 		if complete {
-			to = order.Completed
+			target = in.Complete
 		}
-		if _, err := moveOrder(ctx, q, order.TransitionInput{OrderID: in.OrderID, SellerID: in.SellerID, From: in.From, To: to}); err != nil {
+		shipped.Complete = complete
+		if _, err := moveOrder(ctx, q, OrderTransition{OrderID: in.OrderID, SellerID: in.SellerID, From: in.From, To: target.To}); err != nil {
 			return err
 		}
-		return emitOrderEvent(ctx, q, emit, in.SellerID, in.OrderID, to)
+		return a.emitOrderEvent(ctx, q, emit, in.SellerID, in.OrderID, target.To, target.Event)
 	})
-	return to, err
+	return shipped, err
+}
+
+// shippedAlready refuses a serial number the seller shipped before.
+func shippedAlready(serialNumber string) error {
+	return refuse(refusal.New(refusal.InvalidShipment, "serial number %q was shipped already", serialNumber))
 }
 
 // refuseShippedSerials names the first serial number the seller shipped
@@ -163,8 +212,7 @@ func refuseShippedSerials(ctx context.Context, q *dbgen.Queries, sellerID uuid.U
 			return err
 		}
 		if shipped {
-			return temporal.NewNonRetryableApplicationError(
-				fmt.Sprintf("serial number %q was shipped already", al.SerialNumber), errInvalidShipment, nil)
+			return shippedAlready(al.SerialNumber)
 		}
 	}
 	return nil
@@ -172,8 +220,9 @@ func refuseShippedSerials(ctx context.Context, q *dbgen.Queries, sellerID uuid.U
 
 // moveOrder changes the order's status only from the expected one. It
 // reports already=true when the order is in the target status (a retried
-// activity whose first run committed) and refuses any other status.
-func moveOrder(ctx context.Context, q *dbgen.Queries, in order.TransitionInput) (already bool, err error) {
+// activity whose first run committed) and fails for any other status: the
+// workflow and the row disagree, which is a fault, not a refusal.
+func moveOrder(ctx context.Context, q *dbgen.Queries, in OrderTransition) (already bool, err error) {
 	_, err = q.SetOrderStatus(ctx, dbgen.SetOrderStatusParams{
 		SellerID: in.SellerID, ID: in.OrderID, FromStatus: string(in.From), ToStatus: string(in.To),
 	})
@@ -184,7 +233,7 @@ func moveOrder(ctx context.Context, q *dbgen.Queries, in order.TransitionInput) 
 	if err != nil {
 		return false, err
 	}
-	if order.Status(current.Status) == in.To {
+	if orders.Status(current.Status) == in.To {
 		return true, nil
 	}
 	return false, temporal.NewNonRetryableApplicationError(
@@ -192,48 +241,30 @@ func moveOrder(ctx context.Context, q *dbgen.Queries, in order.TransitionInput) 
 }
 
 // emitOrderEvent records the event announcing the order's new status, if
-// the spec has one, with the order as GET returns it after the change.
-func emitOrderEvent(ctx context.Context, q *dbgen.Queries, emit emitFunc, sellerID, orderID uuid.UUID, status order.Status) error {
-	eventType, ok := orderEvents[status]
-	if !ok {
+// any, with the order as GET returns it after the change.
+func (a *Orders) emitOrderEvent(ctx context.Context, q *dbgen.Queries, emit emitFunc, sellerID, orderID uuid.UUID, status orders.Status, eventType webhook.EventType) error {
+	if eventType == "" {
 		return nil
 	}
 	stored, err := orders.Load(ctx, q, sellerID, orderID)
 	if err != nil {
 		return err
 	}
-	return emitOrder(emit, stored, eventType, status)
+	return emitOrder(emit, a.Views, stored, eventType, status)
 }
 
 // emitOrder records an order event; its id derives from the order and the
 // status it announces, so a retried activity records it once.
-func emitOrder(emit emitFunc, stored orders.Stored, eventType webhook.EventType, status order.Status) error {
-	view, err := orders.Render(stored)
+func emitOrder(emit emitFunc, views Views, stored orders.Stored, eventType webhook.EventType, status orders.Status) error {
+	payload, err := views.Order(stored)
 	if err != nil {
 		return err
 	}
-	return emitView(emit, webhook.NewEvent{
-		ID:       webhook.EventID(order.WorkflowID(stored.Order.ID) + "/" + string(status)),
-		SellerID: stored.Order.SellerID,
+	return emit(webhook.NewEvent{
+		ID:       webhook.EventID(orders.EventSource(stored.Row.ID, status)),
+		SellerID: stored.Row.SellerID,
 		Type:     eventType,
-		ObjectID: stored.Order.ID,
-	}, view)
-}
-
-func parseOptionalID(s *string) *uuid.UUID {
-	if s == nil {
-		return nil
-	}
-	id, err := uuid.Parse(*s)
-	if err != nil {
-		return nil
-	}
-	return &id
-}
-
-func nonNilMap(m map[string]string) map[string]string {
-	if m == nil {
-		return map[string]string{}
-	}
-	return m
+		ObjectID: stored.Row.ID,
+		Payload:  payload,
+	})
 }

@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 
 	"github.com/google/uuid"
@@ -14,16 +13,6 @@ import (
 
 // emitFunc records an event in the transaction it was handed in.
 type emitFunc func(webhook.NewEvent) error
-
-// emitView records e with view, the object as GET returns it, as payload.
-func emitView(emit emitFunc, e webhook.NewEvent, view any) error {
-	payload, err := json.Marshal(view)
-	if err != nil {
-		return err
-	}
-	e.Payload = payload
-	return emit(e)
-}
 
 // changeWithEvents runs change in one transaction in which it may record
 // events (the outbox), then hands the recorded events to the dispatcher.

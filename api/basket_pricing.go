@@ -6,6 +6,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
 )
 
@@ -26,7 +27,7 @@ func (h rentalPricing) CalculateBasketPricing(ctx context.Context, req sellerapi
 		}
 		first[i] = len(reqs)
 		reqs = append(reqs, priceRequest{field: field, ref: e.SellerProductReference, price: e.Price, base: e.BaseRentalPrice})
-		for j, s := range deref(e.Sublines) {
+		for j, s := range optional.Value(e.Sublines) {
 			reqs = append(reqs, priceRequest{field: fmt.Sprintf("%s.sublines[%d]", field, j), ref: s.SellerProductReference, price: s.Price, base: s.BaseRentalPrice})
 		}
 	}
@@ -38,7 +39,7 @@ func (h rentalPricing) CalculateBasketPricing(ctx context.Context, req sellerapi
 	summaries := make([]sellerapi.BasketItemPricing, len(entries))
 	var lines []pricing.LinePrice
 	for i, e := range entries {
-		main, subs := items[first[i]], items[first[i]+1:first[i]+1+len(deref(e.Sublines))]
+		main, subs := items[first[i]], items[first[i]+1:first[i]+1+len(optional.Value(e.Sublines))]
 		summary, line, err := h.basketEntry(lang, e, main, subs)
 		if err != nil {
 			return nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/idempotency"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/workflows/productimport"
 )
 
@@ -82,30 +83,30 @@ func (h productImports) GetProductImport(ctx context.Context, req sellerapi.GetP
 func productInput(p sellerapi.ProductImportItem) catalog.ProductInput {
 	in := catalog.ProductInput{
 		Title:        p.Title,
-		Subtitle:     deref(p.Subtitle),
-		Description:  deref(p.Description),
-		Manufacturer: deref(p.Manufacturer),
-		Type:         string(deref(p.SellerProductType)),
+		Subtitle:     optional.Value(p.Subtitle),
+		Description:  optional.Value(p.Description),
+		Manufacturer: optional.Value(p.Manufacturer),
+		Type:         string(optional.Value(p.SellerProductType)),
 		IsActive:     p.IsActive,
 		Price:        catalog.Money{Currency: p.Price.Currency, Net: p.Price.Net, Gross: p.Price.Gross, TaxRate: p.Price.TaxRate},
-		ShopURL:      deref(p.ShopProductDescriptionUrl),
+		ShopURL:      optional.Value(p.ShopProductDescriptionUrl),
 	}
 	if b := p.BaseRentalPrice; b != nil {
 		in.BaseRentalPrice = &catalog.Money{Currency: b.Currency, Net: b.Net, Gross: b.Gross}
 	}
 	if p.Image != nil {
-		in.ImageURL = deref(p.Image.Url)
+		in.ImageURL = optional.Value(p.Image.Url)
 	}
 	for _, r := range p.SellerProductReferences {
 		in.References = append(in.References, catalog.Reference{Source: r.Source, Reference: r.Reference})
 	}
-	for _, id := range deref(p.ProductStandardIdentifiers) {
-		in.Identifiers = append(in.Identifiers, catalog.Identifier{Type: deref(id.IdentifierType), ID: deref(id.Id)})
+	for _, id := range optional.Value(p.ProductStandardIdentifiers) {
+		in.Identifiers = append(in.Identifiers, catalog.Identifier{Type: optional.Value(id.IdentifierType), ID: optional.Value(id.Id)})
 	}
-	for _, c := range deref(p.SellerCategories) {
-		in.Categories = append(in.Categories, catalog.Category{ID: c.Id, Name: c.Name, ParentID: deref(c.ParentCategoryId)})
+	for _, c := range optional.Value(p.SellerCategories) {
+		in.Categories = append(in.Categories, catalog.Category{ID: c.Id, Name: c.Name, ParentID: optional.Value(c.ParentCategoryId)})
 	}
-	for _, d := range deref(p.ExtraDetails) {
+	for _, d := range optional.Value(p.ExtraDetails) {
 		in.Details = append(in.Details, catalog.Detail{Property: d.Property, Value: d.Value})
 	}
 	return in

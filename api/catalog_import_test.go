@@ -106,6 +106,34 @@ func TestImportTenOrMoreProductsRunsInTheWorkflow(t *testing.T) {
 	}
 }
 
+// An import whose workflow fails for good (here the database refuses
+// every product, a permanent failure) is marked failed instead of staying
+// started, and its workflow fails with the reason.
+func TestImportWhoseWorkflowFailsIsMarkedFailed(t *testing.T) {
+	h := newHarness(t)
+	h.worker(t)
+	s := h.seller(t)
+	token := h.token(t, s, "client")
+	if _, err := h.store.Pool.Exec(t.Context(), "ALTER TABLE products ADD CONSTRAINT refuse_products CHECK (false) NOT VALID"); err != nil {
+		t.Fatal(err)
+	}
+	var products []map[string]any
+	for i := range 10 {
+		products = append(products, productJSON("sku", fmt.Sprintf("f-%02d", i), fmt.Sprintf("Product %d", i), int64(10000+i)))
+	}
+	r := h.importProducts(t, token, products...)
+	if r.Status != "created" {
+		t.Fatalf("a batch of 10 is accepted for the background: %+v", r)
+	}
+	if done := h.awaitImport(t, token, r.ID); done.Status != "failed" || done.Summary.Imported != 0 {
+		t.Errorf("final result %+v", done)
+	}
+	err := h.temporal.GetWorkflow(t.Context(), "product-import/"+r.ID, "").Get(t.Context(), nil)
+	if err == nil || !strings.Contains(err.Error(), "failed permanently: a value breaks a rule the stored data must follow") {
+		t.Errorf("the workflow ended with %v", err)
+	}
+}
+
 func TestImportReplacesProductsByAnyOfTheirReferences(t *testing.T) {
 	h := newHarness(t)
 	s := h.seller(t)

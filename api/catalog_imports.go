@@ -10,6 +10,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/csvimport"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
 	"github.com/tenurehq/tenure/workflows/entity"
 )
@@ -32,7 +33,7 @@ func (h csvImports) CreateCatalogImport(ctx context.Context, req sellerapi.Creat
 	if err != nil {
 		return nil, err
 	}
-	filename := strings.TrimSpace(deref(req.Body.Filename))
+	filename := strings.TrimSpace(optional.Value(req.Body.Filename))
 	if filename == "" {
 		filename = defaultImportFilename
 	}
@@ -71,8 +72,8 @@ func (h csvImports) CancelCatalogImport(ctx context.Context, req sellerapi.Cance
 	if err != nil {
 		return nil, err
 	}
-	if !job.Status.Cancellable() {
-		return nil, Unprocessable("the import is %s: only pending, queued or running imports can be cancelled", job.Status)
+	if !catalogimport.Cancellable(job.Status) {
+		return nil, Unprocessable("%s", catalogimport.CancelRefusal(job.Status).Message)
 	}
 	err = entity.Update(ctx, h.temporal, catalogimport.WorkflowID(job.ID), catalogimport.CancelUpdate, nil)
 	switch {
@@ -83,8 +84,8 @@ func (h csvImports) CancelCatalogImport(ctx context.Context, req sellerapi.Cance
 	case entity.TimedOut(err):
 		return nil, Unavailable("the import did not confirm the cancellation in time; it may still be cancelled")
 	}
-	if refusal, ok := entity.Refusal(err); ok {
-		return nil, Unprocessable("%s", refusal.Message())
+	if refused, ok := entity.RefusalOf(err); ok {
+		return nil, Unprocessable("%s", refused.Message)
 	}
 	return nil, err
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
 )
 
@@ -28,7 +29,7 @@ type catalogReads struct {
 
 // SearchProducts returns the first products that match a term.
 func (h catalogReads) SearchProducts(ctx context.Context, req sellerapi.SearchProductsRequestObject) (sellerapi.SearchProductsResponseObject, error) {
-	term := deref(req.Params.Term)
+	term := optional.Value(req.Params.Term)
 	rows, _, err := h.search(ctx, catalog.Query{Term: term, Limit: maxProductPageSize})
 	if err != nil {
 		return nil, err
@@ -39,7 +40,7 @@ func (h catalogReads) SearchProducts(ctx context.Context, req sellerapi.SearchPr
 // SearchProductsPaginated returns one page of the products that match a
 // term.
 func (h catalogReads) SearchProductsPaginated(ctx context.Context, req sellerapi.SearchProductsPaginatedRequestObject) (sellerapi.SearchProductsPaginatedResponseObject, error) {
-	page, err := h.page(ctx, catalog.Query{Term: deref(req.Params.Term)}, req.Params.Limit, req.Params.Page)
+	page, err := h.page(ctx, catalog.Query{Term: optional.Value(req.Params.Term)}, req.Params.Limit, req.Params.Page)
 	if err != nil {
 		return nil, err
 	}
@@ -49,10 +50,10 @@ func (h catalogReads) SearchProductsPaginated(ctx context.Context, req sellerapi
 // FilterProductsPaginated returns one page of the products that match a
 // term and filters.
 func (h catalogReads) FilterProductsPaginated(ctx context.Context, req sellerapi.FilterProductsPaginatedRequestObject) (sellerapi.FilterProductsPaginatedResponseObject, error) {
-	q := catalog.Query{Term: deref(req.Params.Term)}
+	q := catalog.Query{Term: optional.Value(req.Params.Term)}
 	if req.Body != nil {
-		q.Any = deref(req.Body.FilteringLogic) == sellerapi.OR
-		for _, f := range deref(req.Body.FilteringOptions) {
+		q.Any = optional.Value(req.Body.FilteringLogic) == sellerapi.OR
+		for _, f := range optional.Value(req.Body.FilteringOptions) {
 			q.Filters = append(q.Filters, catalog.Filter{Property: f.Property, Operation: string(f.Operation), Value: f.Value})
 		}
 	}

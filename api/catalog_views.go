@@ -5,6 +5,7 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
 )
 
@@ -23,14 +24,6 @@ func contractTerms(p dbgen.Product, engine *pricing.Engine) sellerapi.ContractTe
 	return out
 }
 
-// optional is nil for an empty text, so the field is left out.
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 func catalogProduct(it catalog.Item, term string, engine *pricing.Engine) sellerapi.CatalogProduct {
 	refs := make([]sellerapi.SellerProductReference, len(it.References))
 	for i, r := range it.References {
@@ -40,18 +33,18 @@ func catalogProduct(it catalog.Item, term string, engine *pricing.Engine) seller
 	out := sellerapi.CatalogProduct{
 		Archived:                &archived,
 		AvailableContractTerms:  contractTerms(it.Product, engine),
-		Description:             optional(it.Description),
-		Ean:                     optional(it.Ean),
+		Description:             optional.NonZero(it.Description),
+		Ean:                     optional.NonZero(it.Ean),
 		ListPrice:               sellerapi.Money{Currency: it.Currency, Net: it.PriceNet, Gross: it.PriceGross},
 		Manufacturer:            it.Manufacturer,
-		Mpn:                     optional(it.Mpn),
+		Mpn:                     optional.NonZero(it.Mpn),
 		Origin:                  it.Origin,
-		PrettyId:                optional(it.PrettyID),
-		PricingCategory:         optional(it.PricingCategory),
+		PrettyId:                optional.NonZero(it.PrettyID),
+		PricingCategory:         optional.NonZero(it.PricingCategory),
 		ProductId:               it.ID.String(),
 		Reference:               catalog.MatchingReference(it.References, term).Reference,
 		SellerProductReferences: refs,
-		Subtitle:                optional(it.Subtitle),
+		Subtitle:                optional.NonZero(it.Subtitle),
 		Title:                   it.Title,
 	}
 	if it.BaseRentalNet != nil && it.BaseRentalGross != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/openapi"
+	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/identity"
 )
 
@@ -161,7 +162,7 @@ func TestGuardNamesTheProblem(t *testing.T) {
 			if status != 400 {
 				t.Fatalf("got %d %s", status, body)
 			}
-			var e errorBody
+			var e sellerapi.Error
 			if err := json.Unmarshal([]byte(body), &e); err != nil {
 				t.Fatalf("body is not the contract's error object: %s", body)
 			}

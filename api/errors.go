@@ -11,7 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/refusal"
 )
 
 // Error is a refusal the Seller API contract describes: the client gets its
@@ -99,16 +99,6 @@ func Forbidden(reason string) *Error {
 	return newError(http.StatusForbidden, "InvalidScopes", "%s", reason)
 }
 
-// errorBody is the contract's error object.
-type errorBody struct {
-	Name      string `json:"name"`
-	ID        string `json:"id"`
-	Message   string `json:"message"`
-	Temporary bool   `json:"temporary"`
-	Timeout   bool   `json:"timeout"`
-	Fault     bool   `json:"fault"`
-}
-
 // errorMediaType is the media type the contract gives its error objects.
 const errorMediaType = "application/vnd.goa.error"
 
@@ -136,16 +126,10 @@ var statusNames = map[int]string{
 func errorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		c.Set(fiber.HeaderCacheControl, "no-store")
-		var rejection *offers.Rejection
-		if errors.As(err, &rejection) {
+		var refused *refusal.Error
+		if errors.As(err, &refused) && refused.Kind.OfferPayload() {
 			// The offer operations' 422 is the contract's OfferError.
-			refs := rejection.References
-			if refs == nil {
-				refs = []sellerapi.SellerProductReference{}
-			}
-			return c.Status(http.StatusUnprocessableEntity).JSON(sellerapi.OfferError{
-				Name: rejection.Name, Message: rejection.Message, References: &refs,
-			})
+			return c.Status(http.StatusUnprocessableEntity).JSON(offerErrorBody(refused))
 		}
 		apiErr := asAPIError(c, logger, err)
 		if op := guardedOperation(c); op != nil {
@@ -159,9 +143,9 @@ func errorHandler(logger *slog.Logger) fiber.ErrorHandler {
 			// The contract's 401 and 403 bodies are a bare JSON string.
 			return c.JSON(apiErr.Name + ": " + apiErr.Message)
 		}
-		body, _ := json.Marshal(errorBody{
+		body, _ := json.Marshal(sellerapi.Error{
 			Name:      apiErr.Name,
-			ID:        requestID(c),
+			Id:        requestID(c),
 			Message:   apiErr.Message,
 			Temporary: apiErr.Temporary,
 			Timeout:   apiErr.Timeout,

@@ -2,14 +2,9 @@ package api
 
 import (
 	"context"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 )
-
-// maxNameLength bounds the text filters of the deprecated lists, in
-// characters, as seller.yaml states.
-const maxNameLength = 255
 
 // maxPage bounds page indexes so offsets stay far from overflow.
 const maxPage = 1_000_000
@@ -23,22 +18,6 @@ func pageIndex(p *int64) (int64, error) {
 		return 0, BadRequest("query parameter page must be between 0 and %d, got %d", maxPage, *p)
 	}
 	return *p, nil
-}
-
-// limitText refuses an over-long text field.
-func limitText(field, value string, max int) error {
-	if n := utf8.RuneCountInString(value); n > max {
-		return BadRequest("field %s must be at most %d characters, got %d", field, max, n)
-	}
-	return nil
-}
-
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
 }
 
 // callerAndID reads the caller's seller and the id of an offer or order in

@@ -1,68 +1,108 @@
 package api
 
 import (
+	"context"
+	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/listing"
+	"github.com/tenurehq/tenure/optional"
 )
 
-// listParams are the list parameters offers and orders share.
+// listParams are the parameters of the paginated offer and order lists.
+// Their generated parameter types have exactly these fields, the sort ones
+// of types of their own; listParamsOf reads either.
 type listParams struct {
-	limit, page                                          *int64
-	query, createdBy                                     *string
-	partnersOnly                                         *bool
-	sortBy, sortOrder                                    *string
-	idGt, idGte, idLt, idLte                             *uuid.UUID
-	createdAtGt, createdAtGte, createdAtLt, createdAtLte *time.Time
+	Limit, Page                                          *int64
+	Query, CreatedBy                                     *string
+	PartnersOnly                                         *bool
+	SortBy, SortOrder                                    *string
+	IdGt, IdGte, IdLt, IdLte                             *uuid.UUID
+	CreatedAtGt, CreatedAtGte, CreatedAtLt, CreatedAtLte *time.Time
+}
+
+// listParamsOf copies the fields of a generated list parameter struct.
+func listParamsOf(generated any) listParams {
+	var p listParams
+	dst, src := reflect.ValueOf(&p).Elem(), reflect.ValueOf(generated)
+	for i := range dst.NumField() {
+		from := src.FieldByName(dst.Type().Field(i).Name)
+		if !from.IsValid() {
+			panic(fmt.Sprintf("list parameters %T lack %s", generated, dst.Type().Field(i).Name))
+		}
+		to := dst.Field(i)
+		if !from.IsNil() {
+			value := reflect.New(to.Type().Elem())
+			value.Elem().Set(from.Elem().Convert(to.Type().Elem()))
+			to.Set(value)
+		}
+	}
+	return p
+}
+
+// listPage is one page of a seller's offers or orders, as list reads them,
+// with its pagination.
+func listPage[T any](ctx context.Context, generated any, list func(context.Context, uuid.UUID, listing.Filter) ([]T, int64, error)) ([]T, sellerapi.Pagination, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, sellerapi.Pagination{}, err
+	}
+	f, err := pagedFilter(listParamsOf(generated))
+	if err != nil {
+		return nil, sellerapi.Pagination{}, err
+	}
+	records, total, err := list(ctx, claims.SellerID, f)
+	return records, pagination(f, total), err
+}
+
+// listAll is a seller's offers or orders matching the filters of the
+// deprecated unpaginated lists, at most listing.UnpagedLimit.
+func listAll[T any](ctx context.Context, query, createdBy *string, partnersOnly *bool, list func(context.Context, uuid.UUID, listing.Filter) ([]T, int64, error)) ([]T, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	records, _, err := list(ctx, claims.SellerID, unpagedFilter(query, createdBy, partnersOnly))
+	return records, err
 }
 
 // pagedFilter checks the paging parameters (limit at least 1, default 20,
 // capped at 100 as the spec says; page zero-based) and reads the filters.
 func pagedFilter(p listParams) (listing.Filter, error) {
-	f, err := unpagedFilter(p.query, p.createdBy, p.partnersOnly)
-	if err != nil {
-		return f, err
-	}
+	f := unpagedFilter(p.Query, p.CreatedBy, p.PartnersOnly)
 	f.Limit = listing.DefaultLimit
-	if p.limit != nil {
-		if *p.limit < 1 {
-			return f, BadRequest("query parameter limit must be at least 1, got %d", *p.limit)
+	if p.Limit != nil {
+		if *p.Limit < 1 {
+			return f, BadRequest("query parameter limit must be at least 1, got %d", *p.Limit)
 		}
-		f.Limit = min(*p.limit, listing.MaxLimit)
+		f.Limit = min(*p.Limit, listing.MaxLimit)
 	}
-	page, err := pageIndex(p.page)
+	page, err := pageIndex(p.Page)
 	if err != nil {
 		return f, err
 	}
 	f.Page = page
-	f.SortBy = deref(p.sortBy)
-	f.Descending = deref(p.sortOrder) == "desc"
-	f.IDGt, f.IDGte, f.IDLt, f.IDLte = p.idGt, p.idGte, p.idLt, p.idLte
-	f.CreatedAtGt, f.CreatedAtGte, f.CreatedAtLt, f.CreatedAtLte = p.createdAtGt, p.createdAtGte, p.createdAtLt, p.createdAtLte
+	f.SortBy = optional.Value(p.SortBy)
+	f.Descending = optional.Value(p.SortOrder) == "desc"
+	f.IDGt, f.IDGte, f.IDLt, f.IDLte = p.IdGt, p.IdGte, p.IdLt, p.IdLte
+	f.CreatedAtGt, f.CreatedAtGte, f.CreatedAtLt, f.CreatedAtLte = p.CreatedAtGt, p.CreatedAtGte, p.CreatedAtLt, p.CreatedAtLte
 	return f, nil
 }
 
-// unpagedFilter reads the filters of the deprecated unpaginated lists.
-func unpagedFilter(query, createdBy *string, partnersOnly *bool) (listing.Filter, error) {
-	if err := limitText("query", deref(query), maxNameLength); err != nil {
-		return listing.Filter{}, err
-	}
-	if err := limitText("created_by", deref(createdBy), maxCreatedBy); err != nil {
-		return listing.Filter{}, err
-	}
+// unpagedFilter reads the filters of the deprecated unpaginated lists;
+// the guard has checked their lengths against seller.yaml.
+func unpagedFilter(query, createdBy *string, partnersOnly *bool) listing.Filter {
 	return listing.Filter{
-		Query:        deref(query),
-		CreatedBy:    listing.CreatedByEmails(deref(createdBy)),
-		PartnersOnly: deref(partnersOnly),
+		Query:        optional.Value(query),
+		CreatedBy:    listing.CreatedByEmails(optional.Value(createdBy)),
+		PartnersOnly: optional.Value(partnersOnly),
 		Limit:        listing.UnpagedLimit,
-	}, nil
+	}
 }
-
-// maxCreatedBy bounds the comma-separated e-mails of created_by.
-const maxCreatedBy = 4096
 
 // pagination describes a page of a list of total records.
 func pagination(f listing.Filter, total int64) sellerapi.Pagination {

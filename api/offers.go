@@ -9,12 +9,12 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/services"
 )
 
 // offerHandlers serve the offer operations through the offer service.
 type offerHandlers struct {
-	service *offers.Service
+	service *services.Offers
 }
 
 // CreateOffer creates an offer (201).
@@ -26,13 +26,7 @@ func (h offerHandlers) CreateOffer(ctx context.Context, req sellerapi.CreateOffe
 // CreatePartnerOffer creates an offer for a partner; its sales agent is
 // required (201).
 func (h offerHandlers) CreatePartnerOffer(ctx context.Context, req sellerapi.CreatePartnerOfferRequestObject) (sellerapi.CreatePartnerOfferResponseObject, error) {
-	b := req.Body
-	o, err := h.create(ctx, sellerapi.OfferCreateRequest{
-		Customer: b.Customer, DraftOfferId: b.DraftOfferId, ExitRedirect: b.ExitRedirect, ExpiresAt: b.ExpiresAt,
-		Lines: b.Lines, Metadata: b.Metadata, SalesAgent: &b.SalesAgent, SalesChannel: b.SalesChannel,
-		SellerOfferReference: b.SellerOfferReference, Shipping: b.Shipping, ShippingAddress: b.ShippingAddress,
-		SuccessRedirect: b.SuccessRedirect,
-	}, offers.Options{Partner: true})
+	o, err := h.create(ctx, partnerOfferRequest(*req.Body), offers.Options{Partner: true})
 	return sellerapi.CreatePartnerOffer201JSONResponse(o), err
 }
 
@@ -41,8 +35,11 @@ func (h offerHandlers) create(ctx context.Context, p sellerapi.OfferCreateReques
 	if err != nil {
 		return sellerapi.Offer{}, err
 	}
-	created, err := h.service.Create(ctx, claims.SellerID, p, o)
-	return created, offerError(err)
+	created, err := h.service.Create(ctx, claims.SellerID, offerRequest(p), o)
+	if err != nil {
+		return sellerapi.Offer{}, offerError(err)
+	}
+	return offerView(created), nil
 }
 
 // ValidateOffer checks and prices a payload without creating anything.
@@ -51,17 +48,11 @@ func (h offerHandlers) ValidateOffer(ctx context.Context, req sellerapi.Validate
 	if err != nil {
 		return nil, err
 	}
-	b := req.Body
-	overview, err := h.service.Validate(ctx, claims.SellerID, sellerapi.OfferCreateRequest{
-		Customer: b.Customer, DraftOfferId: b.DraftOfferId, ExitRedirect: b.ExitRedirect, ExpiresAt: b.ExpiresAt,
-		Lines: b.Lines, Metadata: b.Metadata, SalesAgent: b.SalesAgent, SalesChannel: b.SalesChannel,
-		SellerOfferReference: b.SellerOfferReference, Shipping: b.Shipping, ShippingAddress: b.ShippingAddress,
-		SuccessRedirect: b.SuccessRedirect,
-	})
+	pricing, err := h.service.Validate(ctx, claims.SellerID, offerRequest(validateOfferRequest(*req.Body)))
 	if err != nil {
 		return nil, offerError(err)
 	}
-	return sellerapi.ValidateOffer200JSONResponse{PricingOverview: overview}, nil
+	return sellerapi.ValidateOffer200JSONResponse{PricingOverview: pricingView(pricing)}, nil
 }
 
 // GetOffer returns an offer of the caller.
@@ -71,7 +62,10 @@ func (h offerHandlers) GetOffer(ctx context.Context, req sellerapi.GetOfferReque
 		return nil, err
 	}
 	o, err := h.service.Get(ctx, seller, id)
-	return sellerapi.GetOffer200JSONResponse(o), offerError(err)
+	if err != nil {
+		return nil, offerError(err)
+	}
+	return sellerapi.GetOffer200JSONResponse(offerView(o)), nil
 }
 
 // GetOfferByReference returns the caller's newest offer with a reference.
@@ -81,7 +75,10 @@ func (h offerHandlers) GetOfferByReference(ctx context.Context, req sellerapi.Ge
 		return nil, err
 	}
 	o, err := h.service.GetByReference(ctx, claims.SellerID, req.SellerOfferReference)
-	return sellerapi.GetOfferByReference200JSONResponse(o), offerError(err)
+	if err != nil {
+		return nil, offerError(err)
+	}
+	return sellerapi.GetOfferByReference200JSONResponse(offerView(o)), nil
 }
 
 // EditOffer replaces an offer by a superseding one and returns it (202).
@@ -90,8 +87,11 @@ func (h offerHandlers) EditOffer(ctx context.Context, req sellerapi.EditOfferReq
 	if err != nil {
 		return nil, err
 	}
-	o, err := h.service.Edit(ctx, seller, id, *req.Body)
-	return sellerapi.EditOffer202JSONResponse(o), offerError(err)
+	o, err := h.service.Edit(ctx, seller, id, offerRequest(*req.Body))
+	if err != nil {
+		return nil, offerError(err)
+	}
+	return sellerapi.EditOffer202JSONResponse(offerView(o)), nil
 }
 
 // VoidOffer voids an offer, optionally naming the one superseding it.
@@ -109,62 +109,44 @@ func (h offerHandlers) VoidOffer(ctx context.Context, req sellerapi.VoidOfferReq
 		by = &parsed
 	}
 	o, err := h.service.Void(ctx, seller, id, by)
-	return sellerapi.VoidOffer200JSONResponse(o), offerError(err)
+	if err != nil {
+		return nil, offerError(err)
+	}
+	return sellerapi.VoidOffer200JSONResponse(offerView(o)), nil
 }
 
 // ListOffers returns the caller's offers matching the filters, oldest
 // first, at most listing.UnpagedLimit (deprecated operation).
 func (h offerHandlers) ListOffers(ctx context.Context, req sellerapi.ListOffersRequestObject) (sellerapi.ListOffersResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	p := req.Params
+	list, err := listAll(ctx, p.Query, p.CreatedBy, p.PartnersOnly, h.service.List)
 	if err != nil {
 		return nil, err
 	}
-	f, err := unpagedFilter(req.Params.Query, req.Params.CreatedBy, req.Params.PartnersOnly)
-	if err != nil {
-		return nil, err
-	}
-	list, _, err := h.service.List(ctx, claims.SellerID, f)
-	return sellerapi.ListOffers200JSONResponse(list), err
+	return sellerapi.ListOffers200JSONResponse(offerViews(list)), nil
 }
 
 // ListOffersPaginated returns one page of the caller's offers.
 func (h offerHandlers) ListOffersPaginated(ctx context.Context, req sellerapi.ListOffersPaginatedRequestObject) (sellerapi.ListOffersPaginatedResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	list, page, err := listPage(ctx, req.Params, h.service.List)
 	if err != nil {
 		return nil, err
 	}
-	p := req.Params
-	f, err := pagedFilter(listParams{
-		limit: p.Limit, page: p.Page, query: p.Query, createdBy: p.CreatedBy, partnersOnly: p.PartnersOnly,
-		sortBy: (*string)(p.SortBy), sortOrder: (*string)(p.SortOrder),
-		idGt: p.IdGt, idGte: p.IdGte, idLt: p.IdLt, idLte: p.IdLte,
-		createdAtGt: p.CreatedAtGt, createdAtGte: p.CreatedAtGte, createdAtLt: p.CreatedAtLt, createdAtLte: p.CreatedAtLte,
-	})
-	if err != nil {
-		return nil, err
+	return sellerapi.ListOffersPaginated200JSONResponse{Offers: offerViews(list), Pagination: page}, nil
+}
+
+func offerViews(list []offers.Stored) []sellerapi.Offer {
+	out := make([]sellerapi.Offer, len(list))
+	for i, o := range list {
+		out[i] = offerView(o)
 	}
-	list, total, err := h.service.List(ctx, claims.SellerID, f)
-	if err != nil {
-		return nil, err
-	}
-	return sellerapi.ListOffersPaginated200JSONResponse{Offers: list, Pagination: pagination(f, total)}, nil
+	return out
 }
 
 // offerError turns the offer service's errors into the contract's.
 func offerError(err error) error {
-	var input *offers.InputError
-	var refusal *entity.StatusRefusal
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &input):
-		return BadRequest("%s", input.Message)
-	case errors.Is(err, offers.ErrNotFound), db.IsNotFound(err):
+	if errors.Is(err, services.ErrOfferNotFound) || db.IsNotFound(err) {
 		return NotFound("offer not found")
-	case errors.As(err, &refusal):
-		return Unprocessable("%s", refusal.Message)
-	case errors.Is(err, entity.ErrUnavailable):
-		return Unavailable("the offer workflow did not confirm the change in time; read the offer before retrying")
 	}
-	return err
+	return entityError("offer", err)
 }

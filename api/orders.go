@@ -4,16 +4,21 @@ import (
 	"context"
 	"errors"
 
+	"github.com/google/uuid"
+
 	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/order"
+	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 
 // orderHandlers serve the order and shipment operations through the order
 // service.
 type orderHandlers struct {
-	service *orders.Service
+	service *services.Orders
 }
 
 // GetOrder returns an order of the caller.
@@ -23,35 +28,41 @@ func (h orderHandlers) GetOrder(ctx context.Context, req sellerapi.GetOrderReque
 		return nil, err
 	}
 	o, err := h.service.Get(ctx, seller, id)
-	return sellerapi.GetOrder200JSONResponse(o), orderError(err)
+	if err != nil {
+		return nil, orderError(err)
+	}
+	return sellerapi.GetOrder200JSONResponse(orderView(o)), nil
 }
 
 // AcknowledgeOrder acknowledges an order (from created).
 func (h orderHandlers) AcknowledgeOrder(ctx context.Context, req sellerapi.AcknowledgeOrderRequestObject) (sellerapi.AcknowledgeOrderResponseObject, error) {
-	summary, err := h.change(ctx, req.Id, order.AcknowledgeUpdate)
+	summary, err := h.change(ctx, req.Id, order.Acknowledge)
 	return sellerapi.AcknowledgeOrder200JSONResponse(summary), err
 }
 
 // AcceptOrder confirms an order (from created or acknowledged), which
 // activates its rental contracts.
 func (h orderHandlers) AcceptOrder(ctx context.Context, req sellerapi.AcceptOrderRequestObject) (sellerapi.AcceptOrderResponseObject, error) {
-	summary, err := h.change(ctx, req.Id, order.AcceptUpdate)
+	summary, err := h.change(ctx, req.Id, order.Accept)
 	return sellerapi.AcceptOrder200JSONResponse(summary), err
 }
 
 // RejectOrder rejects an order (from created or acknowledged).
 func (h orderHandlers) RejectOrder(ctx context.Context, req sellerapi.RejectOrderRequestObject) (sellerapi.RejectOrderResponseObject, error) {
-	summary, err := h.change(ctx, req.Id, order.RejectUpdate)
+	summary, err := h.change(ctx, req.Id, order.Reject)
 	return sellerapi.RejectOrder200JSONResponse(summary), err
 }
 
-func (h orderHandlers) change(ctx context.Context, rawID, update string) (sellerapi.OrderSummary, error) {
+func (h orderHandlers) change(ctx context.Context, rawID string, t statemachine.Trigger) (sellerapi.OrderSummary, error) {
 	seller, id, err := callerAndID(ctx, "order", rawID)
 	if err != nil {
 		return sellerapi.OrderSummary{}, err
 	}
-	summary, err := h.service.Change(ctx, seller, id, update)
-	return summary, orderError(err)
+	o, err := h.service.Change(ctx, seller, id, t)
+	if err != nil {
+		return sellerapi.OrderSummary{}, orderError(err)
+	}
+	return orderSummaryView(o), nil
 }
 
 // SetOrderMetadata replaces an order's metadata.
@@ -60,8 +71,11 @@ func (h orderHandlers) SetOrderMetadata(ctx context.Context, req sellerapi.SetOr
 	if err != nil {
 		return nil, err
 	}
-	summary, err := h.service.SetMetadata(ctx, seller, id, req.Body.Metadata)
-	return sellerapi.SetOrderMetadata200JSONResponse(summary), orderError(err)
+	o, err := h.service.SetMetadata(ctx, seller, id, req.Body.Metadata)
+	if err != nil {
+		return nil, orderError(err)
+	}
+	return sellerapi.SetOrderMetadata200JSONResponse(orderSummaryView(o)), nil
 }
 
 // CreateShipment reports shipped items of an order.
@@ -70,63 +84,61 @@ func (h orderHandlers) CreateShipment(ctx context.Context, req sellerapi.CreateS
 	if err != nil {
 		return nil, err
 	}
-	shipment, err := h.service.Ship(ctx, claims.SellerID, *req.Body)
-	return sellerapi.CreateShipment200JSONResponse(shipment), orderError(err)
+	b := req.Body
+	orderID, err := uuid.Parse(b.OrderId)
+	if err != nil {
+		return nil, orderError(services.ErrOrderNotFound)
+	}
+	shipment := orders.Shipment{TrackingURL: optional.Value(b.TrackingUrl), Metadata: optional.Value(b.Metadata)}
+	for _, sn := range b.SerialNumbers {
+		shipment.SerialNumbers = append(shipment.SerialNumbers, orders.SerialNumber{
+			Source: sn.SellerProductReference.Source, Reference: sn.SellerProductReference.Reference, SerialNumber: sn.SerialNumber,
+		})
+	}
+	if err := h.service.Ship(ctx, claims.SellerID, orderID, shipment); err != nil {
+		return nil, orderError(err)
+	}
+	return sellerapi.CreateShipment200JSONResponse{Metadata: b.Metadata, SerialNumbers: b.SerialNumbers, TrackingUrl: b.TrackingUrl}, nil
 }
 
 // ListOrders returns the caller's orders matching the filters, oldest
 // first, at most listing.UnpagedLimit (deprecated operation).
 func (h orderHandlers) ListOrders(ctx context.Context, req sellerapi.ListOrdersRequestObject) (sellerapi.ListOrdersResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	p := req.Params
+	rows, err := listAll(ctx, p.Query, p.CreatedBy, p.PartnersOnly, h.service.List)
 	if err != nil {
 		return nil, err
 	}
-	f, err := unpagedFilter(req.Params.Query, req.Params.CreatedBy, req.Params.PartnersOnly)
-	if err != nil {
-		return nil, err
-	}
-	list, _, err := h.service.List(ctx, claims.SellerID, f)
-	return sellerapi.ListOrders200JSONResponse{Orders: &list}, err
+	list := orderListItems(rows)
+	return sellerapi.ListOrders200JSONResponse{Orders: &list}, nil
 }
 
 // ListOrdersPaginated returns one page of the caller's orders.
 func (h orderHandlers) ListOrdersPaginated(ctx context.Context, req sellerapi.ListOrdersPaginatedRequestObject) (sellerapi.ListOrdersPaginatedResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	rows, page, err := listPage(ctx, req.Params, h.service.List)
 	if err != nil {
 		return nil, err
 	}
-	p := req.Params
-	f, err := pagedFilter(listParams{
-		limit: p.Limit, page: p.Page, query: p.Query, createdBy: p.CreatedBy, partnersOnly: p.PartnersOnly,
-		sortBy: (*string)(p.SortBy), sortOrder: (*string)(p.SortOrder),
-		idGt: p.IdGt, idGte: p.IdGte, idLt: p.IdLt, idLte: p.IdLte,
-		createdAtGt: p.CreatedAtGt, createdAtGte: p.CreatedAtGte, createdAtLt: p.CreatedAtLt, createdAtLte: p.CreatedAtLte,
-	})
-	if err != nil {
-		return nil, err
+	return sellerapi.ListOrdersPaginated200JSONResponse{Orders: orderListItems(rows), Pagination: page}, nil
+}
+
+// orderListItems are the list entries of orders.
+func orderListItems(rows []dbgen.ListOrdersRow) []sellerapi.OrderListItem {
+	out := make([]sellerapi.OrderListItem, len(rows))
+	for i, r := range rows {
+		out[i] = sellerapi.OrderListItem{
+			AgentName: r.AgentName, CompanyName: r.CompanyName, CreatedAt: r.CreatedAt, FullName: r.FullName,
+			Id: r.ID.String(), OfferId: r.OfferID.String(), SellerOfferReference: r.SellerOfferReference,
+			Status: sellerapi.OrderStatus(r.Status),
+		}
 	}
-	list, total, err := h.service.List(ctx, claims.SellerID, f)
-	if err != nil {
-		return nil, err
-	}
-	return sellerapi.ListOrdersPaginated200JSONResponse{Orders: list, Pagination: pagination(f, total)}, nil
+	return out
 }
 
 // orderError turns the order service's errors into the contract's.
 func orderError(err error) error {
-	var input *orders.InputError
-	var refusal *entity.StatusRefusal
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &input):
-		return BadRequest("%s", input.Message)
-	case errors.Is(err, orders.ErrNotFound):
+	if errors.Is(err, services.ErrOrderNotFound) {
 		return NotFound("order not found")
-	case errors.As(err, &refusal):
-		return Unprocessable("%s", refusal.Message)
-	case errors.Is(err, entity.ErrUnavailable):
-		return Unavailable("the order workflow did not confirm the change in time; read the order before retrying")
 	}
-	return err
+	return entityError("order", err)
 }

@@ -200,3 +200,77 @@ func TestOrderLists(t *testing.T) {
 		}
 	}
 }
+
+// A workflow and a row that disagree (here a row changed behind the
+// workflow's back) are a fault, not a refusal: the answer is an opaque 500
+// under the request's id, whatever the activity said.
+func TestStatusMismatchIsAFault(t *testing.T) {
+	f := newOfferFixture(t)
+	id := f.acceptedOrder(t, "m1")
+	if _, err := f.h.store.Pool.Exec(t.Context(), "UPDATE orders SET status = 'rejected' WHERE id = $1", id); err != nil {
+		t.Fatal(err)
+	}
+	f.h.brokenOnPurpose = true
+	resp := f.orderAction(t, id, "acknowledge")
+	body := resp.apiError(t)
+	if resp.status != http.StatusInternalServerError || body["name"] != "fault" || body["id"] != resp.header.Get("X-Request-Id") {
+		t.Fatalf("got %d %s", resp.status, resp.body)
+	}
+	if strings.Contains(string(resp.body), "rejected") || strings.Contains(string(resp.body), id) {
+		t.Errorf("the answer leaks the internal mismatch: %s", resp.body)
+	}
+}
+
+// A change the database refuses for good (here a check constraint added
+// behind the code's back) fails its activity at the first attempt as a
+// permanent failure. The merchant gets an opaque 500 under the request's
+// id, never a 422 carrying the failure's internal text, and the order
+// keeps its status and its workflow, which makes the change once the
+// database allows it.
+func TestPermanentFailuresAreFaults(t *testing.T) {
+	f := newOfferFixture(t)
+	id := f.acceptedOrder(t, "pf1")
+	ship := func() response {
+		return f.h.do(t, http.MethodPost, "/v1/shipment", f.token, map[string]any{
+			"order_id": id, "serial_numbers": []map[string]any{{"seller_product_reference": ref("sku", "laptop"), "serial_number": "SN-PF"}},
+		})
+	}
+	for _, step := range []struct {
+		name, constraint string
+		send             func() response
+		status           string
+	}{
+		{"accept", "ALTER TABLE orders ADD CONSTRAINT refuse_confirmed CHECK (status <> 'confirmed') NOT VALID",
+			func() response { return f.orderAction(t, id, "accept") }, "confirmed"},
+		{"ship", "ALTER TABLE shipments ADD CONSTRAINT refuse_shipments CHECK (false) NOT VALID", ship, "partially_fulfilled"},
+	} {
+		if _, err := f.h.store.Pool.Exec(t.Context(), step.constraint); err != nil {
+			t.Fatal(err)
+		}
+		before := f.getOrder(t, id).Status
+		f.h.brokenOnPurpose = true
+		resp := step.send()
+		f.h.brokenOnPurpose = false
+		body := resp.apiError(t)
+		if resp.status != http.StatusInternalServerError || body["name"] != "fault" || body["id"] != resp.header.Get("X-Request-Id") {
+			t.Fatalf("%s: got %d %s", step.name, resp.status, resp.body)
+		}
+		for _, internal := range []string{"permanently", "PermanentFailure", "constraint", "refuse_", "SQLSTATE"} {
+			if strings.Contains(string(resp.body), internal) {
+				t.Errorf("%s: the answer leaks %q: %s", step.name, internal, resp.body)
+			}
+		}
+		if got := f.getOrder(t, id).Status; got != before {
+			t.Errorf("%s: the refused change moved the order from %s to %s", step.name, before, got)
+		}
+		if _, err := f.h.store.Pool.Exec(t.Context(), "ALTER TABLE orders DROP CONSTRAINT IF EXISTS refuse_confirmed; ALTER TABLE shipments DROP CONSTRAINT IF EXISTS refuse_shipments"); err != nil {
+			t.Fatal(err)
+		}
+		if resp := step.send(); resp.status != http.StatusOK {
+			t.Fatalf("%s once the database allows it: %d %s", step.name, resp.status, resp.body)
+		}
+		if got := f.getOrder(t, id).Status; got != step.status {
+			t.Errorf("%s once the database allows it: the order is %s, want %s", step.name, got, step.status)
+		}
+	}
+}

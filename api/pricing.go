@@ -8,6 +8,7 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
 )
 
@@ -110,7 +111,7 @@ func checkQuantity(field string, q int64) error {
 }
 
 func language(header *sellerapi.AcceptLanguage) pricing.Language {
-	return pricing.ParseAcceptLanguage(deref(header))
+	return pricing.ParseAcceptLanguage(optional.Value(header))
 }
 
 // ListRecommendedRentalPrices returns, per product, the rent Tenure

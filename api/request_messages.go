@@ -8,6 +8,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/tenurehq/tenure/optional"
 )
 
 // describeRequestError says what is wrong with a parameter, in the API's
@@ -83,32 +85,32 @@ func describeSchemaError(where string, se *openapi3.SchemaError) string {
 		}
 		return fmt.Sprintf("%s must be at least %d characters", where, s.MinLength)
 	case "maxLength":
-		return fmt.Sprintf("%s must be at most %d characters", where, deref(s.MaxLength))
+		return fmt.Sprintf("%s must be at most %d characters", where, optional.Value(s.MaxLength))
 	case "minimum":
-		return fmt.Sprintf("%s must be at least %v", where, deref(s.Min))
+		return fmt.Sprintf("%s must be at least %v", where, optional.Value(s.Min))
 	case "maximum":
-		return fmt.Sprintf("%s must be at most %v", where, deref(s.Max))
+		return fmt.Sprintf("%s must be at most %v", where, optional.Value(s.Max))
 	case "exclusiveMinimum":
-		return fmt.Sprintf("%s must be greater than %v", where, deref(s.Min))
+		return fmt.Sprintf("%s must be greater than %v", where, optional.Value(s.Min))
 	case "exclusiveMaximum":
-		return fmt.Sprintf("%s must be less than %v", where, deref(s.Max))
+		return fmt.Sprintf("%s must be less than %v", where, optional.Value(s.Max))
 	case "minItems":
 		return fmt.Sprintf("%s must list at least %d items", where, s.MinItems)
 	case "maxItems":
-		return fmt.Sprintf("%s must list at most %d items", where, deref(s.MaxItems))
+		return fmt.Sprintf("%s must list at most %d items", where, optional.Value(s.MaxItems))
 	case "uniqueItems":
 		return where + " must not list the same item twice"
 	case "minProperties":
 		return fmt.Sprintf("%s must hold at least %d keys", where, s.MinProps)
 	case "maxProperties":
-		return fmt.Sprintf("%s must hold at most %d keys", where, deref(s.MaxProps))
+		return fmt.Sprintf("%s must hold at most %d keys", where, optional.Value(s.MaxProps))
 	case "additionalProperties":
 		if m := unsupportedProperty.FindStringSubmatch(se.Reason); m != nil && len(m[1]) <= 64 {
 			return fmt.Sprintf("%s has a field %q this operation does not know", where, m[1])
 		}
 		return where + " has a field this operation does not know"
 	case "multipleOf":
-		return fmt.Sprintf("%s must be a multiple of %v", where, deref(s.MultipleOf))
+		return fmt.Sprintf("%s must be a multiple of %v", where, optional.Value(s.MultipleOf))
 	}
 	return where + " does not match the API contract"
 }

@@ -18,9 +18,9 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/workflows/delivery"
 )
 
 // Deps are what the HTTP server needs from the rest of Tenure.
@@ -113,9 +113,9 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	dispatcher := webhook.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
-	offerService := offers.NewService(d.Config, d.Store, d.Temporal, engine)
-	orderService := &orders.Service{Store: d.Store, Temporal: d.Temporal}
+	dispatcher := delivery.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
+	offerService := services.NewOffers(d.Config, d.Store, d.Temporal, engine)
+	orderService := &services.Orders{Store: d.Store, Temporal: d.Temporal}
 	impl := sellerAPI{
 		shippingMethods: shippingMethods{store: d.Store},
 		productImports: productImports{

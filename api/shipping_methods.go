@@ -10,6 +10,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/idempotency"
+	"github.com/tenurehq/tenure/optional"
 )
 
 // shippingMethodPageSize is how many shipping methods one page holds.
@@ -67,14 +68,14 @@ func (h shippingMethods) CreateShippingMethod(ctx context.Context, req sellerapi
 	if body.SellerShippingMethodReference == "" {
 		return nil, BadRequest("field seller_shipping_method_reference must not be empty")
 	}
-	name := deref(body.Name)
+	name := optional.Value(body.Name)
 	id := idempotency.NewID(ctx)
 	row, err := h.store.CreateShippingMethod(ctx, dbgen.CreateShippingMethodParams{
 		ID:                            id,
 		SellerID:                      claims.SellerID,
 		SellerShippingMethodReference: body.SellerShippingMethodReference,
 		Name:                          name,
-		IsInStorePickup:               deref(body.IsInStorePickup),
+		IsInStorePickup:               optional.Value(body.IsInStorePickup),
 		Supported:                     true,
 	})
 	if db.IsNotFound(err) {

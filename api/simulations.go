@@ -11,11 +11,12 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
+	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 
 // maxSimulationIDs is the most ids one simulation may name.
@@ -27,8 +28,8 @@ const maxSimulationIDs = 1000
 type simulations struct {
 	store       *db.Store
 	environment config.Environment
-	offers      *offers.Service
-	orders      *orders.Service
+	offers      *services.Offers
+	orders      *services.Orders
 }
 
 // scenario runs one simulation for a seller. A *scenarioFailure says why it
@@ -44,10 +45,10 @@ func (s simulations) scenarios() map[sellerapi.RunScenarioSimulationParamsScenar
 	return map[sellerapi.RunScenarioSimulationParamsScenarioName]scenario{
 		sellerapi.MarkProductUnsupported:        s.markProductsUnsupported,
 		sellerapi.MarkShippingMethodUnsupported: s.markShippingMethodsUnsupported,
-		sellerapi.MarkOfferForReview:            s.changeOffer(sellerapi.MarkOfferForReview, offer.SubmitForReviewUpdate),
-		sellerapi.MarkOfferAccepted:             s.changeOffer(sellerapi.MarkOfferAccepted, offer.AcceptUpdate),
-		sellerapi.MarkOfferDeclined:             s.changeOffer(sellerapi.MarkOfferDeclined, offer.DeclineUpdate),
-		sellerapi.MarkOfferVoided:               s.changeOffer(sellerapi.MarkOfferVoided, offer.VoidUpdate, offer.VoidRequest{}),
+		sellerapi.MarkOfferForReview:            s.changeOffer(sellerapi.MarkOfferForReview, offer.SubmitForReview),
+		sellerapi.MarkOfferAccepted:             s.changeOffer(sellerapi.MarkOfferAccepted, offer.Accept),
+		sellerapi.MarkOfferDeclined:             s.changeOffer(sellerapi.MarkOfferDeclined, offer.Decline),
+		sellerapi.MarkOfferVoided:               s.changeOffer(sellerapi.MarkOfferVoided, offer.Void, offer.VoidRequest{}),
 		sellerapi.MarkOrderCancelled:            s.cancelOrder,
 	}
 }
@@ -89,13 +90,13 @@ func scenarioID(name sellerapi.RunScenarioSimulationParamsScenarioName, in selle
 }
 
 // changeOffer is a scenario sending one offer update.
-func (s simulations) changeOffer(name sellerapi.RunScenarioSimulationParamsScenarioName, update string, args ...any) scenario {
+func (s simulations) changeOffer(name sellerapi.RunScenarioSimulationParamsScenarioName, t statemachine.Trigger, args ...any) scenario {
 	return func(ctx context.Context, sellerID uuid.UUID, in sellerapi.ScenarioInput) error {
 		id, err := scenarioID(name, in)
 		if err != nil {
 			return err
 		}
-		return scenarioOutcome("offer", id, s.offers.Change(ctx, sellerID, id, update, args...))
+		return scenarioOutcome("offer", id, s.offers.Change(ctx, sellerID, id, t, args...))
 	}
 }
 
@@ -105,19 +106,19 @@ func (s simulations) cancelOrder(ctx context.Context, sellerID uuid.UUID, in sel
 	if err != nil {
 		return err
 	}
-	_, err = s.orders.Change(ctx, sellerID, id, order.CancelUpdate)
+	_, err = s.orders.Change(ctx, sellerID, id, order.Cancel)
 	return scenarioOutcome("order", id, err)
 }
 
 // scenarioOutcome turns an unknown id or a refused change into the reason
 // the simulation could not run.
 func scenarioOutcome(what string, id uuid.UUID, err error) error {
-	var refusal *entity.StatusRefusal
+	var refused *refusal.Error
 	switch {
-	case errors.Is(err, offers.ErrNotFound), errors.Is(err, orders.ErrNotFound):
+	case errors.Is(err, services.ErrOfferNotFound), errors.Is(err, services.ErrOrderNotFound):
 		return &scenarioFailure{reason: fmt.Sprintf("%s %s not found", what, id)}
-	case errors.As(err, &refusal):
-		return &scenarioFailure{reason: refusal.Message}
+	case errors.As(err, &refused):
+		return &scenarioFailure{reason: refused.Message}
 	case errors.Is(err, entity.ErrUnavailable):
 		return Unavailable("the %s workflow did not confirm the change in time", what)
 	}

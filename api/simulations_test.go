@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/fixtures"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 
@@ -54,13 +55,13 @@ func TestCheckSupportedAgainstTheSandboxFixtures(t *testing.T) {
 	}
 	token := h.token(t, s, "client")
 	r := h.checkSupported(t, token,
-		ref(sandbox.SAPSource, sandbox.PayNowOnlyReference),
-		ref(sandbox.SAPSource, sandbox.RentReference),
-		ref(sandbox.RentAltSource, sandbox.RentAltReference),
-		ref(sandbox.SAPSource, sandbox.UnsupportedReference),
+		ref(fixtures.SAPSource, fixtures.PayNowOnlyReference),
+		ref(fixtures.SAPSource, fixtures.RentReference),
+		ref(fixtures.RentAltSource, fixtures.RentAltReference),
+		ref(fixtures.SAPSource, fixtures.UnsupportedReference),
 		ref("SAP", "0000-0000"),
-		ref(sandbox.SKUSource, sandbox.SupportedSKUReference),
-		ref(sandbox.SKUSource, sandbox.UnsupportedSKUReference),
+		ref(fixtures.SKUSource, fixtures.SupportedSKUReference),
+		ref(fixtures.SKUSource, fixtures.UnsupportedSKUReference),
 	)
 	if len(r.Products) != 6 {
 		t.Fatalf("unknown pairs are omitted: %+v", r.Products)
@@ -80,8 +81,8 @@ func TestCheckSupportedAgainstTheSandboxFixtures(t *testing.T) {
 	}
 	var rec []recommended
 	h.do(t, http.MethodPost, "/v1/catalog/list-recommended-rental-prices", token, map[string]any{"pricing_requests": []any{
-		map[string]any{"seller_product_reference": ref(sandbox.SAPSource, sandbox.PayNowOnlyReference)},
-		map[string]any{"seller_product_reference": ref(sandbox.RentAltSource, sandbox.RentAltReference)},
+		map[string]any{"seller_product_reference": ref(fixtures.SAPSource, fixtures.PayNowOnlyReference)},
+		map[string]any{"seller_product_reference": ref(fixtures.RentAltSource, fixtures.RentAltReference)},
 	}}).decode(t, &rec)
 	if rec[0].HasRentalTerms || !rec[1].HasRentalTerms {
 		t.Errorf("recommended prices of the fixtures: %+v", rec)

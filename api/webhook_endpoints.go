@@ -9,6 +9,7 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -43,7 +44,7 @@ func (h webhookEndpoints) CreateWebhookEndpoint(ctx context.Context, req sellera
 		return nil, err
 	}
 	created, err := h.endpoints.Create(ctx, claims.SellerID, webhook.EndpointInput{
-		URL: req.Body.Url, Events: deref(req.Body.Events), Description: deref(req.Body.Description),
+		URL: req.Body.Url, Events: optional.Value(req.Body.Events), Description: optional.Value(req.Body.Description),
 	})
 	if err != nil {
 		return nil, endpointError(err)

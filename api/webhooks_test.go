@@ -16,6 +16,7 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/internal/testenv"
 	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/workflows/delivery"
 )
 
 type endpointView struct {
@@ -294,7 +295,7 @@ func TestPingAndTheEventLog(t *testing.T) {
 // activities will, and dispatches them.
 func recordEvents(t *testing.T, h *harness, seller uuid.UUID, typ string, object uuid.UUID, n int) []uuid.UUID {
 	t.Helper()
-	dispatcher := webhook.NewDispatcher(h.store, h.temporal, h.cfg.Webhooks)
+	dispatcher := delivery.NewDispatcher(h.store, h.temporal, h.cfg.Webhooks)
 	var ids []uuid.UUID
 	for range n {
 		err := h.store.InTx(t.Context(), func(q *dbgen.Queries) error {

@@ -233,3 +233,9 @@ func (x Imports) Run(ctx context.Context, id uuid.UUID, from *Progress, heartbea
 	})
 	return result, err
 }
+
+// Fail marks an import failed that could not be run to its end (its
+// workflow gave up); an import that finished keeps its result.
+func (x Imports) Fail(ctx context.Context, id uuid.UUID) error {
+	return x.Store.FailProductImport(ctx, id)
+}

@@ -30,9 +30,6 @@ const (
 	Cancelled Status = "cancelled"
 )
 
-// Cancellable reports whether a job in this status can still be cancelled.
-func (s Status) Cancellable() bool { return s == Pending || s == Queued || s == Running }
-
 // Limits of the spec.
 const (
 	// MaxFileSize is the largest file an upload may carry (250 MB).

@@ -8,15 +8,14 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api/apiview"
-	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/idempotency"
 	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
-	"github.com/tenurehq/tenure/workflows/offer"
+	"github.com/tenurehq/tenure/refusal"
 )
 
 // Link purposes of an offer's shared token.
@@ -25,7 +24,7 @@ const (
 	TokenPurpose = "offer"
 )
 
-// Builder turns a merchant's offer payload into a draft: the lines found
+// Builder turns a merchant's request into a draft: the lines found
 // in the seller's catalog and priced, the payload checked against the
 // rules of the spec. It reads; it never writes.
 type Builder struct {
@@ -36,98 +35,86 @@ type Builder struct {
 	Now       func() time.Time
 }
 
-// Options say how a payload is meant.
-type Options struct {
-	// Partner marks offers created through POST /v1/offers/partners.
-	Partner bool
-	// Replaces is the offer an edit supersedes: the new offer may keep its
-	// seller_offer_reference.
-	Replaces *uuid.UUID
-}
-
-// Build checks and prices a payload. It answers an *InputError for values
-// beyond Tenure's limits and a *Rejection for payloads the rules refuse.
-func (b *Builder) Build(ctx context.Context, sellerID uuid.UUID, p sellerapi.OfferCreateRequest, o Options) (offer.Draft, error) {
+// Build checks and prices a payload. It answers a *refusal.Invalid for
+// values beyond Tenure's limits and a *refusal.Error for payloads the rules
+// refuse.
+func (b *Builder) Build(ctx context.Context, sellerID uuid.UUID, p Request, o Options) (Draft, error) {
 	if err := checkInput(p); err != nil {
-		return offer.Draft{}, err
+		return Draft{}, err
 	}
 	if len(p.Lines) == 0 {
-		return offer.Draft{}, reject(EmptyOffer, nil, "an offer needs at least one line")
+		return Draft{}, reject(refusal.EmptyOffer, nil, "an offer needs at least one line")
 	}
 	if !p.ExpiresAt.After(b.Now()) {
-		return offer.Draft{}, reject(ExpiryInThePast, nil, "expires_at must be in the future, got %s", p.ExpiresAt.UTC().Format(time.RFC3339))
+		return Draft{}, reject(refusal.ExpiryInThePast, nil, "expires_at must be in the future, got %s", p.ExpiresAt.UTC().Format(time.RFC3339))
 	}
-	if p.SalesChannel == sellerapi.Ecommerce && p.ShippingAddress == nil {
-		return offer.Draft{}, reject(ShippingAddressRequired, nil, "shipping_address is required for sales_channel ecommerce")
+	if p.SalesChannel == Ecommerce && p.ShippingAddress == nil {
+		return Draft{}, reject(refusal.ShippingAddressRequired, nil, "shipping_address is required for sales_channel ecommerce")
 	}
 	seller, err := b.Store.GetSeller(ctx, sellerID)
 	if err != nil {
-		return offer.Draft{}, err
+		return Draft{}, err
 	}
 	if err := checkCurrencies(p, seller.Currency); err != nil {
-		return offer.Draft{}, err
+		return Draft{}, err
 	}
-	if err := b.checkReference(ctx, sellerID, p.SellerOfferReference, o.Replaces); err != nil {
-		return offer.Draft{}, err
+	if err := b.checkReference(ctx, sellerID, p.Reference, o.Replaces); err != nil {
+		return Draft{}, err
 	}
 	if err := b.checkShipping(ctx, sellerID, p.Shipping); err != nil {
-		return offer.Draft{}, err
+		return Draft{}, err
 	}
 	products, err := b.findProducts(ctx, sellerID, p)
 	if err != nil {
-		return offer.Draft{}, err
+		return Draft{}, err
 	}
 
 	id := idempotency.NewID(ctx)
 	lines, prices, err := b.priceLines(p, products)
 	if err != nil {
-		return offer.Draft{}, err
+		return Draft{}, err
 	}
 	overview, err := b.overview(lines, prices, p.Shipping, seller.Currency)
 	if err != nil {
-		return offer.Draft{}, err
+		return Draft{}, err
 	}
 	token := b.Links.Sign(TokenPurpose, id.String(), p.ExpiresAt)
-	doc := sellerapi.Offer{
-		CheckoutRedirectUrl:    fmt.Sprintf("%s/checkout/offers/%s?token=%s", b.PublicURL, id, token),
-		Customer:               deref(p.Customer),
-		ExpiresAt:              p.ExpiresAt.UTC(),
-		Id:                     id.String(),
-		Lines:                  lines,
-		Metadata:               p.Metadata,
-		PricingOverview:        &overview,
-		SalesAgent:             p.SalesAgent,
-		SalesChannel:           p.SalesChannel,
-		SellerOfferRedirectUrl: fmt.Sprintf("%s/offers/%s?token=%s", b.PublicURL, id, token),
-		SellerOfferReference:   p.SellerOfferReference,
-		Shipping:               p.Shipping,
-		ShippingAddress:        deref(p.ShippingAddress),
-		Status:                 sellerapi.OfferStatusCreated,
+	doc := Document{
+		Version:         DocumentVersion,
+		CheckoutURL:     fmt.Sprintf("%s/checkout/offers/%s?token=%s", b.PublicURL, id, token),
+		SellerURL:       fmt.Sprintf("%s/offers/%s?token=%s", b.PublicURL, id, token),
+		Customer:        optional.Value(p.Customer),
+		ShippingAddress: p.ShippingAddress,
+		Shipping:        p.Shipping,
+		SalesAgent:      p.SalesAgent,
+		Lines:           lines,
+		Metadata:        p.Metadata,
+		Pricing:         &overview,
 	}
 	createdBy := ""
 	if p.SalesAgent != nil {
-		createdBy = strings.ToLower(string(p.SalesAgent.Email))
+		createdBy = strings.ToLower(p.SalesAgent.Email)
 	}
-	return offer.Draft{
+	return Draft{
 		ID:                   id,
 		SellerID:             sellerID,
-		SellerOfferReference: p.SellerOfferReference,
-		SalesChannel:         string(p.SalesChannel),
+		SellerOfferReference: p.Reference,
+		SalesChannel:         p.SalesChannel,
 		ExpiresAt:            p.ExpiresAt.UTC(),
 		CreatedBy:            createdBy,
 		Partner:              o.Partner,
-		ExitRedirect:         deref(p.ExitRedirect),
-		SuccessRedirect:      deref(p.SuccessRedirect),
+		ExitRedirect:         optional.Value(p.ExitRedirect),
+		SuccessRedirect:      optional.Value(p.SuccessRedirect),
 		Document:             doc,
 	}, nil
 }
 
 // checkCurrencies refuses amounts in another currency than the seller's
 // (the catalog's), naming the lines that carry them.
-func checkCurrencies(p sellerapi.OfferCreateRequest, currency string) error {
-	var refs []sellerapi.SellerProductReference
+func checkCurrencies(p Request, currency string) error {
+	var refs []catalog.Reference
 	var found []string
-	mismatch := func(ref sellerapi.SellerProductReference, amounts ...*sellerapi.OfferPriceInput) {
+	mismatch := func(ref catalog.Reference, amounts ...*PriceRequest) {
 		for _, a := range amounts {
 			if a != nil && a.Currency != currency {
 				refs = append(refs, ref)
@@ -137,9 +124,9 @@ func checkCurrencies(p sellerapi.OfferCreateRequest, currency string) error {
 		}
 	}
 	for _, l := range p.Lines {
-		mismatch(l.SellerProductReference, &l.Price, l.BaseRentalPrice)
-		for _, s := range deref(l.SubLines) {
-			mismatch(s.SellerProductReference, &s.Price, s.BaseRentalPrice)
+		mismatch(l.Product, &l.Price, l.BaseRentalPrice)
+		for _, s := range l.Sublines {
+			mismatch(s.Product, &s.Price, s.BaseRentalPrice)
 		}
 	}
 	if p.Shipping != nil && p.Shipping.Price.Currency != currency {
@@ -148,7 +135,7 @@ func checkCurrencies(p sellerapi.OfferCreateRequest, currency string) error {
 	if len(found) == 0 {
 		return nil
 	}
-	return reject(CurrenciesMismatch, refs, "every amount must be in the seller's currency %s, found %s", currency, strings.Join(found, ", "))
+	return reject(refusal.CurrenciesMismatch, refs, "every amount must be in the seller's currency %s, found %s", currency, strings.Join(found, ", "))
 }
 
 // checkReference refuses the reference of an active offer, unless it is
@@ -164,20 +151,15 @@ func (b *Builder) checkReference(ctx context.Context, sellerID uuid.UUID, refere
 	return ReferenceInUse(reference)
 }
 
-// ReferenceInUse is the rejection of a reference an active offer holds.
-func ReferenceInUse(reference string) *Rejection {
-	return reject(DuplicateSellerOfferReference, nil, "seller_offer_reference %q belongs to an active offer", reference)
-}
-
-func (b *Builder) checkShipping(ctx context.Context, sellerID uuid.UUID, s *sellerapi.OfferShipping) error {
+func (b *Builder) checkShipping(ctx context.Context, sellerID uuid.UUID, s *Shipping) error {
 	if s == nil {
 		return nil
 	}
 	method, err := b.Store.GetShippingMethodByReference(ctx, dbgen.GetShippingMethodByReferenceParams{
-		SellerID: sellerID, SellerShippingMethodReference: s.SellerShippingReference,
+		SellerID: sellerID, SellerShippingMethodReference: s.Reference,
 	})
 	if db.IsNotFound(err) || (err == nil && !method.Supported) {
-		return reject(ShippingMethodNotSupported, nil, "shipping method %q is not a supported shipping method of the seller", s.SellerShippingReference)
+		return reject(refusal.ShippingMethodNotSupported, nil, "shipping method %q is not a supported shipping method of the seller", s.Reference)
 	}
 	if err != nil {
 		return err
@@ -193,36 +175,36 @@ type catalogProducts map[catalog.Reference]catalog.Item
 
 // findProducts looks up every line and subline in the catalog: all must
 // exist and be financeable.
-func (b *Builder) findProducts(ctx context.Context, sellerID uuid.UUID, p sellerapi.OfferCreateRequest) (catalogProducts, error) {
+func (b *Builder) findProducts(ctx context.Context, sellerID uuid.UUID, p Request) (catalogProducts, error) {
 	var refs []catalog.Reference
 	for _, l := range p.Lines {
-		refs = append(refs, apiview.CatalogReference(l.SellerProductReference))
-		for _, s := range deref(l.SubLines) {
-			refs = append(refs, apiview.CatalogReference(s.SellerProductReference))
+		refs = append(refs, l.Product)
+		for _, s := range l.Sublines {
+			refs = append(refs, s.Product)
 		}
 	}
 	found, err := catalog.FindByReferences(ctx, b.Store.Queries, sellerID, refs)
 	if err != nil {
 		return nil, err
 	}
-	var missing, unsupported []sellerapi.SellerProductReference
+	var missing, unsupported []catalog.Reference
 	var ids []uuid.UUID
 	for _, r := range refs {
 		product, ok := found[r]
 		switch {
 		case !ok:
-			missing = append(missing, apiview.Reference(r))
+			missing = append(missing, r)
 		case !catalog.Sellable(product):
-			unsupported = append(unsupported, apiview.Reference(r))
+			unsupported = append(unsupported, r)
 		default:
 			ids = append(ids, product.ID)
 		}
 	}
 	if len(missing) > 0 {
-		return nil, reject(ProductsNotFound, missing, "%d product reference(s) are not in the catalog", len(missing))
+		return nil, reject(refusal.ProductsNotFound, missing, "%d product reference(s) are not in the catalog", len(missing))
 	}
 	if len(unsupported) > 0 {
-		return nil, reject(ProductsNotSupported, unsupported, "%d product(s) cannot be financed (unsupported, inactive or archived)", len(unsupported))
+		return nil, reject(refusal.ProductsNotSupported, unsupported, "%d product(s) cannot be financed (unsupported, inactive or archived)", len(unsupported))
 	}
 	items, err := catalog.ItemsByIDs(ctx, b.Store.Queries, sellerID, ids)
 	if err != nil {

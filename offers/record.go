@@ -8,13 +8,12 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/workflows/offer"
+	"github.com/tenurehq/tenure/optional"
 )
 
 // Row is the row a draft is stored as (status created).
-func Row(d offer.Draft) (dbgen.CreateOfferParams, error) {
+func Row(d Draft) (dbgen.CreateOfferParams, error) {
 	doc, err := json.Marshal(d.Document)
 	if err != nil {
 		return dbgen.CreateOfferParams{}, err
@@ -36,43 +35,44 @@ func Row(d offer.Draft) (dbgen.CreateOfferParams, error) {
 
 // searchText is what the list operations' `query` matches: the reference,
 // the customer, the company and the sales agent, lower-cased.
-func searchText(d offer.Draft) string {
+func searchText(d Draft) string {
 	parts := []string{d.SellerOfferReference}
 	c := d.Document.Customer
-	parts = append(parts, deref(c.FullName), string(deref(c.Email)), deref(c.PhoneNumber))
+	parts = append(parts, optional.Value(c.FullName), optional.Value(c.Email), optional.Value(c.Phone))
 	if c.Company != nil {
-		parts = append(parts, deref(c.Company.Name))
+		parts = append(parts, optional.Value(c.Company.Name))
 	}
 	if a := d.Document.SalesAgent; a != nil {
-		parts = append(parts, a.Name, string(a.Email))
+		parts = append(parts, a.Name, a.Email)
 	}
 	return strings.ToLower(strings.Join(parts, "\n"))
 }
 
-// Render is the offer as GET /v1/offers/{id} returns it and as the offer
-// webhooks send it: the stored document with what the workflow decided.
-func Render(row dbgen.Offer) (sellerapi.Offer, error) {
-	var doc sellerapi.Offer
-	if err := json.Unmarshal(row.Document, &doc); err != nil {
-		return sellerapi.Offer{}, fmt.Errorf("offer %s has an unreadable document: %w", row.ID, err)
-	}
-	doc.Id = row.ID.String()
-	doc.Status = sellerapi.OfferStatus(row.Status)
-	doc.CreatedAt = row.CreatedAt.UTC()
-	doc.ExpiresAt = row.ExpiresAt.UTC()
-	if row.SupersededByID != nil {
-		by := row.SupersededByID.String()
-		doc.SupersededById = &by
-	}
-	return doc, nil
+// Stored is an offer as PostgreSQL holds it: its row, which has what the
+// workflow decided, and its document.
+type Stored struct {
+	Row      dbgen.Offer
+	Document Document
 }
 
-// Load reads and renders one offer of a seller; another seller's offer is
-// the query's no-rows error, like a missing one.
-func Load(ctx context.Context, q *dbgen.Queries, sellerID, offerID uuid.UUID) (sellerapi.Offer, error) {
+// Decode reads a row's document, of any version this code knows.
+func Decode(row dbgen.Offer) (Stored, error) {
+	var doc Document
+	if err := json.Unmarshal(row.Document, &doc); err != nil {
+		return Stored{}, fmt.Errorf("offer %s has an unreadable document: %w", row.ID, err)
+	}
+	if doc.Version > DocumentVersion {
+		return Stored{}, fmt.Errorf("offer %s has a document of version %d, newer than this code's %d", row.ID, doc.Version, DocumentVersion)
+	}
+	return Stored{Row: row, Document: doc}, nil
+}
+
+// Load reads one offer of a seller; another seller's offer is the query's
+// no-rows error, like a missing one.
+func Load(ctx context.Context, q *dbgen.Queries, sellerID, offerID uuid.UUID) (Stored, error) {
 	row, err := q.GetOffer(ctx, dbgen.GetOfferParams{SellerID: sellerID, ID: offerID})
 	if err != nil {
-		return sellerapi.Offer{}, err
+		return Stored{}, err
 	}
-	return Render(row)
+	return Decode(row)
 }

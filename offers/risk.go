@@ -6,10 +6,48 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/workflows/offer"
+	"github.com/tenurehq/tenure/optional"
 )
+
+// Review says how an offer in pending_review gets its decision.
+type Review string
+
+const (
+	// ReviewBySimulation waits for the sandbox's scenario simulations.
+	ReviewBySimulation Review = "simulation"
+	// ReviewByRules runs the production risk rules, then waits for an
+	// operator when they cannot decide.
+	ReviewByRules Review = "rules"
+)
+
+// ReviewOf is how offers are reviewed in an environment.
+func ReviewOf(env config.Environment) Review {
+	if env == config.Sandbox {
+		return ReviewBySimulation
+	}
+	return ReviewByRules
+}
+
+// Decision is the outcome of the risk rules.
+type Decision string
+
+const (
+	// DecisionAccept accepts the offer.
+	DecisionAccept Decision = "accept"
+	// DecisionDecline declines the offer.
+	DecisionDecline Decision = "decline"
+	// DecisionManual leaves the offer to an operator.
+	DecisionManual Decision = "manual"
+)
+
+// ReviewResult is the risk rules' decision and why.
+type ReviewResult struct {
+	Decision Decision
+	Reason   string
+	// ManualDeadline is how long an operator has to decide.
+	ManualDeadline time.Duration
+}
 
 // RiskRules decide a production offer under review (the company data they
 // can require are config.CompanyFields), first match wins: a
@@ -37,35 +75,35 @@ func NewRiskRules(c config.RiskConfig) RiskRules {
 }
 
 // Review applies the rules to an offer.
-func (r RiskRules) Review(o sellerapi.Offer) offer.ReviewResult {
-	decide := func(d offer.Decision, format string, args ...any) offer.ReviewResult {
-		return offer.ReviewResult{Decision: d, Reason: fmt.Sprintf(format, args...), ManualDeadline: r.ManualDeadline}
+func (r RiskRules) Review(o Document) ReviewResult {
+	decide := func(d Decision, format string, args ...any) ReviewResult {
+		return ReviewResult{Decision: d, Reason: fmt.Sprintf(format, args...), ManualDeadline: r.ManualDeadline}
 	}
 	for _, country := range r.countries(o) {
 		if !slices.Contains(r.AllowedCountries, strings.ToUpper(country)) {
-			return decide(offer.DecisionDecline, "country %s is not served", country)
+			return decide(DecisionDecline, "country %s is not served", country)
 		}
 	}
 	amount := int64(0)
-	if o.PricingOverview != nil {
-		amount = o.PricingOverview.InsteadOfAmount.Gross
+	if o.Pricing != nil {
+		amount = o.Pricing.InsteadOf.Gross
 	}
 	if amount > r.MaxAmount {
-		return decide(offer.DecisionDecline, "the purchase amount %d exceeds the limit %d", amount, r.MaxAmount)
+		return decide(DecisionDecline, "the purchase amount %d exceeds the limit %d", amount, r.MaxAmount)
 	}
 	if missing := r.missingCompanyData(o.Customer.Company); len(missing) > 0 {
-		return decide(offer.DecisionManual, "company data missing: %s", strings.Join(missing, ", "))
+		return decide(DecisionManual, "company data missing: %s", strings.Join(missing, ", "))
 	}
 	if amount > r.AutoAcceptAmount {
-		return decide(offer.DecisionManual, "the purchase amount %d needs an operator's decision (above %d)", amount, r.AutoAcceptAmount)
+		return decide(DecisionManual, "the purchase amount %d needs an operator's decision (above %d)", amount, r.AutoAcceptAmount)
 	}
-	return decide(offer.DecisionAccept, "within the automatic limits")
+	return decide(DecisionAccept, "within the automatic limits")
 }
 
-func (r RiskRules) countries(o sellerapi.Offer) []string {
+func (r RiskRules) countries(o Document) []string {
 	var out []string
-	if c := o.ShippingAddress.CountryCode; c != "" {
-		out = append(out, c)
+	if a := o.ShippingAddress; a != nil && a.CountryCode != "" {
+		out = append(out, a.CountryCode)
 	}
 	if co := o.Customer.Company; co != nil && co.BillingAddress != nil && co.BillingAddress.CountryCode != "" {
 		out = append(out, co.BillingAddress.CountryCode)
@@ -73,15 +111,12 @@ func (r RiskRules) countries(o sellerapi.Offer) []string {
 	return out
 }
 
-func (r RiskRules) missingCompanyData(c *sellerapi.Company) []string {
-	var company sellerapi.Company
-	if c != nil {
-		company = *c
-	}
+func (r RiskRules) missingCompanyData(c *Company) []string {
+	company := optional.Value(c)
 	present := map[string]bool{
-		"name":            deref(company.Name) != "",
-		"vat_number":      deref(company.VatNumber) != "",
-		"tax_number":      deref(company.TaxNumber) != "",
+		"name":            optional.Value(company.Name) != "",
+		"vat_number":      optional.Value(company.VATNumber) != "",
+		"tax_number":      optional.Value(company.TaxNumber) != "",
 		"billing_address": company.BillingAddress != nil,
 	}
 	var missing []string

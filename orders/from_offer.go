@@ -2,26 +2,15 @@ package orders
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/pricing"
 )
-
-// Document is what an order copies from its offer and its seller when it
-// is created; the rest of the order (status, assets, metadata, tracking)
-// lives in its own columns and rows.
-type Document struct {
-	CustomerInfo    sellerapi.Customer        `json:"customer_info"`
-	SalesAgent      *sellerapi.SalesAgent     `json:"sales_agent,omitempty"`
-	ShippingAddress sellerapi.ShippingAddress `json:"shipping_address"`
-	ShippingInfo    *sellerapi.OfferShipping  `json:"shipping_info,omitempty"`
-	SellerInfo      sellerapi.SellerInfo      `json:"seller_info"`
-	OrderLines      []sellerapi.OrderLine     `json:"order_lines"`
-}
 
 // NewOrder is an order ready to be stored: its row and one asset per unit
 // of every line and subline.
@@ -33,61 +22,48 @@ type NewOrder struct {
 // FromOffer builds the order an accepted offer becomes. Each line takes the
 // contract the offer line selected, else rent when the line offers it,
 // else pay now.
-func FromOffer(orderID uuid.UUID, offer dbgen.Offer, doc sellerapi.Offer, seller sellerapi.SellerInfo) (NewOrder, error) {
+func FromOffer(orderID uuid.UUID, offer offers.Stored, seller Seller) (NewOrder, error) {
+	row, doc := offer.Row, offer.Document
 	d := Document{
-		CustomerInfo:    doc.Customer,
+		Version:         DocumentVersion,
+		Customer:        doc.Customer,
 		SalesAgent:      doc.SalesAgent,
 		ShippingAddress: doc.ShippingAddress,
-		ShippingInfo:    doc.Shipping,
-		SellerInfo:      seller,
+		Shipping:        doc.Shipping,
+		Seller:          seller,
 	}
 	var assets []dbgen.CreateOrderAssetsParams
-	addAssets := func(title string, productID *string, refs []sellerapi.SellerProductReference, quantity int64, rentable bool) error {
-		refsJSON, err := json.Marshal(refs)
+	addAssets := func(l offers.Line) error {
+		refs, err := json.Marshal(l.References)
 		if err != nil {
 			return err
 		}
-		var product *uuid.UUID
-		if productID != nil {
-			id, err := uuid.Parse(*productID)
-			if err != nil {
-				return fmt.Errorf("offer line %q has product id %q: %w", title, *productID, err)
-			}
-			product = &id
-		}
-		for range quantity {
+		for range l.Quantity {
 			assets = append(assets, dbgen.CreateOrderAssetsParams{
 				ID:                      uuid.Must(uuid.NewV7()),
 				OrderID:                 orderID,
-				SellerID:                offer.SellerID,
+				SellerID:                row.SellerID,
 				Position:                int32(len(assets)),
-				ProductID:               product,
-				Title:                   title,
-				SellerProductReferences: refsJSON,
-				RequiresSerialNumber:    rentable,
+				ProductID:               l.ProductID,
+				Title:                   l.Title,
+				SellerProductReferences: refs,
+				RequiresSerialNumber:    rentable(l.Terms),
 			})
 		}
 		return nil
 	}
-	for _, line := range doc.Lines {
-		orderLine := asLine(lineOf(line.Title, line.Subtitle, line.PrettyId, line.ProductId, line.Quantity, line.SellerProductReferences,
-			line.Price, line.BaseRentalPrice, line.SelectedContractType, line.AvailableContractTerms))
-		if err := addAssets(line.Title, line.ProductId, line.SellerProductReferences, line.Quantity, rentable(line.AvailableContractTerms)); err != nil {
+	for _, l := range doc.Lines {
+		line := lineOf(l)
+		if err := addAssets(l); err != nil {
 			return NewOrder{}, err
 		}
-		if line.Sublines != nil {
-			var sublines []sellerapi.OrderSubline
-			for _, sub := range *line.Sublines {
-				s := lineOf(sub.Title, sub.Subtitle, sub.PrettyId, sub.ProductId, sub.Quantity, sub.SellerProductReferences,
-					sub.Price, sub.BaseRentalPrice, sub.SelectedContractType, sub.AvailableContractTerms)
-				sublines = append(sublines, s)
-				if err := addAssets(sub.Title, sub.ProductId, sub.SellerProductReferences, sub.Quantity, rentable(sub.AvailableContractTerms)); err != nil {
-					return NewOrder{}, err
-				}
+		for _, sub := range l.Sublines {
+			line.Sublines = append(line.Sublines, lineOf(sub))
+			if err := addAssets(sub); err != nil {
+				return NewOrder{}, err
 			}
-			orderLine.Sublines = &sublines
 		}
-		d.OrderLines = append(d.OrderLines, orderLine)
+		d.Lines = append(d.Lines, line)
 	}
 	raw, err := json.Marshal(d)
 	if err != nil {
@@ -98,24 +74,24 @@ func FromOffer(orderID uuid.UUID, offer dbgen.Offer, doc sellerapi.Offer, seller
 		agentName = doc.SalesAgent.Name
 	}
 	companyName := ""
-	if doc.Customer.Company != nil && doc.Customer.Company.Name != nil {
-		companyName = *doc.Customer.Company.Name
+	if doc.Customer.Company != nil {
+		companyName = optional.Value(doc.Customer.Company.Name)
 	}
-	fullName := deref(doc.Customer.FullName)
+	fullName := optional.Value(doc.Customer.FullName)
 	return NewOrder{
 		Order: dbgen.CreateOrderParams{
 			ID:                   orderID,
-			SellerID:             offer.SellerID,
-			OfferID:              offer.ID,
-			SellerOfferReference: offer.SellerOfferReference,
-			CreatedBy:            offer.CreatedBy,
-			Partner:              offer.Partner,
-			SearchText:           strings.ToLower(strings.Join([]string{offer.SellerOfferReference, agentName, companyName, fullName, string(deref(doc.Customer.Email))}, " ")),
+			SellerID:             row.SellerID,
+			OfferID:              row.ID,
+			SellerOfferReference: row.SellerOfferReference,
+			CreatedBy:            row.CreatedBy,
+			Partner:              row.Partner,
+			SearchText:           strings.ToLower(strings.Join([]string{row.SellerOfferReference, agentName, companyName, fullName, optional.Value(doc.Customer.Email)}, " ")),
 			AgentName:            agentName,
 			CompanyName:          companyName,
 			FullName:             fullName,
 			Document:             raw,
-			OfferCreatedAt:       offer.CreatedAt,
+			OfferCreatedAt:       row.CreatedAt,
 		},
 		Assets: assets,
 	}, nil
@@ -123,58 +99,32 @@ func FromOffer(orderID uuid.UUID, offer dbgen.Offer, doc sellerapi.Offer, seller
 
 // rentable reports whether a line offers rent; its assets then need a
 // serial number when shipped, even if bought outright.
-func rentable(terms *sellerapi.OfferLineContractTerms) bool {
+func rentable(terms *offers.Terms) bool {
 	return terms != nil && terms.Rent != nil
 }
 
-// lineOf turns an offer line (or subline, which has the same fields) into
-// an order subline with its chosen contract; asLine makes a line of it.
-func lineOf(title string, subtitle, prettyID, productID *string, quantity int64, refs []sellerapi.SellerProductReference,
-	price sellerapi.Money, baseRental *sellerapi.Money, selected *string, terms *sellerapi.OfferLineContractTerms) sellerapi.OrderSubline {
-	line := sellerapi.OrderSubline{
-		BaseRentalPrice:            baseRental,
-		PrettyId:                   prettyID,
-		ProductId:                  productID,
-		Quantity:                   quantity,
-		SelectedFirstPartyServices: []sellerapi.FirstPartyService{},
-		SellerProductReferences:    refs,
-		Subtitle:                   deref(subtitle),
-		Title:                      title,
-		UnitPrice:                  &price,
-		ContractType:               sellerapi.PayNow,
-		MonthlyPrice:               sellerapi.Money{Currency: price.Currency},
+// lineOf is the order line of an offer line (or subline) with its chosen
+// contract; sublines are left to the caller.
+func lineOf(l offers.Line) Line {
+	price := l.Price
+	line := Line{
+		Title:           l.Title,
+		Subtitle:        optional.Value(l.Subtitle),
+		Quantity:        l.Quantity,
+		ProductID:       l.ProductID,
+		PrettyID:        l.PrettyID,
+		References:      l.References,
+		UnitPrice:       &price,
+		BaseRentalPrice: l.BaseRentalPrice,
+		ContractType:    PayNow,
+		MonthlyPrice:    pricing.Money{Currency: price.Currency},
 	}
-	wantsPayNow := selected != nil && *selected == string(sellerapi.PayNow)
-	if rentable(terms) && !wantsPayNow {
-		line.ContractType = sellerapi.Rent
-		line.Duration = sellerapi.ContractMonths(terms.Rent.Duration)
-		m := terms.Rent.MonthlyAmount
-		line.MonthlyPrice = sellerapi.Money{Currency: m.Currency, Gross: m.Gross, Net: m.Net}
+	wantsPayNow := optional.Value(l.SelectedContractType) == PayNow
+	if rentable(l.Terms) && !wantsPayNow {
+		line.ContractType = Rent
+		line.Duration = l.Terms.Rent.Duration
+		m := l.Terms.Rent.Monthly
+		line.MonthlyPrice = pricing.Money{Currency: m.Currency, Gross: m.Gross, Net: m.Net}
 	}
 	return line
-}
-
-func asLine(s sellerapi.OrderSubline) sellerapi.OrderLine {
-	return sellerapi.OrderLine{
-		BaseRentalPrice:            s.BaseRentalPrice,
-		ContractType:               s.ContractType,
-		Duration:                   s.Duration,
-		MonthlyPrice:               s.MonthlyPrice,
-		PrettyId:                   s.PrettyId,
-		ProductId:                  s.ProductId,
-		Quantity:                   s.Quantity,
-		SelectedFirstPartyServices: s.SelectedFirstPartyServices,
-		SellerProductReferences:    s.SellerProductReferences,
-		Subtitle:                   s.Subtitle,
-		Title:                      s.Title,
-		UnitPrice:                  s.UnitPrice,
-	}
-}
-
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
 }

@@ -1,14 +1,12 @@
 package orders
 
 import (
-	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/workflows/order"
+	"github.com/tenurehq/tenure/catalog"
 )
 
 // Allocation is one asset a shipment ships, with its serial number.
@@ -28,7 +26,7 @@ func (e *ShipmentError) Error() string { return e.Reason }
 // rent option needs a serial number; an item without one is sent with an
 // empty serial number. It also reports whether the shipment ships the
 // last unshipped assets.
-func Allocate(assets []dbgen.OrderAsset, s order.Shipment) (allocations []Allocation, complete bool, err error) {
+func Allocate(assets []Asset, s Shipment) (allocations []Allocation, complete bool, err error) {
 	if len(s.SerialNumbers) == 0 {
 		return nil, false, &ShipmentError{"serial_numbers must list at least one shipped item"}
 	}
@@ -60,26 +58,11 @@ func Allocate(assets []dbgen.OrderAsset, s order.Shipment) (allocations []Alloca
 	return allocations, true, nil
 }
 
-// Asset statuses Tenure uses.
-const (
-	AssetCreated = "created"
-	AssetShipped = "shipped"
-)
-
-func nextUnshipped(assets []dbgen.OrderAsset, taken map[uuid.UUID]bool, source, reference string) (dbgen.OrderAsset, bool) {
+func nextUnshipped(assets []Asset, taken map[uuid.UUID]bool, source, reference string) (Asset, bool) {
 	for _, a := range assets {
-		if a.Status != AssetCreated || taken[a.ID] {
-			continue
-		}
-		var refs []sellerapi.SellerProductReference
-		if json.Unmarshal(a.SellerProductReferences, &refs) != nil {
-			continue
-		}
-		for _, r := range refs {
-			if r.Source == source && r.Reference == reference {
-				return a, true
-			}
+		if a.Status == AssetCreated && !taken[a.ID] && slices.Contains(a.References, catalog.Reference{Source: source, Reference: reference}) {
+			return a, true
 		}
 	}
-	return dbgen.OrderAsset{}, false
+	return Asset{}, false
 }

@@ -1,21 +1,18 @@
 package orders
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/workflows/order"
+	"github.com/tenurehq/tenure/catalog"
 )
 
-func asset(title, source, reference string, rentable bool, status string) dbgen.OrderAsset {
-	refs, _ := json.Marshal([]sellerapi.SellerProductReference{{Source: source, Reference: reference}, {Source: "ean", Reference: title}})
-	return dbgen.OrderAsset{ID: uuid.New(), Title: title, SellerProductReferences: refs, RequiresSerialNumber: rentable, Status: status}
+func asset(title, source, reference string, rentable bool, status string) Asset {
+	refs := []catalog.Reference{{Source: source, Reference: reference}, {Source: "ean", Reference: title}}
+	return Asset{ID: uuid.New(), Title: title, References: refs, RequiresSerialNumber: rentable, Status: status}
 }
 
 func TestAllocate(t *testing.T) {
@@ -23,9 +20,9 @@ func TestAllocate(t *testing.T) {
 	laptop2 := asset("Laptop", "sku", "L1", true, AssetCreated)
 	bag := asset("Bag", "sku", "B1", false, AssetCreated)
 	shipped := asset("Laptop", "sku", "L1", true, AssetShipped)
-	assets := []dbgen.OrderAsset{shipped, laptop1, laptop2, bag}
+	assets := []Asset{shipped, laptop1, laptop2, bag}
 
-	allocations, complete, err := Allocate(assets, order.Shipment{SerialNumbers: []order.SerialNumber{
+	allocations, complete, err := Allocate(assets, Shipment{SerialNumbers: []SerialNumber{
 		{Source: "sku", Reference: "L1", SerialNumber: "SN-1"},
 		{Source: "sku", Reference: "B1", SerialNumber: ""},
 	}})
@@ -37,7 +34,7 @@ func TestAllocate(t *testing.T) {
 	}
 
 	// Any of a product's references identifies it.
-	_, complete, err = Allocate(assets, order.Shipment{SerialNumbers: []order.SerialNumber{
+	_, complete, err = Allocate(assets, Shipment{SerialNumbers: []SerialNumber{
 		{Source: "sku", Reference: "L1", SerialNumber: "SN-1"},
 		{Source: "ean", Reference: "Laptop", SerialNumber: "SN-2"},
 		{Source: "sku", Reference: "B1"},
@@ -48,20 +45,20 @@ func TestAllocate(t *testing.T) {
 }
 
 func TestAllocateRefusals(t *testing.T) {
-	assets := []dbgen.OrderAsset{asset("Laptop", "sku", "L1", true, AssetCreated), asset("Bag", "sku", "B1", false, AssetCreated)}
+	assets := []Asset{asset("Laptop", "sku", "L1", true, AssetCreated), asset("Bag", "sku", "B1", false, AssetCreated)}
 	cases := map[string]struct {
-		items []order.SerialNumber
+		items []SerialNumber
 		want  string
 	}{
 		"nothing":              {nil, "at least one"},
-		"missing serial":       {[]order.SerialNumber{{Source: "sku", Reference: "L1"}}, "must be shipped with a serial number"},
-		"unknown reference":    {[]order.SerialNumber{{Source: "sku", Reference: "X9", SerialNumber: "S"}}, "no unshipped item with seller_product_reference sku/X9"},
-		"more units than sold": {[]order.SerialNumber{{Source: "sku", Reference: "B1"}, {Source: "sku", Reference: "B1"}}, "no unshipped item"},
-		"serial twice":         {[]order.SerialNumber{{Source: "sku", Reference: "L1", SerialNumber: "S"}, {Source: "sku", Reference: "B1", SerialNumber: "S"}}, "listed twice"},
+		"missing serial":       {[]SerialNumber{{Source: "sku", Reference: "L1"}}, "must be shipped with a serial number"},
+		"unknown reference":    {[]SerialNumber{{Source: "sku", Reference: "X9", SerialNumber: "S"}}, "no unshipped item with seller_product_reference sku/X9"},
+		"more units than sold": {[]SerialNumber{{Source: "sku", Reference: "B1"}, {Source: "sku", Reference: "B1"}}, "no unshipped item"},
+		"serial twice":         {[]SerialNumber{{Source: "sku", Reference: "L1", SerialNumber: "S"}, {Source: "sku", Reference: "B1", SerialNumber: "S"}}, "listed twice"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, _, err := Allocate(assets, order.Shipment{SerialNumbers: tc.items})
+			_, _, err := Allocate(assets, Shipment{SerialNumbers: tc.items})
 			var se *ShipmentError
 			if !errors.As(err, &se) || !strings.Contains(se.Reason, tc.want) {
 				t.Errorf("want a ShipmentError with %q, got %v", tc.want, err)

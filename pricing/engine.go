@@ -3,6 +3,7 @@ package pricing
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -51,6 +52,12 @@ type Product struct {
 	BaseRentalPrice *Money
 	Category        string
 }
+
+// PayNowTermID names the pay-now contract term of pricing results.
+const PayNowTermID = "pay-now"
+
+// RentTermID names the rent contract term of a duration.
+func RentTermID(months int) string { return "rent-" + strconv.Itoa(months) }
 
 // Term is the monthly rent of one term length.
 type Term struct {

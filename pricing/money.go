@@ -6,12 +6,13 @@ import (
 )
 
 // Money is an amount in integer minor units of its currency, with the tax
-// rate (percent × 100) that relates net and gross.
+// rate (percent × 100) that relates net and gross. Its JSON is the Seller
+// API's amount, which offer documents store.
 type Money struct {
-	Currency string
-	Net      int64
-	Gross    int64
-	TaxRate  int64
+	Currency string `json:"currency"`
+	Net      int64  `json:"net"`
+	Gross    int64  `json:"gross"`
+	TaxRate  int64  `json:"tax_rate,omitempty"`
 }
 
 // ErrMixedCurrencies refuses a sum of amounts in different currencies.

@@ -8,15 +8,11 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/idempotency"
-	delivery "github.com/tenurehq/tenure/workflows/webhook"
 )
 
 // ErrDeliveryRunning refuses a redelivery while a delivery of the event is
@@ -26,15 +22,16 @@ var ErrDeliveryRunning = errors.New("a delivery of this event is still running")
 // Dispatcher starts delivery workflows for recorded events.
 type Dispatcher struct {
 	store    *db.Store
-	temporal client.Client
+	starter  DeliveryStarter
 	schedule []time.Duration
 	timeout  time.Duration
 }
 
 // NewDispatcher dispatches with the configured retry schedule (the wait
-// before each attempt) and per-attempt timeout.
-func NewDispatcher(store *db.Store, temporal client.Client, cfg config.WebhooksCfg) *Dispatcher {
-	return &Dispatcher{store: store, temporal: temporal, schedule: cfg.RetrySchedule, timeout: cfg.AttemptTimeout}
+// before each attempt) and per-attempt timeout, starting each run's
+// workflow through starter.
+func NewDispatcher(store *db.Store, starter DeliveryStarter, cfg config.WebhooksCfg) *Dispatcher {
+	return &Dispatcher{store: store, starter: starter, schedule: cfg.RetrySchedule, timeout: cfg.AttemptTimeout}
 }
 
 // Dispatch starts, for each event, one delivery workflow per endpoint
@@ -120,7 +117,7 @@ func (d *Dispatcher) createDeliveries(ctx context.Context, q *dbgen.Queries, ev 
 		return c, err
 	}
 	for _, dl := range deliveries {
-		if dl.Status == delivery.StatusPending {
+		if dl.Status == DeliveryPending {
 			c.pending = append(c.pending, dl)
 		}
 	}
@@ -131,9 +128,7 @@ func (d *Dispatcher) createDeliveries(ctx context.Context, q *dbgen.Queries, ev 
 // existing one counts as started) and marks the event dispatched.
 func (d *Dispatcher) launch(ctx context.Context, c claimedEvent) error {
 	for _, dl := range c.pending {
-		err := d.start(ctx, dl, enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
-		var started *serviceerror.WorkflowExecutionAlreadyStarted
-		if err != nil && !errors.As(err, &started) {
+		if err := d.start(ctx, dl, false); err != nil && !errors.Is(err, ErrDeliveryStarted) {
 			return err
 		}
 	}
@@ -156,27 +151,15 @@ func (d *Dispatcher) recipients(ctx context.Context, q *dbgen.Queries, ev dbgen.
 	return []dbgen.WebhookEndpoint{ep}, nil
 }
 
-// start starts the delivery workflow of one delivery run.
-func (d *Dispatcher) start(ctx context.Context, dl dbgen.WebhookDelivery, reuse enums.WorkflowIdReusePolicy) error {
-	id := delivery.WorkflowID(dl.EventID, dl.EndpointID)
-	_, err := d.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                                       id,
-		TaskQueue:                                delivery.TaskQueue,
-		WorkflowIDReusePolicy:                    reuse,
-		WorkflowIDConflictPolicy:                 enums.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
-		WorkflowExecutionErrorWhenAlreadyStarted: true,
-		// When this process also runs a webhooks worker on the same client
-		// (tenure dev, activities that emit events), the first workflow
-		// task comes back with the start: one round trip less.
-		EnableEagerStart: true,
-	}, delivery.Deliver, delivery.DeliveryInput{
+// start starts the workflow of one delivery run.
+func (d *Dispatcher) start(ctx context.Context, dl dbgen.WebhookDelivery, redelivery bool) error {
+	return d.starter.StartDelivery(ctx, DeliveryRun{
 		EventID:        dl.EventID,
 		EndpointID:     dl.EndpointID,
 		Run:            dl.Run,
-		Delays:         Delays(d.schedule, fmt.Sprintf("%s/%d", id, dl.Run)),
+		Delays:         Delays(d.schedule, fmt.Sprintf("%s/%d", DeliveryKey(dl.EventID, dl.EndpointID), dl.Run)),
 		AttemptTimeout: d.timeout,
-	})
-	return err
+	}, redelivery)
 }
 
 // Redeliver starts a new delivery run of a seller's event to every endpoint
@@ -200,7 +183,7 @@ func (d *Dispatcher) Redeliver(ctx context.Context, sellerID, eventID uuid.UUID)
 			return err
 		}
 		for _, dl := range existing {
-			if dl.Status == delivery.StatusPending {
+			if dl.Status == DeliveryPending {
 				return ErrDeliveryRunning
 			}
 		}
@@ -222,19 +205,18 @@ func (d *Dispatcher) Redeliver(ctx context.Context, sellerID, eventID uuid.UUID)
 		return nil, err
 	}
 	for i, dl := range runs {
-		err := d.start(ctx, dl, enums.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
+		err := d.start(ctx, dl, true)
 		if err == nil {
 			continue
 		}
 		for _, unstarted := range runs[i:] {
 			if cerr := d.store.SettleDelivery(ctx, dbgen.SettleDeliveryParams{
-				EventID: unstarted.EventID, EndpointID: unstarted.EndpointID, Run: unstarted.Run, Status: delivery.StatusCancelled,
+				EventID: unstarted.EventID, EndpointID: unstarted.EndpointID, Run: unstarted.Run, Status: DeliveryCancelled,
 			}); cerr != nil {
 				err = errors.Join(err, cerr)
 			}
 		}
-		var started *serviceerror.WorkflowExecutionAlreadyStarted
-		if errors.As(err, &started) {
+		if errors.Is(err, ErrDeliveryStarted) {
 			return nil, ErrDeliveryRunning
 		}
 		return nil, err

@@ -2,8 +2,9 @@
 // registration (URL policy, encrypted signing secrets, rotation), the
 // outbox that records events, the dispatcher and relay that start their
 // deliveries, the retry schedule, signing, and the sender that performs one
-// HTTP attempt. The delivery workflow is in workflows/webhook, its
-// activities in activities/webhooks.go.
+// HTTP attempt. The delivery workflow is workflows/delivery, its
+// activities activities.Deliveries; the dispatcher starts delivery
+// workflows through a DeliveryStarter, which workflows/delivery provides.
 //
 // # Emitting events (the outbox)
 //

@@ -15,6 +15,7 @@ import (
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
 	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/workflows/delivery"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -48,7 +49,7 @@ func newStack(t testing.TB, tune ...func(*config.Config)) *stack {
 	if s.endpoints, err = webhook.NewEndpoints(s.store, cfg); err != nil {
 		t.Fatal(err)
 	}
-	s.dispatcher = webhook.NewDispatcher(s.store, s.temporal, cfg.Webhooks)
+	s.dispatcher = delivery.NewDispatcher(s.store, s.temporal, cfg.Webhooks)
 	seller, err := identity.CreateSeller(t.Context(), s.store, "Webhook Seller", "EUR")
 	if err != nil {
 		t.Fatal(err)

@@ -12,12 +12,20 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/internal/permanent"
 	"github.com/tenurehq/tenure/internal/testenv"
 	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/sandbox"
+)
+
+// The activity groups whose methods name the activities the tests expect
+// to fail; the worker registers the real ones.
+var (
+	seeding         *activities.SandboxFixtures
+	offerActivities *activities.Offers
 )
 
 // permanentFailure finds the permanent failure in err and checks its
@@ -58,7 +66,7 @@ func TestSeedingASellerTheDatabaseLacksFailsAtTheFirstAttempt(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = run.Get(ctx, nil)
-	permanentFailure(t, err, sandbox.SeedShippingMethodsActivity, "a record it refers to does not exist")
+	permanentFailure(t, err, activities.Name(seeding.SeedShippingMethods), "a record it refers to does not exist")
 
 	history := tc.GetWorkflowHistory(ctx, run.GetID(), run.GetRunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	var started []int32
@@ -81,19 +89,19 @@ func TestSeedingASellerTheDatabaseLacksFailsAtTheFirstAttempt(t *testing.T) {
 // at once instead of holding the offer's lock through endless retries.
 func TestAnOfferTheDatabaseRefusesFailsItsCreationAtOnce(t *testing.T) {
 	store, tc, ctx := workingStack(t)
-	draft := offer.Draft{ID: uuid.New(), SellerID: uuid.New(), SellerOfferReference: "no-seller", SalesChannel: "ecommerce", ExpiresAt: time.Now().Add(time.Hour)}
-	start := tc.NewWithStartWorkflowOperation(offers.StartOptions(draft.ID, draft.SellerID, draft.SellerOfferReference),
-		offer.Offer, offer.Input{OfferID: draft.ID, SellerID: draft.SellerID, Review: offer.ReviewBySimulation, Revision: offer.Revision})
+	draft := offers.Draft{ID: uuid.New(), SellerID: uuid.New(), SellerOfferReference: "no-seller", SalesChannel: "ecommerce", ExpiresAt: time.Now().Add(time.Hour)}
+	start := tc.NewWithStartWorkflowOperation(offer.StartOptions(draft.ID, draft.SellerID, draft.SellerOfferReference),
+		offer.Offer, offer.Input{OfferID: draft.ID, SellerID: draft.SellerID, Review: offers.ReviewBySimulation, Revision: offer.Revision})
 	h, err := tc.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: start,
 		UpdateOptions: client.UpdateWorkflowOptions{
-			UpdateName: offer.CreateUpdate, Args: []any{offer.CreateRequest{Draft: draft}}, WaitForStage: client.WorkflowUpdateStageCompleted,
+			UpdateName: offer.Create.Update, Args: []any{offer.CreateRequest{Draft: draft}}, WaitForStage: client.WorkflowUpdateStageCompleted,
 		},
 	})
 	if err == nil {
 		err = h.Get(ctx, nil)
 	}
-	permanentFailure(t, err, offer.CreateActivity, "a record it refers to does not exist")
+	permanentFailure(t, err, activities.Name(offerActivities.Create), "a record it refers to does not exist")
 
 	// The workflow stays consistent: no offer row, and the run ended.
 	if _, err := store.GetOfferForOperator(ctx, draft.ID); !db.IsNotFound(err) {

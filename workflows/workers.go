@@ -1,86 +1,63 @@
-// Package workflows runs Tenure's Temporal workers: one per task queue, each
-// registering its queue's workflows and activities, all from this file.
+// Package workflows runs Tenure's Temporal workers: one per task queue,
+// each registering its domains' workflows and activities through their
+// Register functions, all from this file, with the webhook relay beside
+// them.
 package workflows
 
 import (
 	"fmt"
+	"log/slog"
 
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/internal/permanent"
+	"github.com/tenurehq/tenure/webhook"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
+	"github.com/tenurehq/tenure/workflows/delivery"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
 	"github.com/tenurehq/tenure/workflows/productimport"
 	"github.com/tenurehq/tenure/workflows/sandbox"
-	"github.com/tenurehq/tenure/workflows/webhook"
 )
 
 // queue is what one task queue's worker registers, and how it polls.
 type queue struct {
-	name       string
-	workflows  []any
-	activities map[string]any
-	options    worker.Options
+	name     string
+	register func(worker.Registry)
+	options  worker.Options
 }
 
 func queues(acts *activities.Activities) []queue {
 	return []queue{
 		{
-			name:      sandbox.TaskQueue,
-			workflows: []any{sandbox.SeedSeller},
-			activities: map[string]any{
-				sandbox.SeedShippingMethodsActivity: acts.Sandbox.SeedShippingMethods,
-				sandbox.SeedCatalogActivity:         acts.Sandbox.SeedCatalog,
-				sandbox.SeedOffersActivity:          acts.Sandbox.SeedOffers,
+			name:     sandbox.TaskQueue,
+			register: func(r worker.Registry) { sandbox.Register(r, acts.Sandbox) },
+		},
+		{
+			// Both catalog workflows share the catalog queue.
+			name: productimport.TaskQueue,
+			register: func(r worker.Registry) {
+				productimport.Register(r, acts.ProductImports)
+				catalogimport.Register(r, acts.CSV)
 			},
 		},
 		{
-			name:      productimport.TaskQueue,
-			workflows: []any{productimport.ImportProducts, catalogimport.ImportCSV},
-			activities: map[string]any{
-				productimport.RunImportActivity:    acts.Catalog.RunProductImport,
-				catalogimport.ProcessActivity:      acts.CSV.Process,
-				catalogimport.SetStatusActivity:    acts.CSV.SetStatus,
-				catalogimport.ExpireUploadActivity: acts.CSV.ExpireUpload,
-				catalogimport.WriteErrorsActivity:  acts.CSV.WriteErrors,
-			},
+			name:     offer.TaskQueue,
+			register: func(r worker.Registry) { offer.Register(r, acts.Offers) },
+			options:  EntityWorkerOptions,
 		},
 		{
-			name:      offer.TaskQueue,
-			workflows: []any{offer.Offer},
-			activities: map[string]any{
-				offer.CreateActivity:     acts.Offers.Create,
-				offer.TransitionActivity: acts.Offers.Transition,
-				offer.AcceptActivity:     acts.Offers.Accept,
-				offer.EditActivity:       acts.Offers.Edit,
-				offer.StartOfferActivity: acts.Offers.StartOffer,
-				offer.StartOrderActivity: acts.Offers.StartOrder,
-				offer.ReviewRiskActivity: acts.Offers.ReviewRisk,
-			},
-			options: EntityWorkerOptions,
+			name:     order.TaskQueue,
+			register: func(r worker.Registry) { order.Register(r, acts.Orders) },
+			options:  EntityWorkerOptions,
 		},
 		{
-			name:      order.TaskQueue,
-			workflows: []any{order.Order},
-			activities: map[string]any{
-				order.TransitionActivity: acts.Orders.Transition,
-				order.ConfirmActivity:    acts.Orders.Confirm,
-				order.ShipActivity:       acts.Orders.Ship,
-			},
-			options: EntityWorkerOptions,
-		},
-		{
-			name:      webhook.TaskQueue,
-			workflows: []any{webhook.Deliver},
-			activities: map[string]any{
-				webhook.SendAttemptActivity:   acts.Webhooks.SendAttempt,
-				webhook.RecordAttemptActivity: acts.Webhooks.RecordAttempt,
-			},
+			name:     delivery.TaskQueue,
+			register: func(r worker.Registry) { delivery.Register(r, acts.Deliveries) },
 			// Attempts mostly wait on receivers: many run at once, and
 			// enough pollers keep a burst from queueing behind one poll.
 			options: worker.Options{
@@ -100,33 +77,50 @@ var EntityWorkerOptions = worker.Options{
 	MaxConcurrentWorkflowTaskPollers: 8,
 }
 
-// Workers are the started workers of one process.
-type Workers struct {
-	workers []worker.Worker
+// Deps are what the workers need from the process that runs them; the
+// layers above the workflows hand in what activities ask of them.
+type Deps struct {
+	Config   *config.Config
+	Store    *db.Store
+	Logger   *slog.Logger
+	Views    activities.Views
+	Fixtures activities.FixtureDriver
 }
 
-// NewWorkers creates a worker for every task queue, registering each
-// activity under the exact name its workflow calls it by; every worker
-// stops retrying permanent failures (package permanent).
-func NewWorkers(c client.Client, acts *activities.Activities) *Workers {
-	var ws Workers
+// Workers are the workers of one process and its webhook relay.
+type Workers struct {
+	workers []worker.Worker
+	relay   *webhook.Relay
+}
+
+// NewWorkers creates a worker for every task queue and the relay that
+// dispatches events a crash left behind; every worker stops retrying
+// permanent failures (package permanent).
+func NewWorkers(c client.Client, d Deps) (*Workers, error) {
+	dispatcher := delivery.NewDispatcher(d.Store, c, d.Config.Webhooks)
+	acts, err := activities.New(activities.Deps{
+		Config: d.Config, Store: d.Store, Logger: d.Logger, Dispatcher: dispatcher,
+		Views: d.Views, Starters: starters{client: c}, Fixtures: d.Fixtures,
+	})
+	if err != nil {
+		return nil, err
+	}
+	ws := Workers{relay: webhook.NewRelay(dispatcher, d.Config.Webhooks.RelayInterval, d.Config.Webhooks.RelayGrace, d.Logger)}
 	for _, q := range queues(acts) {
 		opts := q.options
+		// Activities are registered and called under explicit names
+		// (activities.Name), never under aliases of their function names.
 		opts.DisableRegistrationAliasing = true
 		opts.Interceptors = append(opts.Interceptors, permanent.Interceptor())
 		w := worker.New(c, q.name, opts)
-		for _, wf := range q.workflows {
-			w.RegisterWorkflowWithOptions(wf, workflow.RegisterOptions{})
-		}
-		for name, fn := range q.activities {
-			w.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
-		}
+		q.register(w)
 		ws.workers = append(ws.workers, w)
 	}
-	return &ws
+	return &ws, nil
 }
 
-// Start starts polling every queue; on error the ones already started are stopped.
+// Start starts polling every queue and the relay; on error the workers
+// already started are stopped.
 func (ws *Workers) Start() error {
 	for i, w := range ws.workers {
 		if err := w.Start(); err != nil {
@@ -136,12 +130,14 @@ func (ws *Workers) Start() error {
 			return fmt.Errorf("starting worker: %w", err)
 		}
 	}
+	ws.relay.Start()
 	return nil
 }
 
-// Stop stops every worker, letting running activities finish within the
-// worker's stop timeout.
+// Stop stops the relay and every worker, letting running activities
+// finish within the worker's stop timeout.
 func (ws *Workers) Stop() {
+	ws.relay.Stop()
 	for _, w := range ws.workers {
 		w.Stop()
 	}

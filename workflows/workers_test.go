@@ -13,8 +13,10 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/fixtures"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
 	"github.com/tenurehq/tenure/workflows"
@@ -60,17 +62,17 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 	for _, m := range methods {
 		supported[m.SellerShippingMethodReference] = m.Supported
 	}
-	if len(methods) != 2 || !supported[sandbox.SupportedShippingReference] || supported[sandbox.UnsupportedShippingReference] {
+	if len(methods) != 2 || !supported[fixtures.SupportedShippingReference] || supported[fixtures.UnsupportedShippingReference] {
 		t.Errorf("fixtures after two runs: %+v", methods)
 	}
 
 	pairs := []catalog.Reference{
-		{Source: sandbox.SAPSource, Reference: sandbox.PayNowOnlyReference},
-		{Source: sandbox.SAPSource, Reference: sandbox.RentReference},
-		{Source: sandbox.RentAltSource, Reference: sandbox.RentAltReference},
-		{Source: sandbox.SAPSource, Reference: sandbox.UnsupportedReference},
-		{Source: sandbox.SKUSource, Reference: sandbox.SupportedSKUReference},
-		{Source: sandbox.SKUSource, Reference: sandbox.UnsupportedSKUReference},
+		{Source: fixtures.SAPSource, Reference: fixtures.PayNowOnlyReference},
+		{Source: fixtures.SAPSource, Reference: fixtures.RentReference},
+		{Source: fixtures.RentAltSource, Reference: fixtures.RentAltReference},
+		{Source: fixtures.SAPSource, Reference: fixtures.UnsupportedReference},
+		{Source: fixtures.SKUSource, Reference: fixtures.SupportedSKUReference},
+		{Source: fixtures.SKUSource, Reference: fixtures.UnsupportedSKUReference},
 	}
 	products, err := catalog.FindByReferences(t.Context(), store.Queries, seller.Seller.ID, pairs)
 	if err != nil {
@@ -118,8 +120,8 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 	}
 	offersByRef := statuses("SELECT seller_offer_reference, status FROM offers WHERE seller_id = $1")
 	for ref, want := range map[string]string{
-		sandbox.ActiveOfferReference: "created", sandbox.CreatedOfferReference: "created", sandbox.VoidedOfferReference: "voided",
-		sandbox.ExpiredOfferReference: "expired", sandbox.AcceptedOfferReference: "accepted",
+		fixtures.ActiveOfferReference: "created", fixtures.CreatedOfferReference: "created", fixtures.VoidedOfferReference: "voided",
+		fixtures.ExpiredOfferReference: "expired", fixtures.AcceptedOfferReference: "accepted",
 	} {
 		if offersByRef[ref] != want {
 			t.Errorf("fixture offer %s is %q, want %s", ref, offersByRef[ref], want)
@@ -127,7 +129,7 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 	}
 	ordersByRef := statuses("SELECT seller_offer_reference, status FROM orders WHERE seller_id = $1")
 	for _, want := range []string{"created", "acknowledged", "confirmed", "partially_fulfilled", "completed", "canceled", "rejected"} {
-		if got := ordersByRef[sandbox.OrderReferencePrefix+want]; got != want {
+		if got := ordersByRef[fixtures.OrderReferencePrefix+want]; got != want {
 			t.Errorf("fixture order %s is %q", want, got)
 		}
 	}
@@ -172,7 +174,7 @@ func TestProductImportWaitsForItsImportToBeCommitted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var result productimport.Result
+	var result activities.ProductImportResult
 	if err := run.Get(t.Context(), &result); err != nil {
 		t.Fatalf("the import fails when its commit is slow: %v", err)
 	}

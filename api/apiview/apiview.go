@@ -4,18 +4,10 @@
 package apiview
 
 import (
-	"strconv"
-
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/pricing"
 )
-
-// PayNowTermID names the pay-now contract term of pricing results.
-const PayNowTermID = "pay-now"
-
-// RentTermID names the rent contract term of a duration.
-func RentTermID(months int) string { return "rent-" + strconv.Itoa(months) }
 
 // MoneyWithTax is an amount with its tax rate.
 func MoneyWithTax(m pricing.Money) sellerapi.MoneyWithTax {
@@ -29,13 +21,13 @@ func Money(m pricing.Money) sellerapi.Money {
 
 // PayNowTerm is the pay-now contract term of an amount.
 func PayNowTerm(m pricing.Money) *sellerapi.PayNowTerm {
-	id := PayNowTermID
+	id := pricing.PayNowTermID
 	return &sellerapi.PayNowTerm{Amount: MoneyWithTax(m), Id: &id}
 }
 
 // RentTerm is the rent contract term of one duration.
 func RentTerm(t pricing.Term) sellerapi.RentTerm {
-	id := RentTermID(t.Duration)
+	id := pricing.RentTermID(t.Duration)
 	return sellerapi.RentTerm{Duration: sellerapi.RentalTermMonths(t.Duration), Id: &id, MonthlyAmount: MoneyWithTax(t.Monthly)}
 }
 

@@ -12,41 +12,41 @@ import (
 	"strings"
 )
 
-// column is a column of the contract, whatever its position in a file.
-type column int
+// Column is a column of the contract, whatever its position in a file.
+type Column int
 
 // The contract's columns, in the contract's order. The required ones come
 // first: numRequired relies on it.
 const (
-	colTitle column = iota
-	colReference
-	colReferenceSource
-	colIsActive
-	colPriceGross
-	colPriceNet
-	colCurrency
-	colManufacturer
-	colSubtitle
-	colEAN
-	colMPN
-	colCategoryID
-	colCategoryName
-	colCategoryParentID
-	colDescription
-	colBaseRentalGross
-	colBaseRentalNet
-	colImageURL
-	colShopURL
-	colType
-	colDetails
-	numColumns
+	ColTitle Column = iota
+	ColReference
+	ColReferenceSource
+	ColIsActive
+	ColPriceGross
+	ColPriceNet
+	ColCurrency
+	ColManufacturer
+	ColSubtitle
+	ColEAN
+	ColMPN
+	ColCategoryID
+	ColCategoryName
+	ColCategoryParentID
+	ColDescription
+	ColBaseRentalGross
+	ColBaseRentalNet
+	ColImageURL
+	ColShopURL
+	ColType
+	ColDetails
+	NumColumns
 )
 
 // numRequired is the number of required columns, which lead the list.
-const numRequired = colCurrency
+const numRequired = ColCurrency
 
 // columnNames are the names the contract gives the columns.
-var columnNames = [numColumns]string{
+var columnNames = [NumColumns]string{
 	"title", "reference", "reference_source", "is_active", "price_gross", "price_net",
 	"currency", "manufacturer", "subtitle", "ean", "mpn",
 	"seller_category_id", "seller_category_name", "seller_category_parent_id",
@@ -59,10 +59,10 @@ var columnNames = [numColumns]string{
 func ColumnNames() []string { return slices.Clone(columnNames[:]) }
 
 // columnsByName finds a column from its normalised header name.
-var columnsByName = func() map[string]column {
-	m := make(map[string]column, numColumns)
+var columnsByName = func() map[string]Column {
+	m := make(map[string]Column, NumColumns)
 	for c, name := range columnNames {
-		m[name] = column(c)
+		m[name] = Column(c)
 	}
 	return m
 }()
@@ -74,7 +74,7 @@ const bom = "\uFEFF"
 type Header struct {
 	// index is the position of each column in a record, -1 when the file
 	// lacks it.
-	index [numColumns]int
+	index [NumColumns]int
 	width int
 }
 
@@ -123,11 +123,11 @@ func (h Header) Width() int { return h.width }
 
 // Reference is the raw reference cell of a record, for error reports (""
 // when the record is too short).
-func (h Header) Reference(record []string) string { return h.cell(record, colReference) }
+func (h Header) Reference(record []string) string { return h.cell(record, ColReference) }
 
 // cell is the raw cell of a column, "" when the file lacks the column or the
 // record is too short (a zero Header must not index out of range).
-func (h Header) cell(record []string, c column) string {
+func (h Header) cell(record []string, c Column) string {
 	i := h.index[c]
 	if i < 0 || i >= len(record) {
 		return ""

@@ -57,7 +57,7 @@ var productTypes = []string{"hardware", "software", "service", "hardware_built_t
 
 // rowParser turns the trimmed cells of one record into a Row.
 type rowParser struct {
-	cells    [numColumns]string
+	cells    [NumColumns]string
 	currency string
 	row      Row
 }
@@ -86,7 +86,7 @@ func (h Header) Parse(record []string, currency string) (Row, *Problem) {
 		return Row{}, &Problem{Reason: fmt.Sprintf("the row has %d fields, the header has %d", len(record), h.width)}
 	}
 	p := rowParser{currency: currency}
-	for c := range numColumns {
+	for c := range NumColumns {
 		s := h.cell(record, c)
 		switch {
 		case !utf8.ValidString(s):
@@ -104,12 +104,12 @@ func (h Header) Parse(record []string, currency string) (Row, *Problem) {
 	return p.row, nil
 }
 
-func problem(c column, format string, args ...any) *Problem {
+func problem(c Column, format string, args ...any) *Problem {
 	return &Problem{Column: columnNames[c], Reason: fmt.Sprintf(format, args...)}
 }
 
 // present marks an optional column as filled when its cell is not empty.
-func (p *rowParser) present(c column, f Fields) bool {
+func (p *rowParser) present(c Column, f Fields) bool {
 	if p.cells[c] == "" {
 		return false
 	}
@@ -128,24 +128,24 @@ func (p *rowParser) required() *Problem {
 
 // textLimits are the columns taken as plain text and their length limits.
 var textLimits = []struct {
-	column column
+	column Column
 	max    int
 }{
-	{colTitle, catalog.MaxTextLength},
-	{colManufacturer, catalog.MaxTextLength},
-	{colSubtitle, catalog.MaxTextLength},
-	{colEAN, catalog.MaxTextLength},
-	{colMPN, catalog.MaxTextLength},
-	{colCategoryID, catalog.MaxTextLength},
-	{colCategoryName, catalog.MaxTextLength},
-	{colCategoryParentID, catalog.MaxTextLength},
-	{colDescription, catalog.MaxDescriptionLength},
+	{ColTitle, catalog.MaxTextLength},
+	{ColManufacturer, catalog.MaxTextLength},
+	{ColSubtitle, catalog.MaxTextLength},
+	{ColEAN, catalog.MaxTextLength},
+	{ColMPN, catalog.MaxTextLength},
+	{ColCategoryID, catalog.MaxTextLength},
+	{ColCategoryName, catalog.MaxTextLength},
+	{ColCategoryParentID, catalog.MaxTextLength},
+	{ColDescription, catalog.MaxDescriptionLength},
 }
 
 // optionalText is an optional text column and the product field it fills
 // when its cell is not empty.
 type optionalText struct {
-	column column
+	column Column
 	field  Fields
 	dst    *string
 }
@@ -157,11 +157,11 @@ func (p *rowParser) texts() *Problem {
 		}
 	}
 	pr := &p.row.Product
-	pr.Title = p.cells[colTitle]
+	pr.Title = p.cells[ColTitle]
 	for _, t := range []optionalText{
-		{colManufacturer, FieldManufacturer, &pr.Manufacturer},
-		{colSubtitle, FieldSubtitle, &pr.Subtitle},
-		{colDescription, FieldDescription, &pr.Description},
+		{ColManufacturer, FieldManufacturer, &pr.Manufacturer},
+		{ColSubtitle, FieldSubtitle, &pr.Subtitle},
+		{ColDescription, FieldDescription, &pr.Description},
 	} {
 		if p.present(t.column, t.field) {
 			*t.dst = p.cells[t.column]
@@ -171,7 +171,7 @@ func (p *rowParser) texts() *Problem {
 }
 
 // maxLength counts characters, not bytes, as catalog.Validate does.
-func maxLength(c column, s string, limit int) *Problem {
+func maxLength(c Column, s string, limit int) *Problem {
 	if len(s) <= limit {
 		return nil
 	}
@@ -183,7 +183,7 @@ func maxLength(c column, s string, limit int) *Problem {
 
 // splitList splits a cell of pipe-separated values, refusing more values
 // than a product may list before allocating them.
-func splitList(c column, cell string) ([]string, *Problem) {
+func splitList(c Column, cell string) ([]string, *Problem) {
 	if n := strings.Count(cell, "|") + 1; n > catalog.MaxListLength {
 		return nil, problem(c, "has %d values, at most %d are allowed", n, catalog.MaxListLength)
 	}
@@ -191,24 +191,24 @@ func splitList(c column, cell string) ([]string, *Problem) {
 }
 
 func (p *rowParser) references() *Problem {
-	refs, prob := splitList(colReference, p.cells[colReference])
+	refs, prob := splitList(ColReference, p.cells[ColReference])
 	if prob != nil {
 		return prob
 	}
-	sources, prob := splitList(colReferenceSource, p.cells[colReferenceSource])
+	sources, prob := splitList(ColReferenceSource, p.cells[ColReferenceSource])
 	if prob != nil {
 		return prob
 	}
 	if len(refs) != len(sources) {
-		return problem(colReference, "has %d values but reference_source has %d: give one source per reference, both joined by |", len(refs), len(sources))
+		return problem(ColReference, "has %d values but reference_source has %d: give one source per reference, both joined by |", len(refs), len(sources))
 	}
 	out := make([]catalog.Reference, len(refs))
 	for i := range refs {
 		r := catalog.Reference{Source: strings.TrimSpace(sources[i]), Reference: strings.TrimSpace(refs[i])}
 		for _, part := range []struct {
-			column column
+			column Column
 			value  string
-		}{{colReference, r.Reference}, {colReferenceSource, r.Source}} {
+		}{{ColReference, r.Reference}, {ColReferenceSource, r.Source}} {
 			if part.value == "" {
 				return problem(part.column, "value %d is empty", i+1)
 			}
@@ -223,16 +223,16 @@ func (p *rowParser) references() *Problem {
 }
 
 func (p *rowParser) active() *Problem {
-	v, err := ParseBool(p.cells[colIsActive])
+	v, err := ParseBool(p.cells[ColIsActive])
 	if err != nil {
-		return problem(colIsActive, "%v", err)
+		return problem(ColIsActive, "%v", err)
 	}
 	p.row.Product.IsActive = v
 	return nil
 }
 
 // amount reads a price cell that must be above zero.
-func (p *rowParser) amount(c column) (int64, *Problem) {
+func (p *rowParser) amount(c Column) (int64, *Problem) {
 	v, err := ParseAmount(p.cells[c])
 	if err != nil {
 		return 0, problem(c, "%v", err)
@@ -244,16 +244,16 @@ func (p *rowParser) amount(c column) (int64, *Problem) {
 }
 
 func (p *rowParser) price() *Problem {
-	gross, prob := p.amount(colPriceGross)
+	gross, prob := p.amount(ColPriceGross)
 	if prob != nil {
 		return prob
 	}
-	net, prob := p.amount(colPriceNet)
+	net, prob := p.amount(ColPriceNet)
 	if prob != nil {
 		return prob
 	}
 	if gross < net {
-		return problem(colPriceGross, "must not be below price_net (%s), got %s", formatAmount(net), formatAmount(gross))
+		return problem(ColPriceGross, "must not be below price_net (%s), got %s", formatAmount(net), formatAmount(gross))
 	}
 	p.row.Product.Price = catalog.Money{Net: net, Gross: gross}
 	return nil
@@ -262,10 +262,10 @@ func (p *rowParser) price() *Problem {
 // currencyCode sets the currency of the prices; it runs after them.
 func (p *rowParser) currencyCode() *Problem {
 	code := p.currency
-	if p.present(colCurrency, FieldCurrency) {
-		code = p.cells[colCurrency]
+	if p.present(ColCurrency, FieldCurrency) {
+		code = p.cells[ColCurrency]
 		if len(code) != 3 || strings.ContainsFunc(code, func(r rune) bool { return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') }) {
-			return problem(colCurrency, "must be a three-letter currency code such as EUR, got %q", code)
+			return problem(ColCurrency, "must be a three-letter currency code such as EUR, got %q", code)
 		}
 		code = strings.ToUpper(code)
 	}
@@ -275,20 +275,20 @@ func (p *rowParser) currencyCode() *Problem {
 
 func (p *rowParser) identifiersAndCategory() *Problem {
 	pr := &p.row.Product
-	if p.present(colEAN, FieldEAN) {
-		pr.Identifiers = append(pr.Identifiers, catalog.Identifier{Type: typeEAN, ID: p.cells[colEAN]})
+	if p.present(ColEAN, FieldEAN) {
+		pr.Identifiers = append(pr.Identifiers, catalog.Identifier{Type: typeEAN, ID: p.cells[ColEAN]})
 	}
-	if p.present(colMPN, FieldMPN) {
-		pr.Identifiers = append(pr.Identifiers, catalog.Identifier{Type: typeMPN, ID: p.cells[colMPN]})
+	if p.present(ColMPN, FieldMPN) {
+		pr.Identifiers = append(pr.Identifiers, catalog.Identifier{Type: typeMPN, ID: p.cells[ColMPN]})
 	}
-	id, name, parent := p.cells[colCategoryID], p.cells[colCategoryName], p.cells[colCategoryParentID]
+	id, name, parent := p.cells[ColCategoryID], p.cells[ColCategoryName], p.cells[ColCategoryParentID]
 	switch {
 	case id != "" || name != "":
 		p.row.Present |= FieldCategory
 		pr.Categories = []catalog.Category{{ID: id, Name: name, ParentID: parent}}
 	case parent != "":
 		// Dropping it silently would hide a typo in the other two.
-		return problem(colCategoryParentID, "needs seller_category_id or seller_category_name in the same row")
+		return problem(ColCategoryParentID, "needs seller_category_id or seller_category_name in the same row")
 	}
 	return nil
 }
@@ -297,19 +297,19 @@ func (p *rowParser) identifiersAndCategory() *Problem {
 // given, the other follows from the list price's net/gross ratio, so the
 // rental carries the product's tax rate.
 func (p *rowParser) baseRental() *Problem {
-	grossSet, netSet := p.cells[colBaseRentalGross] != "", p.cells[colBaseRentalNet] != ""
+	grossSet, netSet := p.cells[ColBaseRentalGross] != "", p.cells[ColBaseRentalNet] != ""
 	if !grossSet && !netSet {
 		return nil
 	}
 	var gross, net int64
 	var prob *Problem
 	if grossSet {
-		if gross, prob = p.amount(colBaseRentalGross); prob != nil {
+		if gross, prob = p.amount(ColBaseRentalGross); prob != nil {
 			return prob
 		}
 	}
 	if netSet {
-		if net, prob = p.amount(colBaseRentalNet); prob != nil {
+		if net, prob = p.amount(ColBaseRentalNet); prob != nil {
 			return prob
 		}
 	}
@@ -318,14 +318,14 @@ func (p *rowParser) baseRental() *Problem {
 	switch {
 	case grossSet && netSet:
 		if gross < net {
-			return problem(colBaseRentalGross, "must not be below base_rental_price_net (%s), got %s", formatAmount(net), formatAmount(gross))
+			return problem(ColBaseRentalGross, "must not be below base_rental_price_net (%s), got %s", formatAmount(net), formatAmount(gross))
 		}
 	case grossSet:
 		// Net at most gross: it cannot exceed the maximum.
 		net, _ = scale(gross, list.Net, list.Gross)
 	default:
 		if gross, ok = scale(net, list.Gross, list.Net); !ok {
-			return problem(colBaseRentalNet, "is too large: the gross amount derived from it with the list price's tax exceeds %s", formatAmount(catalog.MaxAmount))
+			return problem(ColBaseRentalNet, "is too large: the gross amount derived from it with the list price's tax exceeds %s", formatAmount(catalog.MaxAmount))
 		}
 	}
 	p.row.Present |= FieldBaseRental
@@ -353,8 +353,8 @@ func scale(amount, num, den int64) (int64, bool) {
 func (p *rowParser) urls() *Problem {
 	pr := &p.row.Product
 	for _, u := range []optionalText{
-		{colImageURL, FieldImageURL, &pr.ImageURL},
-		{colShopURL, FieldShopURL, &pr.ShopURL},
+		{ColImageURL, FieldImageURL, &pr.ImageURL},
+		{ColShopURL, FieldShopURL, &pr.ShopURL},
 	} {
 		if !p.present(u.column, u.field) {
 			continue
@@ -376,24 +376,24 @@ func (p *rowParser) urls() *Problem {
 }
 
 func (p *rowParser) productType() *Problem {
-	if !p.present(colType, FieldType) {
+	if !p.present(ColType, FieldType) {
 		return nil
 	}
-	t := strings.ToLower(p.cells[colType])
+	t := strings.ToLower(p.cells[ColType])
 	for _, known := range productTypes {
 		if t == known {
 			p.row.Product.Type = t
 			return nil
 		}
 	}
-	return problem(colType, "must be one of %s, or blank; got %q", strings.Join(productTypes, ", "), p.cells[colType])
+	return problem(ColType, "must be one of %s, or blank; got %q", strings.Join(productTypes, ", "), p.cells[ColType])
 }
 
 func (p *rowParser) details() *Problem {
-	if !p.present(colDetails, FieldDetails) {
+	if !p.present(ColDetails, FieldDetails) {
 		return nil
 	}
-	pairs, prob := splitList(colDetails, p.cells[colDetails])
+	pairs, prob := splitList(ColDetails, p.cells[ColDetails])
 	if prob != nil {
 		return prob
 	}
@@ -402,11 +402,11 @@ func (p *rowParser) details() *Problem {
 		key, value, found := strings.Cut(pair, "=")
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 		if !found || key == "" {
-			return problem(colDetails, "pair %d (%q) is not key=value: write pairs such as memory=16 GB|colour=black", i+1, pair)
+			return problem(ColDetails, "pair %d (%q) is not key=value: write pairs such as memory=16 GB|colour=black", i+1, pair)
 		}
 		for _, s := range []string{key, value} {
 			if n := utf8.RuneCountInString(s); n > catalog.MaxTextLength {
-				return problem(colDetails, "pair %d: keys and values must be at most %d characters, got %d", i+1, catalog.MaxTextLength, n)
+				return problem(ColDetails, "pair %d: keys and values must be at most %d characters, got %d", i+1, catalog.MaxTextLength, n)
 			}
 		}
 		out[i] = catalog.Detail{Property: key, Value: value}

@@ -10,7 +10,8 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/offer"
 )
@@ -49,19 +50,19 @@ func offersDecideCommand(file func() string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			service := &offers.Service{Store: c.store, Temporal: c.temporal}
-			update := offer.AcceptUpdate
+			service := &services.Offers{Store: c.store, Temporal: c.temporal}
+			trigger := offer.Accept
 			if decline {
-				update = offer.DeclineUpdate
+				trigger = offer.Decline
 			}
 			w := workflowWait{cfg: c.cfg, temporal: c.temporal, taskQueue: offer.TaskQueue, workflowID: offer.WorkflowID(id), limit: wait}
 			bounded, cancel := w.context(ctx)
 			defer cancel()
-			var refusal *entity.StatusRefusal
-			err = service.Change(bounded, row.SellerID, id, update)
+			var refused *refusal.Error
+			err = service.Change(bounded, row.SellerID, id, trigger)
 			switch {
-			case errors.As(err, &refusal):
-				return errors.New(refusal.Message)
+			case errors.As(err, &refused):
+				return errors.New(refused.Message)
 			case errors.Is(err, entity.ErrUnavailable):
 				// The workflow may still decide the offer once a worker
 				// polls: the operator reads it before deciding again.
@@ -73,7 +74,7 @@ func offersDecideCommand(file func() string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "offer %s is %s\n", id, decided.Status)
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "offer %s is %s\n", id, decided.Row.Status)
 			return err
 		},
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
@@ -17,6 +16,7 @@ import (
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
 	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/offer"
 )
 
@@ -46,27 +46,27 @@ func TestProductionRiskReviewAndOperatorDecisions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	service := offers.NewService(cfg, store, tc, engine)
+	service := services.NewOffers(cfg, store, tc, engine)
 
 	// submit creates an offer of quantity units of the server and submits
 	// it for review, as the customer's checkout does.
 	submit := func(reference string, quantity int64, country string) uuid.UUID {
 		t.Helper()
 		name := "Customer GmbH"
-		o, err := service.Create(t.Context(), sellerID, sellerapi.OfferCreateRequest{
-			SellerOfferReference: reference, SalesChannel: sellerapi.Telesales, ExpiresAt: time.Now().Add(time.Hour),
-			Customer:        &sellerapi.Customer{Company: &sellerapi.Company{Name: &name}},
-			ShippingAddress: &sellerapi.ShippingAddress{City: "X", CountryCode: country, Line1: "Y", PostalCode: "1"},
-			Lines: []sellerapi.OfferLineInput{{
-				Title: "Server", Quantity: quantity, SellerProductReference: sellerapi.SellerProductReference{Source: "sku", Reference: "server"},
-				Price: sellerapi.OfferPriceInput{Currency: "EUR", Net: 500000},
+		o, err := service.Create(t.Context(), sellerID, offers.Request{
+			Reference: reference, SalesChannel: "telesales", ExpiresAt: time.Now().Add(time.Hour),
+			Customer:        &offers.Customer{Company: &offers.Company{Name: &name}},
+			ShippingAddress: &offers.Address{City: "X", CountryCode: country, Line1: "Y", PostalCode: "1"},
+			Lines: []offers.LineRequest{{
+				Title: "Server", Quantity: quantity, Product: catalog.Reference{Source: "sku", Reference: "server"},
+				Price: offers.PriceRequest{Currency: "EUR", Net: 500000},
 			}},
 		}, offers.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		id := uuid.MustParse(o.Id)
-		if err := service.Change(t.Context(), sellerID, id, offer.SubmitForReviewUpdate); err != nil {
+		id := o.Row.ID
+		if err := service.Change(t.Context(), sellerID, id, offer.SubmitForReview); err != nil {
 			t.Fatal(err)
 		}
 		return id
@@ -79,11 +79,11 @@ func TestProductionRiskReviewAndOperatorDecisions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(o.Status) == want {
+			if o.Row.Status == want {
 				return
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("offer %s is %s, want %s", id, o.Status, want)
+				t.Fatalf("offer %s is %s, want %s", id, o.Row.Status, want)
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
@@ -129,7 +129,7 @@ func TestProductionRiskReviewAndOperatorDecisions(t *testing.T) {
 	await(stuck, "pending_review")
 	idle := testenv.Namespace(t)
 	_, err = testenv.ClientFor(t, idle).ExecuteWorkflow(t.Context(), client.StartWorkflowOptions{ID: offer.WorkflowID(stuck), TaskQueue: offer.TaskQueue},
-		offer.Offer, offer.Input{OfferID: stuck, SellerID: sellerID, Review: offer.ReviewByRules, Revision: offer.Revision})
+		offer.Offer, offer.Input{OfferID: stuck, SellerID: sellerID, Review: offers.ReviewByRules, Revision: offer.Revision})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/fixtures"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 
 // tenureCLI runs the built command with the given environment and returns
@@ -85,7 +85,7 @@ func TestSellersCommands(t *testing.T) {
 		t.Errorf("a sandbox seller gets its fixtures: %+v %v", methods, err)
 	}
 	for _, m := range methods {
-		if m.SellerShippingMethodReference == sandbox.UnsupportedShippingReference && m.Supported {
+		if m.SellerShippingMethodReference == fixtures.UnsupportedShippingReference && m.Supported {
 			t.Error("the unsupported fixture is supported")
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
 	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/workflows/delivery"
 )
 
 func TestSetWebhookCommand(t *testing.T) {
@@ -162,7 +163,7 @@ func TestDeliveriesSurviveAKilledWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dispatcher := webhook.NewDispatcher(store, testenv.ClientFor(t, namespace), cfg.Webhooks)
+	dispatcher := delivery.NewDispatcher(store, testenv.ClientFor(t, namespace), cfg.Webhooks)
 
 	worker := startWorker(t, env)
 	ids := map[string]bool{}

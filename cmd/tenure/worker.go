@@ -7,10 +7,10 @@ import (
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
 
-	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows"
 )
 
@@ -36,20 +36,20 @@ func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc cli
 	if err := workflows.EnsureSearchAttributes(ctx, tc, cfg.Temporal.Namespace); err != nil {
 		return err
 	}
-	acts, err := activities.New(activities.Deps{Config: cfg, Store: store, Temporal: tc, Logger: logger})
+	fixtures, err := services.NewFixtures(cfg, store, tc)
 	if err != nil {
 		return err
 	}
-	workers := workflows.NewWorkers(tc, acts)
+	workers, err := workflows.NewWorkers(tc, workflows.Deps{Config: cfg, Store: store, Logger: logger, Views: api.EventViews{}, Fixtures: fixtures})
+	if err != nil {
+		return err
+	}
 	if err := workers.Start(); err != nil {
 		return err
 	}
-	relay := webhook.NewRelay(acts.Dispatcher, cfg.Webhooks.RelayInterval, cfg.Webhooks.RelayGrace, logger)
-	relay.Start()
 	logger.Info("worker polling")
 	<-ctx.Done()
 	logger.Info("stopping worker")
-	relay.Stop()
 	workers.Stop()
 	return nil
 }

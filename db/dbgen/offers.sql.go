@@ -165,53 +165,15 @@ func (q *Queries) GetOfferForOperator(ctx context.Context, id uuid.UUID) (Offer,
 	return i, err
 }
 
-const getOfferForUpdate = `-- name: GetOfferForUpdate :one
-SELECT id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, exit_redirect, success_redirect, superseded_by_id, expires_at, created_at, updated_at FROM offers WHERE seller_id = $1 AND id = $2 FOR UPDATE
-`
-
-type GetOfferForUpdateParams struct {
-	SellerID uuid.UUID
-	ID       uuid.UUID
-}
-
-func (q *Queries) GetOfferForUpdate(ctx context.Context, arg GetOfferForUpdateParams) (Offer, error) {
-	row := q.db.QueryRow(ctx, getOfferForUpdate, arg.SellerID, arg.ID)
-	var i Offer
-	err := row.Scan(
-		&i.ID,
-		&i.SellerID,
-		&i.SellerOfferReference,
-		&i.Status,
-		&i.SalesChannel,
-		&i.CreatedBy,
-		&i.Partner,
-		&i.SearchText,
-		&i.Document,
-		&i.ExitRedirect,
-		&i.SuccessRedirect,
-		&i.SupersededByID,
-		&i.ExpiresAt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
 const listOffers = `-- name: ListOffers :many
 SELECT o.id, o.seller_id, o.seller_offer_reference, o.status, o.sales_channel, o.created_by, o.partner, o.search_text, o.document, o.exit_redirect, o.success_redirect, o.superseded_by_id, o.expires_at, o.created_at, o.updated_at, count(*) OVER () AS total_count
 FROM offers o
 WHERE o.seller_id = $1
-  AND ($2::text IS NULL OR o.search_text LIKE '%' || $2::text || '%')
-  AND (cardinality($3::text[]) = 0 OR o.created_by = ANY ($3::text[]))
-  AND (NOT $4::boolean OR o.partner)
-  AND ($5::uuid IS NULL OR o.id > $5::uuid)
-  AND ($6::uuid IS NULL OR o.id >= $6::uuid)
-  AND ($7::uuid IS NULL OR o.id < $7::uuid)
-  AND ($8::uuid IS NULL OR o.id <= $8::uuid)
-  AND ($9::timestamptz IS NULL OR o.created_at > $9::timestamptz)
-  AND ($10::timestamptz IS NULL OR o.created_at >= $10::timestamptz)
-  AND ($11::timestamptz IS NULL OR o.created_at < $11::timestamptz)
-  AND ($12::timestamptz IS NULL OR o.created_at <= $12::timestamptz)
+  AND list_filter(o.search_text, o.created_by, o.partner, o.id, o.created_at,
+                  $2::text, $3::text[], $4::boolean,
+                  $5::uuid, $6::uuid, $7::uuid, $8::uuid,
+                  $9::timestamptz, $10::timestamptz,
+                  $11::timestamptz, $12::timestamptz)
 ORDER BY
   CASE WHEN $13::text = 'status' AND NOT $14::boolean THEN o.status END,
   CASE WHEN $13::text = 'status' AND $14::boolean THEN o.status END DESC,

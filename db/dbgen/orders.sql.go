@@ -129,17 +129,11 @@ SELECT o.id, o.offer_id, o.seller_offer_reference, o.status, o.agent_name, o.com
        o.created_at, count(*) OVER () AS total_count
 FROM orders o
 WHERE o.seller_id = $1
-  AND ($2::text IS NULL OR o.search_text LIKE '%' || $2::text || '%')
-  AND (cardinality($3::text[]) = 0 OR o.created_by = ANY ($3::text[]))
-  AND (NOT $4::boolean OR o.partner)
-  AND ($5::uuid IS NULL OR o.id > $5::uuid)
-  AND ($6::uuid IS NULL OR o.id >= $6::uuid)
-  AND ($7::uuid IS NULL OR o.id < $7::uuid)
-  AND ($8::uuid IS NULL OR o.id <= $8::uuid)
-  AND ($9::timestamptz IS NULL OR o.created_at > $9::timestamptz)
-  AND ($10::timestamptz IS NULL OR o.created_at >= $10::timestamptz)
-  AND ($11::timestamptz IS NULL OR o.created_at < $11::timestamptz)
-  AND ($12::timestamptz IS NULL OR o.created_at <= $12::timestamptz)
+  AND list_filter(o.search_text, o.created_by, o.partner, o.id, o.created_at,
+                  $2::text, $3::text[], $4::boolean,
+                  $5::uuid, $6::uuid, $7::uuid, $8::uuid,
+                  $9::timestamptz, $10::timestamptz,
+                  $11::timestamptz, $12::timestamptz)
 ORDER BY
   CASE WHEN NOT $13::boolean THEN o.created_at END,
   CASE WHEN $13::boolean THEN o.created_at END DESC,

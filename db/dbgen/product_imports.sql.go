@@ -42,6 +42,18 @@ func (q *Queries) CreateProductImport(ctx context.Context, arg CreateProductImpo
 	return err
 }
 
+const failProductImport = `-- name: FailProductImport :exec
+UPDATE product_imports SET status = 'failed', updated_at = now()
+WHERE id = $1 AND status IN ('created', 'started')
+`
+
+// Marks an import its workflow gave up on; a finished one keeps its result.
+// The products stay, for whoever looks into the failure.
+func (q *Queries) FailProductImport(ctx context.Context, id uuid.UUID) error {
+	_, err := q.db.Exec(ctx, failProductImport, id)
+	return err
+}
+
 const finishProductImport = `-- name: FinishProductImport :exec
 UPDATE product_imports
 SET status = $2, imported_products = $3, rejected_products = $4, sample_rejected = $5, payload = NULL, updated_at = now()

@@ -8,9 +8,6 @@ ON CONFLICT (id) DO NOTHING;
 -- name: GetOffer :one
 SELECT * FROM offers WHERE seller_id = $1 AND id = $2;
 
--- name: GetOfferForUpdate :one
-SELECT * FROM offers WHERE seller_id = $1 AND id = $2 FOR UPDATE;
-
 -- name: GetOfferByReference :one
 -- A reference may have been used by earlier, inactive offers: the newest wins.
 SELECT * FROM offers
@@ -37,17 +34,11 @@ RETURNING *;
 SELECT sqlc.embed(o), count(*) OVER () AS total_count
 FROM offers o
 WHERE o.seller_id = sqlc.arg(seller_id)
-  AND (sqlc.narg(query)::text IS NULL OR o.search_text LIKE '%' || sqlc.narg(query)::text || '%')
-  AND (cardinality(sqlc.arg(created_by)::text[]) = 0 OR o.created_by = ANY (sqlc.arg(created_by)::text[]))
-  AND (NOT sqlc.arg(partners_only)::boolean OR o.partner)
-  AND (sqlc.narg(id_gt)::uuid IS NULL OR o.id > sqlc.narg(id_gt)::uuid)
-  AND (sqlc.narg(id_gte)::uuid IS NULL OR o.id >= sqlc.narg(id_gte)::uuid)
-  AND (sqlc.narg(id_lt)::uuid IS NULL OR o.id < sqlc.narg(id_lt)::uuid)
-  AND (sqlc.narg(id_lte)::uuid IS NULL OR o.id <= sqlc.narg(id_lte)::uuid)
-  AND (sqlc.narg(created_at_gt)::timestamptz IS NULL OR o.created_at > sqlc.narg(created_at_gt)::timestamptz)
-  AND (sqlc.narg(created_at_gte)::timestamptz IS NULL OR o.created_at >= sqlc.narg(created_at_gte)::timestamptz)
-  AND (sqlc.narg(created_at_lt)::timestamptz IS NULL OR o.created_at < sqlc.narg(created_at_lt)::timestamptz)
-  AND (sqlc.narg(created_at_lte)::timestamptz IS NULL OR o.created_at <= sqlc.narg(created_at_lte)::timestamptz)
+  AND list_filter(o.search_text, o.created_by, o.partner, o.id, o.created_at,
+                  sqlc.narg(query)::text, sqlc.arg(created_by)::text[], sqlc.arg(partners_only)::boolean,
+                  sqlc.narg(id_gt)::uuid, sqlc.narg(id_gte)::uuid, sqlc.narg(id_lt)::uuid, sqlc.narg(id_lte)::uuid,
+                  sqlc.narg(created_at_gt)::timestamptz, sqlc.narg(created_at_gte)::timestamptz,
+                  sqlc.narg(created_at_lt)::timestamptz, sqlc.narg(created_at_lte)::timestamptz)
 ORDER BY
   CASE WHEN sqlc.arg(sort_by)::text = 'status' AND NOT sqlc.arg(descending)::boolean THEN o.status END,
   CASE WHEN sqlc.arg(sort_by)::text = 'status' AND sqlc.arg(descending)::boolean THEN o.status END DESC,

@@ -33,17 +33,11 @@ SELECT o.id, o.offer_id, o.seller_offer_reference, o.status, o.agent_name, o.com
        o.created_at, count(*) OVER () AS total_count
 FROM orders o
 WHERE o.seller_id = sqlc.arg(seller_id)
-  AND (sqlc.narg(query)::text IS NULL OR o.search_text LIKE '%' || sqlc.narg(query)::text || '%')
-  AND (cardinality(sqlc.arg(created_by)::text[]) = 0 OR o.created_by = ANY (sqlc.arg(created_by)::text[]))
-  AND (NOT sqlc.arg(partners_only)::boolean OR o.partner)
-  AND (sqlc.narg(id_gt)::uuid IS NULL OR o.id > sqlc.narg(id_gt)::uuid)
-  AND (sqlc.narg(id_gte)::uuid IS NULL OR o.id >= sqlc.narg(id_gte)::uuid)
-  AND (sqlc.narg(id_lt)::uuid IS NULL OR o.id < sqlc.narg(id_lt)::uuid)
-  AND (sqlc.narg(id_lte)::uuid IS NULL OR o.id <= sqlc.narg(id_lte)::uuid)
-  AND (sqlc.narg(created_at_gt)::timestamptz IS NULL OR o.created_at > sqlc.narg(created_at_gt)::timestamptz)
-  AND (sqlc.narg(created_at_gte)::timestamptz IS NULL OR o.created_at >= sqlc.narg(created_at_gte)::timestamptz)
-  AND (sqlc.narg(created_at_lt)::timestamptz IS NULL OR o.created_at < sqlc.narg(created_at_lt)::timestamptz)
-  AND (sqlc.narg(created_at_lte)::timestamptz IS NULL OR o.created_at <= sqlc.narg(created_at_lte)::timestamptz)
+  AND list_filter(o.search_text, o.created_by, o.partner, o.id, o.created_at,
+                  sqlc.narg(query)::text, sqlc.arg(created_by)::text[], sqlc.arg(partners_only)::boolean,
+                  sqlc.narg(id_gt)::uuid, sqlc.narg(id_gte)::uuid, sqlc.narg(id_lt)::uuid, sqlc.narg(id_lte)::uuid,
+                  sqlc.narg(created_at_gt)::timestamptz, sqlc.narg(created_at_gte)::timestamptz,
+                  sqlc.narg(created_at_lt)::timestamptz, sqlc.narg(created_at_lte)::timestamptz)
 ORDER BY
   CASE WHEN NOT sqlc.arg(descending)::boolean THEN o.created_at END,
   CASE WHEN sqlc.arg(descending)::boolean THEN o.created_at END DESC,

@@ -19,3 +19,9 @@ WHERE id = $1 AND status = 'created';
 UPDATE product_imports
 SET status = $2, imported_products = $3, rejected_products = $4, sample_rejected = $5, payload = NULL, updated_at = now()
 WHERE id = $1;
+
+-- name: FailProductImport :exec
+-- Marks an import its workflow gave up on; a finished one keeps its result.
+-- The products stay, for whoever looks into the failure.
+UPDATE product_imports SET status = 'failed', updated_at = now()
+WHERE id = $1 AND status IN ('created', 'started');

@@ -4,6 +4,3 @@ INSERT INTO rental_contracts (id, order_id, seller_id, line_position, product_id
                               duration_months, monthly_net, monthly_gross, currency)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 ON CONFLICT (order_id, line_position) DO NOTHING;
-
--- name: ListRentalContracts :many
-SELECT * FROM rental_contracts WHERE order_id = $1 ORDER BY line_position;

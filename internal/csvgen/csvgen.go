@@ -16,33 +16,6 @@ import (
 	"github.com/tenurehq/tenure/catalog/catalogcsv"
 )
 
-// The columns of a generated file: all the contract's, in its order
-// (catalogcsv.ColumnNames, which the header is).
-const (
-	colTitle = iota
-	colReference
-	colReferenceSource
-	colIsActive
-	colPriceGross
-	colPriceNet
-	colCurrency
-	colManufacturer
-	colSubtitle
-	colEAN
-	colMPN
-	colCategoryID
-	colCategoryName
-	colCategoryParentID
-	colDescription
-	colBaseRentalGross
-	colBaseRentalNet
-	colImageURL
-	colShopURL
-	colType
-	colDetails
-	numColumns
-)
-
 // Stats counts what a generated file holds.
 type Stats struct {
 	Rows, Invalid int
@@ -114,7 +87,7 @@ const window = 64
 type generator struct {
 	r      *rand.Rand
 	seed   int64
-	rec    [numColumns]string
+	rec    [catalogcsv.NumColumns]string
 	recent [window]string
 	valid  int   // valid rows so far; the next slot of recent is valid % window
 	net    int64 // the current row's net list price, minor units
@@ -156,7 +129,7 @@ func Generate(w io.Writer, rows int, seed int64) (Stats, error) {
 func (g *generator) row(n int) bool {
 	g.validRow(n)
 	if g.r.IntN(100) != 0 {
-		g.recent[g.valid%window], _, _ = strings.Cut(g.rec[colReference], "|")
+		g.recent[g.valid%window], _, _ = strings.Cut(g.rec[catalogcsv.ColReference], "|")
 		g.valid++
 		return false
 	}
@@ -172,12 +145,12 @@ func (g *generator) validRow(n int) {
 	sku := fmt.Sprintf("SKU-%d-%d", g.seed, n)
 	ean := g.ean(n)
 
-	rec[colTitle] = brand + " " + k.name + " " + model
-	rec[colReference], rec[colReferenceSource] = sku, "sku"
+	rec[catalogcsv.ColTitle] = brand + " " + k.name + " " + model
+	rec[catalogcsv.ColReference], rec[catalogcsv.ColReferenceSource] = sku, "sku"
 	if r.IntN(4) == 0 {
-		rec[colReference], rec[colReferenceSource] = sku+"|"+ean, "sku|ean"
+		rec[catalogcsv.ColReference], rec[catalogcsv.ColReferenceSource] = sku+"|"+ean, "sku|ean"
 	}
-	rec[colIsActive] = pick(r, []string{"true", "true", "true", "yes", "1", "TRUE", "y", "false", "no", "0"})
+	rec[catalogcsv.ColIsActive] = pick(r, []string{"true", "true", "true", "yes", "1", "TRUE", "y", "false", "no", "0"})
 
 	net := (k.minPrice + r.Int64N(k.maxPrice-k.minPrice+1)) * 100
 	if r.IntN(2) == 0 {
@@ -186,45 +159,45 @@ func (g *generator) validRow(n int) {
 	g.net = net
 	rate := pick(r, []int64{19, 19, 19, 19, 19, 7, 7, 0})
 	gross := (net*(100+rate) + 50) / 100
-	rec[colPriceGross], rec[colPriceNet] = g.amount(gross), g.amount(net)
-	rec[colCurrency] = g.maybe(30, "EUR")
+	rec[catalogcsv.ColPriceGross], rec[catalogcsv.ColPriceNet] = g.amount(gross), g.amount(net)
+	rec[catalogcsv.ColCurrency] = g.maybe(30, "EUR")
 
-	rec[colManufacturer] = g.maybe(90, brand)
-	rec[colSubtitle] = g.maybe(50, pick(r, subtitles))
-	rec[colEAN] = g.maybe(60, ean)
-	rec[colMPN] = g.maybe(50, strings.ToUpper(brand[:2])+"-"+model)
-	rec[colCategoryID], rec[colCategoryName], rec[colCategoryParentID] = "", "", ""
+	rec[catalogcsv.ColManufacturer] = g.maybe(90, brand)
+	rec[catalogcsv.ColSubtitle] = g.maybe(50, pick(r, subtitles))
+	rec[catalogcsv.ColEAN] = g.maybe(60, ean)
+	rec[catalogcsv.ColMPN] = g.maybe(50, strings.ToUpper(brand[:2])+"-"+model)
+	rec[catalogcsv.ColCategoryID], rec[catalogcsv.ColCategoryName], rec[catalogcsv.ColCategoryParentID] = "", "", ""
 	if r.IntN(100) < 75 {
-		rec[colCategoryID] = k.category
-		rec[colCategoryName] = g.maybe(60, k.plural)
-		rec[colCategoryParentID] = g.maybe(40, pick(r, []string{"it", "office"}))
+		rec[catalogcsv.ColCategoryID] = k.category
+		rec[catalogcsv.ColCategoryName] = g.maybe(60, k.plural)
+		rec[catalogcsv.ColCategoryParentID] = g.maybe(40, pick(r, []string{"it", "office"}))
 	}
-	rec[colDescription] = ""
+	rec[catalogcsv.ColDescription] = ""
 	if r.IntN(100) < 30 {
-		rec[colDescription] = g.description()
+		rec[catalogcsv.ColDescription] = g.description()
 	}
 
-	rec[colBaseRentalGross], rec[colBaseRentalNet] = "", ""
+	rec[catalogcsv.ColBaseRentalGross], rec[catalogcsv.ColBaseRentalNet] = "", ""
 	if r.IntN(100) < 20 {
 		baseNet := max(net/30, 1)
 		baseGross := (baseNet*(100+rate) + 50) / 100
 		switch r.IntN(3) {
 		case 0:
-			rec[colBaseRentalNet] = g.amount(baseNet)
+			rec[catalogcsv.ColBaseRentalNet] = g.amount(baseNet)
 		case 1:
-			rec[colBaseRentalGross] = g.amount(baseGross)
+			rec[catalogcsv.ColBaseRentalGross] = g.amount(baseGross)
 		default:
-			rec[colBaseRentalGross], rec[colBaseRentalNet] = g.amount(baseGross), g.amount(baseNet)
+			rec[catalogcsv.ColBaseRentalGross], rec[catalogcsv.ColBaseRentalNet] = g.amount(baseGross), g.amount(baseNet)
 		}
 	}
-	rec[colImageURL] = g.maybe(25, "https://cdn.shop.example/img/"+strings.ToLower(model)+".jpg")
-	rec[colShopURL] = g.maybe(15, "https://shop.example/p/"+sku)
-	rec[colType] = g.maybe(85, k.productType)
-	rec[colDetails] = ""
+	rec[catalogcsv.ColImageURL] = g.maybe(25, "https://cdn.shop.example/img/"+strings.ToLower(model)+".jpg")
+	rec[catalogcsv.ColShopURL] = g.maybe(15, "https://shop.example/p/"+sku)
+	rec[catalogcsv.ColType] = g.maybe(85, k.productType)
+	rec[catalogcsv.ColDetails] = ""
 	if r.IntN(100) < 30 {
 		// Neighbouring entries, so a key rarely repeats.
 		first := r.IntN(len(details) - 2)
-		rec[colDetails] = strings.Join(details[first:first+1+r.IntN(3)], "|")
+		rec[catalogcsv.ColDetails] = strings.Join(details[first:first+1+r.IntN(3)], "|")
 	}
 }
 
@@ -239,24 +212,24 @@ func (g *generator) spoil(how invalidity) {
 		// One separator followed by exactly three digits.
 		v := fmt.Sprintf("%d%c%03d", 1+r.IntN(9), pick(r, []rune{',', '.'}), r.IntN(1000))
 		if r.IntN(2) == 0 {
-			rec[colPriceGross] = v
+			rec[catalogcsv.ColPriceGross] = v
 		} else {
-			rec[colPriceNet] = v
+			rec[catalogcsv.ColPriceNet] = v
 		}
 	case grossBelowNet:
-		rec[colPriceGross] = g.amount(g.net - 1 - r.Int64N(g.net/2))
+		rec[catalogcsv.ColPriceGross] = g.amount(g.net - 1 - r.Int64N(g.net/2))
 	case badBoolean:
-		rec[colIsActive] = pick(r, badBooleans)
+		rec[catalogcsv.ColIsActive] = pick(r, badBooleans)
 	case mismatchedReferences:
-		if strings.Contains(rec[colReference], "|") {
-			rec[colReferenceSource] = "sku"
+		if strings.Contains(rec[catalogcsv.ColReference], "|") {
+			rec[catalogcsv.ColReferenceSource] = "sku"
 		} else {
-			rec[colReferenceSource] = "sku|ean"
+			rec[catalogcsv.ColReferenceSource] = "sku|ean"
 		}
 	case badURL:
-		rec[colImageURL] = pick(r, []string{"www.shop.example/img/a.jpg", "ftp://shop.example/img/a.jpg", "https:/shop.example/img/a.jpg", "cdn.shop.example"})
+		rec[catalogcsv.ColImageURL] = pick(r, []string{"www.shop.example/img/a.jpg", "ftp://shop.example/img/a.jpg", "https:/shop.example/img/a.jpg", "cdn.shop.example"})
 	case duplicateReference:
-		rec[colReference], rec[colReferenceSource] = g.recent[r.IntN(min(g.valid, window))], "sku"
+		rec[catalogcsv.ColReference], rec[catalogcsv.ColReferenceSource] = g.recent[r.IntN(min(g.valid, window))], "sku"
 	}
 }
 

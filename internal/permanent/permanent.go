@@ -14,9 +14,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/refusal"
 )
 
 // ErrorType is the Temporal application error type of a permanent failure.
@@ -90,22 +89,16 @@ func databaseReason(e *pgconn.PgError) (string, bool) {
 // refusalOf finds a refusal of the domain rules in err's chain: the same
 // input is refused again however often it is tried.
 func refusalOf(err error) error {
-	var offerRejection *offers.Rejection
-	var offerInput *offers.InputError
-	var orderInput *orders.InputError
+	var refused *refusal.Error
+	var invalid *refusal.Invalid
 	var shipment *orders.ShipmentError
-	var status *entity.StatusRefusal
 	switch {
-	case errors.As(err, &offerRejection):
-		return offerRejection
-	case errors.As(err, &offerInput):
-		return offerInput
-	case errors.As(err, &orderInput):
-		return orderInput
+	case errors.As(err, &refused):
+		return refused
+	case errors.As(err, &invalid):
+		return invalid
 	case errors.As(err, &shipment):
 		return shipment
-	case errors.As(err, &status):
-		return status
 	}
 	return nil
 }

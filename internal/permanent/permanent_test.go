@@ -16,8 +16,8 @@ import (
 
 	"github.com/tenurehq/tenure/internal/permanent"
 	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/refusal"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -108,9 +108,13 @@ func TestUnreadableJSONRefusalsAndFailedStepsArePermanent(t *testing.T) {
 		{"truncated JSON", "not the JSON it expects", fmt.Errorf("reading the offer: %w", syntax)},
 		{"mistyped JSON", "not the JSON it expects", fmt.Errorf("reading the offer: %w", mistyped)},
 		{"offer rejection", "its input was refused: ProductsNotFound: no such product",
-			fmt.Errorf("fixture offer: %w", &offers.Rejection{Name: offers.ProductsNotFound, Message: "no such product"})},
-		{"status refusal", "its input was refused: offers with status=accepted cannot be voided",
-			fmt.Errorf("fixture offer: %w", &entity.StatusRefusal{Message: "offers with status=accepted cannot be voided"})},
+			fmt.Errorf("fixture offer: %w", refusal.New(refusal.ProductsNotFound, "no such product"))},
+		{"status refusal", "its input was refused: StatusNotAllowed: offers with status=accepted cannot be voided",
+			fmt.Errorf("fixture offer: %w", refusal.New(refusal.StatusNotAllowed, "offers with status=accepted cannot be voided"))},
+		{"invalid input", "its input was refused: customer.name must be at most 255 characters",
+			fmt.Errorf("fixture offer: %w", refusal.Invalidf("customer.name must be at most 255 characters"))},
+		{"shipment", "its input was refused: serial number \"S1\" is listed twice",
+			fmt.Errorf("shipping: %w", &orders.ShipmentError{Reason: `serial number "S1" is listed twice`})},
 		{"failed update", "a step it waited on failed permanently: offer.Create failed permanently: x",
 			fmt.Errorf("fixture offer: %w", temporal.NewNonRetryableApplicationError("offer.Create failed permanently: x", permanent.ErrorType, nil))},
 	}

@@ -8,10 +8,10 @@ import (
 
 	"go.temporal.io/sdk/client"
 
-	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows"
 )
 
@@ -39,19 +39,16 @@ func Config(t testing.TB) *config.Config {
 // until the test ends, as `tenure worker` does.
 func Worker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) {
 	t.Helper()
-	logger := AppLogger()
-	acts, err := activities.New(activities.Deps{Config: cfg, Store: store, Temporal: c, Logger: logger})
+	fixtures, err := services.NewFixtures(cfg, store, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	workers := workflows.NewWorkers(c, acts)
+	workers, err := workflows.NewWorkers(c, workflows.Deps{Config: cfg, Store: store, Logger: AppLogger(), Views: api.EventViews{}, Fixtures: fixtures})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := workers.Start(); err != nil {
 		t.Fatal(err)
 	}
-	relay := webhook.NewRelay(acts.Dispatcher, cfg.Webhooks.RelayInterval, cfg.Webhooks.RelayGrace, logger)
-	relay.Start()
-	t.Cleanup(func() {
-		relay.Stop()
-		workers.Stop()
-	})
+	t.Cleanup(workers.Stop)
 }

@@ -39,38 +39,3 @@ const CancelUpdate = "cancel"
 // UploadGrace is how long an upload that started before its link expired
 // may take to finish.
 const UploadGrace = time.Hour
-
-// Activity names, registered by the worker with these exact names.
-const (
-	// ProcessActivity stores the file's rows (csvimport.Processor).
-	ProcessActivity = "catalog.ProcessCSVImport"
-	// SetStatusActivity records a status of the job.
-	SetStatusActivity = "catalog.SetCSVImportStatus"
-	// ExpireUploadActivity fails a job whose upload never came.
-	ExpireUploadActivity = "catalog.ExpireCSVUpload"
-	// WriteErrorsActivity writes the report of the failed rows.
-	WriteErrorsActivity = "catalog.WriteCSVImportErrors"
-)
-
-// Application error types the activities fail with, which retrying cannot
-// help.
-const (
-	// ErrFileRejected: the file as a whole is not importable; the message
-	// is the job's error.
-	ErrFileRejected = "FileRejected"
-	// ErrImportNotFound: no job with this id is recorded.
-	ErrImportNotFound = "ImportNotFound"
-)
-
-// StatusChange is the input of SetStatusActivity.
-type StatusChange struct {
-	ImportID uuid.UUID
-	Status   csvimport.Status
-	Error    string
-}
-
-// Expiry is the input of ExpireUploadActivity.
-type Expiry struct {
-	ImportID uuid.UUID
-	Force    bool
-}

@@ -2,13 +2,17 @@ package catalogimport
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/csvimport"
+	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/workflows/call"
+	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 
 // ImportCSV runs one CSV import job from its creation to its end.
@@ -19,6 +23,9 @@ func ImportCSV(ctx workflow.Context, in Input) (Result, error) {
 	}
 	return j.run(ctx)
 }
+
+// a names the CSV import activities; the worker registers the real ones.
+var a *activities.CSVImports
 
 type job struct {
 	input Input
@@ -38,7 +45,7 @@ func (j *job) setup(ctx workflow.Context) error {
 		InitialInterval:        time.Second,
 		BackoffCoefficient:     2,
 		MaximumInterval:        time.Minute,
-		NonRetryableErrorTypes: []string{ErrFileRejected, ErrImportNotFound},
+		NonRetryableErrorTypes: []string{activities.ErrFileRejected, activities.ErrImportNotFound},
 	}
 	j.acts = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
@@ -66,8 +73,8 @@ func (j *job) setup(ctx workflow.Context) error {
 }
 
 func (j *job) validateCancel() error {
-	if !j.status.Cancellable() || j.finished {
-		return fmt.Errorf("the import is %s: only pending, queued or running imports can be cancelled", j.status)
+	if !Cancellable(j.status) || j.finished {
+		return entity.Refuse(CancelRefusal(j.status))
 	}
 	return nil
 }
@@ -82,7 +89,7 @@ func (j *job) cancel(ctx workflow.Context) error {
 		return err
 	}
 	if j.status != csvimport.Cancelled {
-		return fmt.Errorf("the import became %s before it could be cancelled", j.status)
+		return entity.Refuse(refusal.New(refusal.StatusNotAllowed, "the import became %s before it could be cancelled", j.status))
 	}
 	return nil
 }
@@ -94,27 +101,27 @@ func (j *job) run(ctx workflow.Context) (Result, error) {
 	}
 	if !received {
 		// The expiry activity recorded the failure.
-		return j.finish(ctx, csvimport.Failed, "", false)
+		return j.finish(ctx, UploadExpiry, "", false)
 	}
 	if j.cancelRequested {
-		return j.finish(ctx, csvimport.Cancelled, "", true)
+		return j.finish(ctx, Cancel, "", true)
 	}
-	if err := j.record(ctx, csvimport.Queued, ""); err != nil {
+	if err := j.record(ctx, Upload, ""); err != nil {
 		return Result{}, err
 	}
 	if j.cancelRequested {
-		return j.finish(ctx, csvimport.Cancelled, "", true)
+		return j.finish(ctx, Cancel, "", true)
 	}
-	if status, reason, done := j.process(); done {
-		return j.finish(ctx, status, reason, true)
+	if ended, reason, done := j.process(); done {
+		return j.finish(ctx, ended, reason, true)
 	}
-	if err := j.record(ctx, csvimport.Ingested, ""); err != nil {
+	if err := j.record(ctx, RowsStored, ""); err != nil {
 		return Result{}, err
 	}
-	if err := workflow.ExecuteActivity(j.acts, WriteErrorsActivity, j.input.ImportID).Get(ctx, nil); err != nil {
+	if err := call.Effect(j.acts, a.WriteCSVImportErrors, j.input.ImportID); err != nil {
 		return Result{}, err
 	}
-	return j.finish(ctx, csvimport.Completed, "", true)
+	return j.finish(ctx, ReportWritten, "", true)
 }
 
 // awaitUpload waits for the file until the link expires, and past that
@@ -128,8 +135,8 @@ func (j *job) awaitUpload(ctx workflow.Context) (bool, error) {
 		if err != nil || ok {
 			return ok, err
 		}
-		var state csvimport.UploadState
-		if err := workflow.ExecuteActivity(j.acts, ExpireUploadActivity, Expiry{ImportID: j.input.ImportID, Force: force}).Get(ctx, &state); err != nil {
+		state, err := call.Activity(j.acts, a.ExpireCSVUpload, activities.CSVUploadExpiry{ImportID: j.input.ImportID, Force: force})
+		if err != nil {
 			return false, err
 		}
 		switch state {
@@ -145,44 +152,46 @@ func (j *job) awaitUpload(ctx workflow.Context) (bool, error) {
 }
 
 // process runs the processing activity; done is true when the job ends
-// there, with the status and reason to record.
-func (j *job) process() (status csvimport.Status, reason string, done bool) {
+// there, with what ended it and the reason to record.
+func (j *job) process() (ended statemachine.Trigger, reason string, done bool) {
 	ctx, stop := workflow.WithCancel(j.processing)
 	j.stopProcessing = stop
 	defer func() { j.stopProcessing = nil }()
-	err := workflow.ExecuteActivity(ctx, ProcessActivity, j.input.ImportID).Get(ctx, nil)
+	err := call.Effect(ctx, a.ProcessCSVImport, j.input.ImportID)
 	var appErr *temporal.ApplicationError
 	switch {
 	case j.cancelRequested:
 		// Rows committed before the activity stopped stay.
-		return csvimport.Cancelled, "", true
-	case errors.As(err, &appErr) && appErr.Type() == ErrFileRejected:
-		return csvimport.Failed, appErr.Message(), true
+		return Cancel, "", true
+	case errors.As(err, &appErr) && appErr.Type() == activities.ErrFileRejected:
+		return FileRejected, appErr.Message(), true
 	case err != nil:
-		return csvimport.Failed, "the import stopped on an internal error; rows stored before it stay", true
+		return Fault, "the import stopped on an internal error; rows stored before it stay", true
 	}
-	return "", "", false
+	return statemachine.Trigger{}, "", false
 }
 
-// record persists a status the job moves to.
-func (j *job) record(ctx workflow.Context, s csvimport.Status, reason string) error {
-	var recorded csvimport.Job
-	err := workflow.ExecuteActivity(j.acts, SetStatusActivity, StatusChange{ImportID: j.input.ImportID, Status: s, Error: reason}).Get(ctx, &recorded)
+// record persists the status the table says a trigger leads to (a job
+// that ended meanwhile keeps its status, and the workflow sees it).
+func (j *job) record(ctx workflow.Context, t statemachine.Trigger, reason string) error {
+	to := Transitions.Target(t)
+	workflow.GetLogger(ctx).Info("import "+t.Name, "from", j.status, "to", to)
+	recorded, err := call.Activity(j.acts, a.SetCSVImportStatus, activities.CSVStatusChange{ImportID: j.input.ImportID, Status: to, Error: reason})
 	if err == nil {
 		j.status = recorded.Status
 	}
 	return err
 }
 
-// finish records the final status (unless an activity did) and lets the
-// pending cancel updates answer before the workflow ends.
-func (j *job) finish(ctx workflow.Context, s csvimport.Status, reason string, persist bool) (Result, error) {
+// finish records the final status a trigger leads to (unless an activity
+// did) and lets the pending cancel updates answer before the workflow ends.
+func (j *job) finish(ctx workflow.Context, t statemachine.Trigger, reason string, persist bool) (Result, error) {
 	if persist {
-		if err := j.record(ctx, s, reason); err != nil {
+		if err := j.record(ctx, t, reason); err != nil {
 			return Result{}, err
 		}
 	} else {
-		j.status = s
+		j.status = Transitions.Target(t)
 	}
 	j.finished = true
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {

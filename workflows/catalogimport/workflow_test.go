@@ -6,17 +6,19 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/csvimport"
 )
 
 // fakeJob records what the workflow asks of the activities.
 type fakeJob struct {
-	statuses []StatusChange
-	expiries []Expiry
+	statuses []activities.CSVStatusChange
+	expiries []activities.CSVUploadExpiry
 	expire   []csvimport.UploadState
 	process  func(ctx context.Context) error
 	report   func()
@@ -25,29 +27,30 @@ type fakeJob struct {
 }
 
 func (f *fakeJob) register(env *testsuite.TestWorkflowEnvironment) {
-	env.RegisterActivityWithOptions(func(_ context.Context, in StatusChange) (csvimport.Job, error) {
+	Register(env, a)
+	env.OnActivity(a.SetCSVImportStatus, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.CSVStatusChange) (csvimport.Job, error) {
 		f.statuses = append(f.statuses, in)
 		return csvimport.Job{Status: in.Status}, nil
-	}, activity.RegisterOptions{Name: SetStatusActivity})
-	env.RegisterActivityWithOptions(func(_ context.Context, in Expiry) (csvimport.UploadState, error) {
+	})
+	env.OnActivity(a.ExpireCSVUpload, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.CSVUploadExpiry) (csvimport.UploadState, error) {
 		f.expiries = append(f.expiries, in)
 		state := f.expire[0]
 		f.expire = f.expire[1:]
 		return state, nil
-	}, activity.RegisterOptions{Name: ExpireUploadActivity})
-	env.RegisterActivityWithOptions(func(ctx context.Context, _ uuid.UUID) error {
+	})
+	env.OnActivity(a.ProcessCSVImport, mock.Anything, mock.Anything).Return(func(ctx context.Context, _ uuid.UUID) error {
 		if f.process == nil {
 			return nil
 		}
 		return f.process(ctx)
-	}, activity.RegisterOptions{Name: ProcessActivity})
-	env.RegisterActivityWithOptions(func(context.Context, uuid.UUID) error {
+	})
+	env.OnActivity(a.WriteCSVImportErrors, mock.Anything, mock.Anything).Return(func(context.Context, uuid.UUID) error {
 		f.reports++
 		if f.report != nil {
 			f.report()
 		}
 		return nil
-	}, activity.RegisterOptions{Name: WriteErrorsActivity})
+	})
 }
 
 func (f *fakeJob) recorded() []csvimport.Status {
@@ -118,7 +121,7 @@ func TestAnUploadStuckPastItsGraceFailsTheJob(t *testing.T) {
 
 func TestARejectedFileFailsWithItsReason(t *testing.T) {
 	f := &fakeJob{process: func(context.Context) error {
-		return temporal.NewNonRetryableApplicationError("the header lacks the required column title", ErrFileRejected, nil)
+		return temporal.NewNonRetryableApplicationError("the header lacks the required column title", activities.ErrFileRejected, nil)
 	}}
 	result := run(t, f, func(env *testsuite.TestWorkflowEnvironment) {
 		env.RegisterDelayedCallback(func() { env.SignalWorkflow(UploadedSignal, nil) }, time.Minute)

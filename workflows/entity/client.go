@@ -5,11 +5,15 @@ import (
 	"errors"
 	"time"
 
+	"github.com/google/uuid"
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/idempotency"
+	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
 // UpdateTimeout bounds how long a caller waits for an entity workflow to
@@ -34,22 +38,17 @@ func Update(ctx context.Context, c client.Client, workflowID, name string, resul
 	return h.Get(ctx, result)
 }
 
-// StatusRefusal is a change the entity's status does not allow, in the
-// spec's words ("offers with status=created cannot be declined").
-type StatusRefusal struct{ Message string }
-
-func (r *StatusRefusal) Error() string { return r.Message }
-
 // ErrUnavailable says the entity's workflow did not answer in time; the
 // change may still happen.
 var ErrUnavailable = errors.New("the workflow did not answer in time")
 
-// Refusal is the application error an entity workflow refused an update
-// with (its validator, or an activity's non-retryable error), if err is one.
-func Refusal(err error) (*temporal.ApplicationError, bool) {
+// RefusalOf is the refusal an entity workflow refused an update with (its
+// validator, or an activity's non-retryable error of a refusal kind), if
+// err is one. Any other failure is not the caller's to see.
+func RefusalOf(err error) (*refusal.Error, bool) {
 	var app *temporal.ApplicationError
-	if errors.As(err, &app) {
-		return app, true
+	if errors.As(err, &app) && refusal.Known(app.Type()) {
+		return &refusal.Error{Kind: refusal.Kind(app.Type()), Message: app.Message()}, true
 	}
 	return nil, false
 }
@@ -61,9 +60,40 @@ func Ended(err error) bool {
 	return errors.As(err, &notFound)
 }
 
+// RanBefore reports whether err refuses to start a workflow because one
+// of its id ran and ended: an entity's workflow never starts twice.
+func RanBefore(err error) bool {
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	return errors.As(err, &started)
+}
+
 // TimedOut reports whether the workflow did not answer in UpdateTimeout
 // (no worker polling, for instance).
 func TimedOut(err error) bool {
 	var deadline *serviceerror.DeadlineExceeded
 	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &deadline)
+}
+
+// Refuse is the error an update's validator or handler refuses a change
+// with; callers of Update get the refusal back from RefusalOf.
+func Refuse(r *refusal.Error) error {
+	return temporal.NewApplicationError(r.Message, string(r.Kind))
+}
+
+// StartOptions start the workflow of an entity, searchable in the Temporal
+// UI by seller, status and the offer's reference. An entity has one
+// workflow: starting it again finds the running one, and never starts a
+// second after it ended.
+func StartOptions(workflowID, taskQueue string, sellerID uuid.UUID, status, reference string) client.StartWorkflowOptions {
+	return client.StartWorkflowOptions{
+		ID:                       workflowID,
+		TaskQueue:                taskQueue,
+		WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		TypedSearchAttributes: temporal.NewSearchAttributes(
+			searchattr.SellerID.ValueSet(sellerID.String()),
+			searchattr.Status.ValueSet(status),
+			searchattr.SellerOfferReference.ValueSet(reference),
+		),
+	}
 }

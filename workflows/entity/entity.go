@@ -4,11 +4,13 @@
 package entity
 
 import (
+	"context"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/tenurehq/tenure/workflows/call"
 	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
@@ -28,9 +30,13 @@ var persistOptions = workflow.LocalActivityOptions{
 // costs one workflow task instead of a round trip through an activity task
 // queue. A worker that dies mid-way leaves the workflow task to time out and
 // run again elsewhere, repeating the activity, which is idempotent.
-func Persist(ctx workflow.Context, activity string, in, out any) error {
-	ctx = workflow.WithLocalActivityOptions(ctx, persistOptions)
-	return workflow.ExecuteLocalActivity(ctx, activity, in).Get(ctx, out)
+func Persist[In any](ctx workflow.Context, fn func(context.Context, In) error, in In) error {
+	return call.LocalEffect(workflow.WithLocalActivityOptions(ctx, persistOptions), fn, in)
+}
+
+// PersistResult is Persist for an activity with a result.
+func PersistResult[In, Out any](ctx workflow.Context, fn func(context.Context, In) (Out, error), in In) (Out, error) {
+	return call.Local(workflow.WithLocalActivityOptions(ctx, persistOptions), fn, in)
 }
 
 // Guard runs an entity's changes one at a time. Update validators check a

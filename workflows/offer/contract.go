@@ -5,10 +5,11 @@
 package offer
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/offers"
 )
 
 // TaskQueue is the queue offer workflows and their activities run on.
@@ -17,23 +18,12 @@ const TaskQueue = "offers"
 // WorkflowID names the workflow of one offer.
 func WorkflowID(offerID uuid.UUID) string { return "offer/" + offerID.String() }
 
-// Review says how an offer in pending_review gets its decision.
-type Review string
-
-const (
-	// ReviewBySimulation waits for the sandbox's scenario simulations.
-	ReviewBySimulation Review = "simulation"
-	// ReviewByRules runs the production risk rules, then waits for an
-	// operator when they cannot decide.
-	ReviewByRules Review = "rules"
-)
-
 // Input starts an offer workflow. State is set when the offer exists
 // before its workflow (continuing as new, an edit's superseding offer).
 type Input struct {
 	OfferID  uuid.UUID
 	SellerID uuid.UUID
-	Review   Review
+	Review   offers.Review
 	State    *State
 	// Revision is the revision of this workflow's code the run started
 	// under: the changes since are made only in runs of their revision,
@@ -53,7 +43,7 @@ const Revision = 1
 // State is what the workflow knows between events; it survives
 // continue-as-new.
 type State struct {
-	Status    Status
+	Status    offers.Status
 	ExpiresAt time.Time
 	// Reviewed is set once the risk rules ran, so they run once.
 	Reviewed bool
@@ -61,19 +51,10 @@ type State struct {
 	DecideBy time.Time
 }
 
-// Update names. Each is also the verb of the spec's refusal texts.
-const (
-	CreateUpdate          = "create"
-	SubmitForReviewUpdate = "submit_for_review"
-	AcceptUpdate          = "accept"
-	DeclineUpdate         = "decline"
-	VoidUpdate            = "void"
-	EditUpdate            = "edit"
-)
-
-// CreateRequest creates the offer the workflow stands for.
+// CreateRequest is the argument of the Create update: the offer the
+// workflow stands for.
 type CreateRequest struct {
-	Draft Draft
+	Draft offers.Draft
 }
 
 // VoidRequest voids the offer, naming the offer that supersedes it if any.
@@ -83,7 +64,7 @@ type VoidRequest struct {
 
 // EditRequest replaces the offer by a new one built from a full payload.
 type EditRequest struct {
-	Draft Draft
+	Draft offers.Draft
 }
 
 // EditResult names the superseding offer.
@@ -98,102 +79,7 @@ type AcceptResult struct {
 
 // Result is how the workflow ended.
 type Result struct {
-	Status Status
+	Status offers.Status
 	// OrderID is set when the offer was accepted.
 	OrderID uuid.UUID
-}
-
-// Errors the updates refuse with, as Temporal application error types.
-const (
-	// ErrStatus refuses an update the offer's status does not allow.
-	ErrStatus = "OfferStatus"
-	// ErrAlreadyCheckedOut refuses to edit an offer that left `created`.
-	ErrAlreadyCheckedOut = "AlreadyCheckedOut"
-)
-
-// Refusal is the text of the spec for an update the status forbids, such
-// as "offers with status=created cannot be declined".
-func Refusal(status Status, update string) string {
-	verbs := map[string]string{
-		SubmitForReviewUpdate: "submitted for review",
-		AcceptUpdate:          "accepted",
-		DeclineUpdate:         "declined",
-		VoidUpdate:            "voided",
-		EditUpdate:            "edited",
-	}
-	return fmt.Sprintf("offers with status=%s cannot be %s", status, verbs[update])
-}
-
-// Activity names, registered by the worker with these exact names.
-const (
-	// CreateActivity stores a new offer (status created).
-	CreateActivity = "offer.Create"
-	// TransitionActivity moves the offer between statuses and records the event.
-	TransitionActivity = "offer.Transition"
-	// AcceptActivity accepts the offer and creates its order in one transaction.
-	AcceptActivity = "offer.Accept"
-	// EditActivity voids the offer and stores its superseding offer in one transaction.
-	EditActivity = "offer.Edit"
-	// StartOfferActivity starts the workflow of a superseding offer.
-	StartOfferActivity = "offer.StartOffer"
-	// StartOrderActivity starts the workflow of the order an offer became.
-	StartOrderActivity = "offer.StartOrder"
-	// ReviewRiskActivity applies the production risk rules.
-	ReviewRiskActivity = "offer.ReviewRisk"
-)
-
-// TransitionInput asks for one status change and its event.
-type TransitionInput struct {
-	OfferID      uuid.UUID
-	SellerID     uuid.UUID
-	From         Status
-	To           Status
-	SupersededBy *uuid.UUID
-}
-
-// EditInput asks to void an offer in favour of a new one.
-type EditInput struct {
-	OfferID  uuid.UUID
-	SellerID uuid.UUID
-	Draft    Draft
-}
-
-// StartOfferInput starts the workflow of an offer whose row exists.
-type StartOfferInput struct {
-	OfferID   uuid.UUID
-	SellerID  uuid.UUID
-	Review    Review
-	ExpiresAt time.Time
-}
-
-// StartOrderInput starts the workflow of an order whose rows exist.
-type StartOrderInput struct {
-	OrderID  uuid.UUID
-	SellerID uuid.UUID
-}
-
-// Ref names an offer to an activity that needs nothing else.
-type Ref struct {
-	OfferID  uuid.UUID
-	SellerID uuid.UUID
-}
-
-// Decision is the outcome of the risk rules.
-type Decision string
-
-const (
-	// DecisionAccept accepts the offer.
-	DecisionAccept Decision = "accept"
-	// DecisionDecline declines the offer.
-	DecisionDecline Decision = "decline"
-	// DecisionManual leaves the offer to an operator.
-	DecisionManual Decision = "manual"
-)
-
-// ReviewResult is the risk rules' decision and why.
-type ReviewResult struct {
-	Decision Decision
-	Reason   string
-	// ManualDeadline is how long an operator has to decide.
-	ManualDeadline time.Duration
 }

@@ -1,14 +1,18 @@
 package offer
 
 import (
-	"slices"
 	"time"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/refusal"
 	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/workflows/order"
+	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 
 // createWindow bounds how long a workflow started without its creation
@@ -43,19 +47,19 @@ func (w *offerWorkflow) setup(ctx workflow.Context) error {
 		w.created = true
 	}
 	handlers := []struct {
-		name      string
+		trigger   statemachine.Trigger
 		handler   any
 		validator any
 	}{
-		{CreateUpdate, w.create, func(CreateRequest) error { return w.validateCreate() }},
-		{SubmitForReviewUpdate, w.submitForReview, func() error { return w.validate(SubmitForReviewUpdate) }},
-		{AcceptUpdate, w.accept, func() error { return w.validate(AcceptUpdate) }},
-		{DeclineUpdate, w.decline, func() error { return w.validate(DeclineUpdate) }},
-		{VoidUpdate, w.void, func(VoidRequest) error { return w.validate(VoidUpdate) }},
-		{EditUpdate, w.edit, func(EditRequest) error { return w.validate(EditUpdate) }},
+		{Create, w.create, func(CreateRequest) error { return w.validateCreate() }},
+		{SubmitForReview, w.submitForReview, func() error { return w.validate(SubmitForReview) }},
+		{Accept, w.accept, func() error { return w.validate(Accept) }},
+		{Decline, w.decline, func() error { return w.validate(Decline) }},
+		{Void, w.void, func(VoidRequest) error { return w.validate(Void) }},
+		{Edit, w.edit, func(EditRequest) error { return w.validate(Edit) }},
 	}
 	for _, h := range handlers {
-		err := workflow.SetUpdateHandlerWithOptions(ctx, h.name, h.handler, workflow.UpdateHandlerOptions{Validator: h.validator})
+		err := workflow.SetUpdateHandlerWithOptions(ctx, h.trigger.Update, h.handler, workflow.UpdateHandlerOptions{Validator: h.validator})
 		if err != nil {
 			return err
 		}
@@ -63,132 +67,145 @@ func (w *offerWorkflow) setup(ctx workflow.Context) error {
 	return nil
 }
 
-// allowedFrom is the spec's offer transition table, with DESIGN.md's
-// decisions for voiding and editing.
-var allowedFrom = map[string][]Status{
-	SubmitForReviewUpdate: {Created},
-	AcceptUpdate:          {PendingReview},
-	DeclineUpdate:         {PendingReview},
-	VoidUpdate:            {Created, PendingReview},
-	EditUpdate:            {Created},
-}
-
+// validateCreate refuses a second creation, and one after a failed one.
 func (w *offerWorkflow) validateCreate() error {
-	if w.created || w.createFailed {
-		return temporal.NewApplicationError("the offer exists already", ErrStatus)
+	if w.createFailed {
+		return entity.Refuse(CreationFailed())
 	}
-	return nil
+	return w.validate(Create)
 }
 
-// validate refuses an update the current status does not allow.
-func (w *offerWorkflow) validate(update string) error {
-	if !w.created {
-		return temporal.NewApplicationError("the offer does not exist", ErrStatus)
+// CreationFailed refuses a creation after the offer's workflow failed to
+// create it, or ended without creating it: an offer id is created once, so
+// only a request with another Idempotency-Key can create the offer.
+func CreationFailed() *refusal.Error {
+	return refusal.New(refusal.OfferNotCreated, "the offer could not be created; send the request with a new Idempotency-Key to create it")
+}
+
+// validate refuses an update the current status does not allow, as the
+// table says.
+func (w *offerWorkflow) validate(t statemachine.Trigger) error {
+	if !w.created && t != Create {
+		return entity.Refuse(refusal.New(refusal.StatusNotAllowed, "the offer does not exist"))
 	}
-	if slices.Contains(allowedFrom[update], w.state.Status) {
+	if Transitions.Allows(w.state.Status, t.Update) {
 		return nil
 	}
-	if update == EditUpdate {
-		return temporal.NewApplicationError(Refusal(w.state.Status, update), ErrAlreadyCheckedOut)
-	}
-	return temporal.NewApplicationError(Refusal(w.state.Status, update), ErrStatus)
+	return entity.Refuse(Transitions.Refusal(w.state.Status, t.Update))
 }
 
 // change runs an update's effect under the guard.
-func (w *offerWorkflow) change(ctx workflow.Context, update string, effect func(ctx workflow.Context) error) error {
-	return w.guard.Do(ctx, func() error { return w.validate(update) }, effect)
+func (w *offerWorkflow) change(ctx workflow.Context, t statemachine.Trigger, effect func(ctx workflow.Context) error) error {
+	return w.guard.Do(ctx, func() error { return w.validate(t) }, effect)
 }
 
-func (w *offerWorkflow) ref() Ref { return Ref{OfferID: w.input.OfferID, SellerID: w.input.SellerID} }
+// a names the offer activities; the worker registers the real ones.
+var a *activities.Offers
+
+func (w *offerWorkflow) ref() activities.OfferRef {
+	return activities.OfferRef{OfferID: w.input.OfferID, SellerID: w.input.SellerID}
+}
+
+// transition is the activities' view of the table's row for a trigger
+// from the current status.
+func (w *offerWorkflow) transition(t statemachine.Trigger, supersededBy *uuid.UUID) activities.OfferTransition {
+	row := Transitions.Must(w.state.Status, t)
+	return activities.OfferTransition{
+		OfferID: w.input.OfferID, SellerID: w.input.SellerID, From: row.From, To: row.To, Event: row.Event, SupersededBy: supersededBy,
+	}
+}
+
+// moved notes the status a persisted transition reached and publishes it.
+func (w *offerWorkflow) moved(ctx workflow.Context, t statemachine.Trigger, in activities.OfferTransition) error {
+	workflow.GetLogger(ctx).Info("offer "+t.Name, "from", in.From, "to", in.To)
+	w.state.Status = in.To
+	return entity.PublishStatus(ctx, string(in.To))
+}
 
 func (w *offerWorkflow) create(ctx workflow.Context, req CreateRequest) error {
 	w.creating = true
 	return w.guard.Do(ctx, w.validateCreate, func(ctx workflow.Context) error {
-		if err := entity.Persist(ctx, CreateActivity, req.Draft, nil); err != nil {
+		if err := entity.Persist(ctx, a.Create, req.Draft); err != nil {
 			w.createFailed = true
 			return err
 		}
 		// The start already set the status search attribute to created.
 		w.created = true
-		w.state = State{Status: Created, ExpiresAt: req.Draft.ExpiresAt}
+		w.state = State{Status: Transitions.Must(w.state.Status, Create).To, ExpiresAt: req.Draft.ExpiresAt}
 		return nil
 	})
 }
 
 func (w *offerWorkflow) submitForReview(ctx workflow.Context) error {
-	return w.change(ctx, SubmitForReviewUpdate, func(ctx workflow.Context) error {
-		return w.transition(ctx, PendingReview, nil)
+	return w.change(ctx, SubmitForReview, func(ctx workflow.Context) error {
+		return w.move(ctx, SubmitForReview, nil)
 	})
 }
 
 func (w *offerWorkflow) accept(ctx workflow.Context) (AcceptResult, error) {
 	var result AcceptResult
-	err := w.change(ctx, AcceptUpdate, func(ctx workflow.Context) (err error) {
-		result, err = w.acceptNow(ctx)
+	err := w.change(ctx, Accept, func(ctx workflow.Context) (err error) {
+		result, err = w.acceptNow(ctx, Accept)
 		return err
 	})
 	return result, err
 }
 
-// acceptNow accepts the offer, which creates its order in the same
-// transaction, then starts the order's workflow.
-func (w *offerWorkflow) acceptNow(ctx workflow.Context) (AcceptResult, error) {
-	var result AcceptResult
-	if err := entity.Persist(ctx, AcceptActivity, w.ref(), &result); err != nil {
+// acceptNow accepts the offer (by the update or the risk rules), which
+// creates its order in the same transaction, then starts the order's
+// workflow.
+func (w *offerWorkflow) acceptNow(ctx workflow.Context, t statemachine.Trigger) (AcceptResult, error) {
+	in := w.transition(t, nil)
+	opening := order.Opening()
+	accepted, err := entity.PersistResult(ctx, a.Accept, activities.OfferAcceptance{Offer: in, OrderStatus: opening.To, OrderEvent: opening.Event})
+	result := AcceptResult{OrderID: accepted.OrderID}
+	if err != nil {
 		return result, err
 	}
-	w.state.Status = Accepted
 	w.orderID = result.OrderID
-	if err := entity.PublishStatus(ctx, string(w.state.Status)); err != nil {
+	if err := w.moved(ctx, t, in); err != nil {
 		return result, err
 	}
-	start := StartOrderInput{OrderID: result.OrderID, SellerID: w.input.SellerID}
-	return result, entity.Persist(ctx, StartOrderActivity, start, nil)
+	start := activities.OrderStart{OrderID: result.OrderID, SellerID: w.input.SellerID}
+	return result, entity.Persist(ctx, a.StartOrder, start)
 }
 
 func (w *offerWorkflow) decline(ctx workflow.Context) error {
-	return w.change(ctx, DeclineUpdate, func(ctx workflow.Context) error {
-		return w.transition(ctx, Declined, nil)
+	return w.change(ctx, Decline, func(ctx workflow.Context) error {
+		return w.move(ctx, Decline, nil)
 	})
 }
 
 func (w *offerWorkflow) void(ctx workflow.Context, req VoidRequest) error {
-	return w.change(ctx, VoidUpdate, func(ctx workflow.Context) error {
-		return w.transition(ctx, Voided, req.SupersededBy)
+	return w.change(ctx, Void, func(ctx workflow.Context) error {
+		return w.move(ctx, Void, req.SupersededBy)
 	})
 }
 
 // edit voids the offer and stores the superseding one in one transaction,
 // then starts the new offer's workflow.
 func (w *offerWorkflow) edit(ctx workflow.Context, req EditRequest) (EditResult, error) {
-	err := w.change(ctx, EditUpdate, func(ctx workflow.Context) error {
-		in := EditInput{OfferID: w.input.OfferID, SellerID: w.input.SellerID, Draft: req.Draft}
-		if err := entity.Persist(ctx, EditActivity, in, nil); err != nil {
+	err := w.change(ctx, Edit, func(ctx workflow.Context) error {
+		in := w.transition(Edit, &req.Draft.ID)
+		if err := entity.Persist(ctx, a.Edit, activities.OfferEdit{Offer: in, Draft: req.Draft}); err != nil {
 			return err
 		}
-		w.state.Status = Voided
-		if err := entity.PublishStatus(ctx, string(w.state.Status)); err != nil {
+		if err := w.moved(ctx, Edit, in); err != nil {
 			return err
 		}
-		start := StartOfferInput{OfferID: req.Draft.ID, SellerID: w.input.SellerID, Review: w.input.Review, ExpiresAt: req.Draft.ExpiresAt}
-		return entity.Persist(ctx, StartOfferActivity, start, nil)
+		start := activities.OfferStart{OfferID: req.Draft.ID, SellerID: w.input.SellerID, Review: w.input.Review, ExpiresAt: req.Draft.ExpiresAt}
+		return entity.Persist(ctx, a.StartOffer, start)
 	})
 	return EditResult{OfferID: req.Draft.ID}, err
 }
 
-func (w *offerWorkflow) transition(ctx workflow.Context, to Status, supersededBy *uuid.UUID) error {
-	in := TransitionInput{
-		OfferID:      w.input.OfferID,
-		SellerID:     w.input.SellerID,
-		From:         w.state.Status,
-		To:           to,
-		SupersededBy: supersededBy,
-	}
-	if err := entity.Persist(ctx, TransitionActivity, in, nil); err != nil {
+// move persists the table's transition for a trigger with its event.
+func (w *offerWorkflow) move(ctx workflow.Context, t statemachine.Trigger, supersededBy *uuid.UUID) error {
+	in := w.transition(t, supersededBy)
+	if err := entity.Persist(ctx, a.Transition, in); err != nil {
 		return err
 	}
-	w.state.Status = to
-	return entity.PublishStatus(ctx, string(to))
+	return w.moved(ctx, t, in)
 }
 
 func (w *offerWorkflow) run(ctx workflow.Context) (Result, error) {
@@ -200,25 +217,26 @@ func (w *offerWorkflow) run(ctx workflow.Context) (Result, error) {
 			return Result{}, entity.HandlersFinished(ctx)
 		}
 	}
-	for !w.state.Status.Final() {
+	for !Final(w.state.Status) {
 		if entity.ContinueAsNewSuggested(ctx) {
 			return Result{}, entity.ContinueAsNew(ctx, Offer, func() any {
+				// A fresh run replays nothing: it runs the current code.
 				state := w.state
-				return Input{OfferID: w.input.OfferID, SellerID: w.input.SellerID, Review: w.input.Review, State: &state, Revision: w.input.Revision}
+				return Input{OfferID: w.input.OfferID, SellerID: w.input.SellerID, Review: w.input.Review, State: &state, Revision: Revision}
 			})
 		}
 		var err error
 		switch {
-		case w.state.Status == Created:
+		case w.state.Status == offers.Created:
 			err = w.untilDeadline(ctx, w.state.ExpiresAt, func(ctx workflow.Context) error {
-				return w.transition(ctx, Expired, nil)
+				return w.move(ctx, Expiry, nil)
 			})
-		case w.input.Review == ReviewByRules && !w.state.Reviewed:
+		case w.input.Review == offers.ReviewByRules && !w.state.Reviewed:
 			err = w.review(ctx)
-		case w.input.Review == ReviewByRules:
+		case w.input.Review == offers.ReviewByRules:
 			// An operator did not decide in time.
 			err = w.untilDeadline(ctx, w.state.DecideBy, func(ctx workflow.Context) error {
-				return w.transition(ctx, Declined, nil)
+				return w.move(ctx, ReviewDeadline, nil)
 			})
 		default:
 			// The sandbox waits for a scenario simulation.
@@ -286,24 +304,24 @@ var errRaceLost = temporal.NewApplicationError("the status changed before the de
 // review applies the production risk rules once; an operator's decision
 // that arrived meanwhile wins.
 func (w *offerWorkflow) review(ctx workflow.Context) error {
-	var r ReviewResult
-	if err := entity.Persist(ctx, ReviewRiskActivity, w.ref(), &r); err != nil {
+	r, err := entity.PersistResult(ctx, a.ReviewRisk, w.ref())
+	if err != nil {
 		return err
 	}
-	err := w.guard.Do(ctx, func() error { return w.validate(AcceptUpdate) }, func(ctx workflow.Context) error {
+	err = w.guard.Do(ctx, func() error { return w.validate(Accept) }, func(ctx workflow.Context) error {
 		w.state.Reviewed = true
 		switch r.Decision {
-		case DecisionAccept:
-			_, err := w.acceptNow(ctx)
+		case offers.DecisionAccept:
+			_, err := w.acceptNow(ctx, RulesAccept)
 			return err
-		case DecisionDecline:
-			return w.transition(ctx, Declined, nil)
+		case offers.DecisionDecline:
+			return w.move(ctx, RulesDecline, nil)
 		default:
 			w.state.DecideBy = workflow.Now(ctx).Add(r.ManualDeadline)
 			return nil
 		}
 	})
-	if w.state.Status != PendingReview {
+	if w.state.Status != offers.PendingReview {
 		return nil // decided, by the rules or by someone faster
 	}
 	return err

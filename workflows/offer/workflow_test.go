@@ -10,21 +10,25 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/mock"
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+
+	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/refusal"
 )
 
 // fakes stand in for the offer activities and record what they were asked.
 type fakes struct {
-	created     []Draft
-	transitions []TransitionInput
-	accepted    []Ref
-	edits       []EditInput
-	startedOffs []StartOfferInput
-	startedOrds []StartOrderInput
-	decision    ReviewResult
+	created     []offers.Draft
+	createErr   error
+	transitions []activities.OfferTransition
+	accepted    []activities.OfferAcceptance
+	edits       []activities.OfferEdit
+	startedOffs []activities.OfferStart
+	startedOrds []activities.OrderStart
+	decision    offers.ReviewResult
 	orderID     uuid.UUID
 }
 
@@ -34,28 +38,34 @@ func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
 	suite.SetLogger(log.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	env := suite.NewTestWorkflowEnvironment()
 	f := &fakes{orderID: uuid.New()}
-	register := func(name string, fn any) {
-		env.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
-	}
-	register(CreateActivity, func(_ context.Context, d Draft) error { f.created = append(f.created, d); return nil })
-	register(TransitionActivity, func(_ context.Context, in TransitionInput) error {
+	Register(env, a)
+	env.OnActivity(a.Create, mockAny, mockAny).Return(func(_ context.Context, d offers.Draft) error {
+		f.created = append(f.created, d)
+		return f.createErr
+	})
+	env.OnActivity(a.Transition, mockAny, mockAny).Return(func(_ context.Context, in activities.OfferTransition) error {
 		f.transitions = append(f.transitions, in)
 		return nil
 	})
-	register(AcceptActivity, func(_ context.Context, in Ref) (AcceptResult, error) {
+	env.OnActivity(a.Accept, mockAny, mockAny).Return(func(_ context.Context, in activities.OfferAcceptance) (activities.OfferAccepted, error) {
 		f.accepted = append(f.accepted, in)
-		return AcceptResult{OrderID: f.orderID}, nil
+		return activities.OfferAccepted{OrderID: f.orderID}, nil
 	})
-	register(EditActivity, func(_ context.Context, in EditInput) error { f.edits = append(f.edits, in); return nil })
-	register(StartOfferActivity, func(_ context.Context, in StartOfferInput) error {
+	env.OnActivity(a.Edit, mockAny, mockAny).Return(func(_ context.Context, in activities.OfferEdit) error {
+		f.edits = append(f.edits, in)
+		return nil
+	})
+	env.OnActivity(a.StartOffer, mockAny, mockAny).Return(func(_ context.Context, in activities.OfferStart) error {
 		f.startedOffs = append(f.startedOffs, in)
 		return nil
 	})
-	register(StartOrderActivity, func(_ context.Context, in StartOrderInput) error {
+	env.OnActivity(a.StartOrder, mockAny, mockAny).Return(func(_ context.Context, in activities.OrderStart) error {
 		f.startedOrds = append(f.startedOrds, in)
 		return nil
 	})
-	register(ReviewRiskActivity, func(context.Context, Ref) (ReviewResult, error) { return f.decision, nil })
+	env.OnActivity(a.ReviewRisk, mockAny, mockAny).Return(func(context.Context, activities.OfferRef) (offers.ReviewResult, error) {
+		return f.decision, nil
+	})
 	return env, f
 }
 
@@ -82,12 +92,12 @@ func send(env *testsuite.TestWorkflowEnvironment, delay time.Duration, name stri
 	return o
 }
 
-func draft(expiresIn time.Duration) Draft {
-	return Draft{ID: uuid.New(), SellerOfferReference: "ref-1", ExpiresAt: time.Now().Add(expiresIn)}
+func draft(expiresIn time.Duration) offers.Draft {
+	return offers.Draft{ID: uuid.New(), SellerOfferReference: "ref-1", ExpiresAt: time.Now().Add(expiresIn)}
 }
 
 func input() Input {
-	return Input{OfferID: uuid.New(), SellerID: uuid.New(), Review: ReviewBySimulation, Revision: Revision}
+	return Input{OfferID: uuid.New(), SellerID: uuid.New(), Review: offers.ReviewBySimulation, Revision: Revision}
 }
 
 func result(t *testing.T, env *testsuite.TestWorkflowEnvironment) Result {
@@ -120,9 +130,9 @@ func TestLifecycleToAccepted(t *testing.T) {
 	env, f := newEnv(t)
 	in := input()
 	d := draft(24 * time.Hour)
-	create := send(env, 0, CreateUpdate, CreateRequest{Draft: d})
-	review := send(env, time.Minute, SubmitForReviewUpdate)
-	accept := send(env, 2*time.Minute, AcceptUpdate)
+	create := send(env, 0, Create.Update, CreateRequest{Draft: d})
+	review := send(env, time.Minute, SubmitForReview.Update)
+	accept := send(env, 2*time.Minute, Accept.Update)
 	env.ExecuteWorkflow(Offer, in)
 
 	for name, o := range map[string]*outcome{"create": create, "review": review, "accept": accept} {
@@ -131,13 +141,13 @@ func TestLifecycleToAccepted(t *testing.T) {
 		}
 	}
 	r := result(t, env)
-	if r.Status != Accepted || r.OrderID != f.orderID {
+	if r.Status != offers.Accepted || r.OrderID != f.orderID {
 		t.Errorf("result %+v", r)
 	}
 	if len(f.created) != 1 || f.created[0].ID != d.ID {
 		t.Errorf("created %+v", f.created)
 	}
-	if len(f.transitions) != 1 || f.transitions[0].From != Created || f.transitions[0].To != PendingReview {
+	if len(f.transitions) != 1 || f.transitions[0].From != offers.Created || f.transitions[0].To != offers.PendingReview {
 		t.Errorf("transitions %+v", f.transitions)
 	}
 	if len(f.startedOrds) != 1 || f.startedOrds[0].OrderID != f.orderID || f.startedOrds[0].SellerID != in.SellerID {
@@ -150,18 +160,18 @@ func TestLifecycleToAccepted(t *testing.T) {
 
 func TestRefusalsUseTheSpecTexts(t *testing.T) {
 	env, f := newEnv(t)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	decline := send(env, time.Second, DeclineUpdate)
-	accept := send(env, 2*time.Second, AcceptUpdate)
-	send(env, 3*time.Second, VoidUpdate, VoidRequest{})
+	send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+	decline := send(env, time.Second, Decline.Update)
+	accept := send(env, 2*time.Second, Accept.Update)
+	send(env, 3*time.Second, Void.Update, VoidRequest{})
 	env.ExecuteWorkflow(Offer, input())
 
-	appError(t, decline.rejected, ErrStatus, "offers with status=created cannot be declined")
-	appError(t, accept.rejected, ErrStatus, "offers with status=created cannot be accepted")
-	if r := result(t, env); r.Status != Voided {
+	appError(t, decline.rejected, string(refusal.StatusNotAllowed), "offers with status=created cannot be declined")
+	appError(t, accept.rejected, string(refusal.StatusNotAllowed), "offers with status=created cannot be accepted")
+	if r := result(t, env); r.Status != offers.Voided {
 		t.Errorf("result %+v", r)
 	}
-	if len(f.transitions) != 1 || f.transitions[0].To != Voided {
+	if len(f.transitions) != 1 || f.transitions[0].To != offers.Voided {
 		t.Errorf("refused updates recorded nothing: %+v", f.transitions)
 	}
 }
@@ -169,18 +179,18 @@ func TestRefusalsUseTheSpecTexts(t *testing.T) {
 func TestVoidNamesTheSupersedingOffer(t *testing.T) {
 	env, f := newEnv(t)
 	by := uuid.New()
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	send(env, time.Second, SubmitForReviewUpdate)
-	void := send(env, 2*time.Second, VoidUpdate, VoidRequest{SupersededBy: &by})
+	send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Second, SubmitForReview.Update)
+	void := send(env, 2*time.Second, Void.Update, VoidRequest{SupersededBy: &by})
 	env.ExecuteWorkflow(Offer, input())
 	if void.err != nil || void.rejected != nil {
 		t.Fatalf("void from pending_review: %+v", void)
 	}
 	last := f.transitions[len(f.transitions)-1]
-	if last.From != PendingReview || last.To != Voided || last.SupersededBy == nil || *last.SupersededBy != by {
+	if last.From != offers.PendingReview || last.To != offers.Voided || last.SupersededBy == nil || *last.SupersededBy != by {
 		t.Errorf("transition %+v", last)
 	}
-	if r := result(t, env); r.Status != Voided {
+	if r := result(t, env); r.Status != offers.Voided {
 		t.Errorf("result %+v", r)
 	}
 }
@@ -188,12 +198,12 @@ func TestVoidNamesTheSupersedingOffer(t *testing.T) {
 func TestCreatedOfferExpires(t *testing.T) {
 	env, f := newEnv(t)
 	d := draft(72 * time.Hour)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: d})
+	send(env, 0, Create.Update, CreateRequest{Draft: d})
 	env.ExecuteWorkflow(Offer, input())
-	if r := result(t, env); r.Status != Expired {
+	if r := result(t, env); r.Status != offers.Expired {
 		t.Fatalf("result %+v", r)
 	}
-	if len(f.transitions) != 1 || f.transitions[0].From != Created || f.transitions[0].To != Expired {
+	if len(f.transitions) != 1 || f.transitions[0].From != offers.Created || f.transitions[0].To != offers.Expired {
 		t.Errorf("transitions %+v", f.transitions)
 	}
 	if now := env.Now(); now.Before(d.ExpiresAt) {
@@ -203,18 +213,18 @@ func TestCreatedOfferExpires(t *testing.T) {
 
 func TestOfferUnderReviewDoesNotExpire(t *testing.T) {
 	env, f := newEnv(t)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	send(env, time.Minute, SubmitForReviewUpdate)
-	decline := send(env, 30*24*time.Hour, DeclineUpdate)
+	send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Minute, SubmitForReview.Update)
+	decline := send(env, 30*24*time.Hour, Decline.Update)
 	env.ExecuteWorkflow(Offer, input())
 	if decline.err != nil || decline.rejected != nil {
 		t.Fatalf("a month later the offer is still under review and can be declined: %+v", decline)
 	}
-	if r := result(t, env); r.Status != Declined {
+	if r := result(t, env); r.Status != offers.Declined {
 		t.Errorf("result %+v", r)
 	}
 	for _, tr := range f.transitions {
-		if tr.To == Expired {
+		if tr.To == offers.Expired {
 			t.Error("an offer under review expired")
 		}
 	}
@@ -240,13 +250,13 @@ func reviewedOfferTimers(t *testing.T, revision int) *timers {
 	t.Helper()
 	env, _ := newEnv(t)
 	tm := watchTimers(env)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	send(env, time.Minute, SubmitForReviewUpdate)
-	send(env, 2*time.Minute, DeclineUpdate)
+	send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Minute, SubmitForReview.Update)
+	send(env, 2*time.Minute, Decline.Update)
 	in := input()
 	in.Revision = revision
 	env.ExecuteWorkflow(Offer, in)
-	if r := result(t, env); r.Status != Declined {
+	if r := result(t, env); r.Status != offers.Declined {
 		t.Fatalf("result %+v", r)
 	}
 	return tm
@@ -272,8 +282,8 @@ func TestEdit(t *testing.T) {
 	env, f := newEnv(t)
 	in := input()
 	replacement := draft(48 * time.Hour)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	edit := send(env, time.Second, EditUpdate, EditRequest{Draft: replacement})
+	send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+	edit := send(env, time.Second, Edit.Update, EditRequest{Draft: replacement})
 	env.ExecuteWorkflow(Offer, in)
 	if edit.err != nil || edit.rejected != nil {
 		t.Fatalf("edit: %+v", edit)
@@ -281,34 +291,34 @@ func TestEdit(t *testing.T) {
 	if got := edit.result.(EditResult); got.OfferID != replacement.ID {
 		t.Errorf("edit returns the superseding offer: %+v", got)
 	}
-	if len(f.edits) != 1 || f.edits[0].OfferID != in.OfferID || f.edits[0].Draft.ID != replacement.ID {
+	if len(f.edits) != 1 || f.edits[0].Offer.OfferID != in.OfferID || f.edits[0].Draft.ID != replacement.ID {
 		t.Errorf("edits %+v", f.edits)
 	}
 	if len(f.startedOffs) != 1 || f.startedOffs[0].OfferID != replacement.ID || !f.startedOffs[0].ExpiresAt.Equal(replacement.ExpiresAt) {
 		t.Errorf("the superseding offer's workflow is started: %+v", f.startedOffs)
 	}
-	if r := result(t, env); r.Status != Voided {
+	if r := result(t, env); r.Status != offers.Voided {
 		t.Errorf("result %+v", r)
 	}
 }
 
 func TestEditAfterCheckoutIsRefused(t *testing.T) {
 	env, f := newEnv(t)
-	send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-	send(env, time.Second, SubmitForReviewUpdate)
-	edit := send(env, 2*time.Second, EditUpdate, EditRequest{Draft: draft(time.Hour)})
-	send(env, 3*time.Second, DeclineUpdate)
+	send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+	send(env, time.Second, SubmitForReview.Update)
+	edit := send(env, 2*time.Second, Edit.Update, EditRequest{Draft: draft(time.Hour)})
+	send(env, 3*time.Second, Decline.Update)
 	env.ExecuteWorkflow(Offer, input())
-	appError(t, edit.rejected, ErrAlreadyCheckedOut, "offers with status=pending_review cannot be edited")
+	appError(t, edit.rejected, string(refusal.AlreadyCheckedOut), "offers with status=pending_review cannot be edited")
 	if len(f.edits) != 0 || len(f.startedOffs) != 0 {
 		t.Errorf("a refused edit changed something: %+v %+v", f.edits, f.startedOffs)
 	}
 }
 
 func TestFailedCreationEndsTheWorkflow(t *testing.T) {
-	env, _ := newEnv(t)
-	env.OnActivity(CreateActivity, mockAny, mockAny).Return(temporal.NewNonRetryableApplicationError("reference in use", "ReferenceInUse", nil))
-	create := send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
+	env, f := newEnv(t)
+	f.createErr = temporal.NewNonRetryableApplicationError("reference in use", "ReferenceInUse", nil)
+	create := send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
 	env.ExecuteWorkflow(Offer, input())
 	var app *temporal.ApplicationError
 	if !errors.As(create.err, &app) || app.Type() != "ReferenceInUse" {
@@ -322,10 +332,10 @@ func TestFailedCreationEndsTheWorkflow(t *testing.T) {
 func TestResumesFromCarriedState(t *testing.T) {
 	env, f := newEnv(t)
 	in := input()
-	in.State = &State{Status: PendingReview}
-	send(env, time.Second, AcceptUpdate)
+	in.State = &State{Status: offers.PendingReview}
+	send(env, time.Second, Accept.Update)
 	env.ExecuteWorkflow(Offer, in)
-	if r := result(t, env); r.Status != Accepted {
+	if r := result(t, env); r.Status != offers.Accepted {
 		t.Errorf("result %+v", r)
 	}
 	if len(f.created) != 0 || len(f.accepted) != 1 {
@@ -336,23 +346,23 @@ func TestResumesFromCarriedState(t *testing.T) {
 func TestProductionRiskReview(t *testing.T) {
 	cases := []struct {
 		name     string
-		decision ReviewResult
+		decision offers.ReviewResult
 		operator string
-		want     Status
+		want     offers.Status
 	}{
-		{"rules accept", ReviewResult{Decision: DecisionAccept}, "", Accepted},
-		{"rules decline", ReviewResult{Decision: DecisionDecline}, "", Declined},
-		{"operator accepts", ReviewResult{Decision: DecisionManual, ManualDeadline: 48 * time.Hour}, AcceptUpdate, Accepted},
-		{"deadline passes", ReviewResult{Decision: DecisionManual, ManualDeadline: 48 * time.Hour}, "", Declined},
+		{"rules accept", offers.ReviewResult{Decision: offers.DecisionAccept}, "", offers.Accepted},
+		{"rules decline", offers.ReviewResult{Decision: offers.DecisionDecline}, "", offers.Declined},
+		{"operator accepts", offers.ReviewResult{Decision: offers.DecisionManual, ManualDeadline: 48 * time.Hour}, Accept.Update, offers.Accepted},
+		{"deadline passes", offers.ReviewResult{Decision: offers.DecisionManual, ManualDeadline: 48 * time.Hour}, "", offers.Declined},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			env, f := newEnv(t)
 			f.decision = tc.decision
 			in := input()
-			in.Review = ReviewByRules
-			send(env, 0, CreateUpdate, CreateRequest{Draft: draft(time.Hour)})
-			send(env, time.Minute, SubmitForReviewUpdate)
+			in.Review = offers.ReviewByRules
+			send(env, 0, Create.Update, CreateRequest{Draft: draft(time.Hour)})
+			send(env, time.Minute, SubmitForReview.Update)
 			if tc.operator != "" {
 				send(env, 24*time.Hour, tc.operator)
 			}
@@ -372,10 +382,10 @@ func TestProductionRiskReview(t *testing.T) {
 const mockAny = mock.Anything
 
 func TestRefusalText(t *testing.T) {
-	if got := Refusal(Voided, VoidUpdate); got != "offers with status=voided cannot be voided" {
+	if got := Transitions.Refusal(offers.Voided, Void.Update).Message; got != "offers with status=voided cannot be voided" {
 		t.Errorf("got %q", got)
 	}
-	if got := Refusal(Accepted, SubmitForReviewUpdate); got != "offers with status=accepted cannot be submitted for review" {
+	if got := Transitions.Refusal(offers.Accepted, SubmitForReview.Update).Message; got != "offers with status=accepted cannot be submitted for review" {
 		t.Errorf("got %q", got)
 	}
 }

@@ -4,9 +4,9 @@
 package order
 
 import (
-	"fmt"
-
 	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/orders"
 )
 
 // TaskQueue is the queue order workflows and their activities run on.
@@ -26,70 +26,15 @@ type Input struct {
 // State is what the workflow knows between events; it survives
 // continue-as-new.
 type State struct {
-	Status Status
+	Status orders.Status
 }
 
-// Update names. Each is also the verb of the refusal texts.
-const (
-	AcknowledgeUpdate = "acknowledge"
-	AcceptUpdate      = "accept"
-	RejectUpdate      = "reject"
-	ShipUpdate        = "ship"
-	CancelUpdate      = "cancel"
-)
-
-// ShipRequest reports a shipment.
+// ShipRequest is the argument of the ship update: a shipment.
 type ShipRequest struct {
-	Shipment Shipment
+	Shipment orders.Shipment
 }
 
 // Result is how the workflow ended.
 type Result struct {
-	Status Status
-}
-
-// ErrStatus is the Temporal application error type of an update the
-// order's status does not allow.
-const ErrStatus = "OrderStatus"
-
-// Refusal is the text for an update the status forbids, in the words of
-// the offer refusals ("orders with status=confirmed cannot be rejected").
-func Refusal(status Status, update string) string {
-	verbs := map[string]string{
-		AcknowledgeUpdate: "acknowledged",
-		AcceptUpdate:      "accepted",
-		RejectUpdate:      "rejected",
-		ShipUpdate:        "shipped",
-		CancelUpdate:      "canceled",
-	}
-	return fmt.Sprintf("orders with status=%s cannot be %s", status, verbs[update])
-}
-
-// Activity names, registered by the worker with these exact names.
-const (
-	// TransitionActivity moves the order between statuses and records its event.
-	TransitionActivity = "order.Transition"
-	// ConfirmActivity confirms the order and activates its rental contracts.
-	ConfirmActivity = "order.Confirm"
-	// ShipActivity records a shipment and moves the order on.
-	ShipActivity = "order.Ship"
-)
-
-// TransitionInput asks for one status change.
-type TransitionInput struct {
-	OrderID  uuid.UUID
-	SellerID uuid.UUID
-	From     Status
-	To       Status
-}
-
-// ShipInput records a shipment of an order in a status that allows it.
-// ShipmentID is fixed by the workflow, so a retried activity finds the
-// shipment it recorded instead of recording it twice.
-type ShipInput struct {
-	OrderID    uuid.UUID
-	SellerID   uuid.UUID
-	ShipmentID uuid.UUID
-	From       Status
-	Shipment   Shipment
+	Status orders.Status
 }

@@ -1,14 +1,15 @@
 package order
 
 import (
-	"slices"
+	"context"
 
 	"github.com/google/uuid"
-
-	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 
 // shipmentNamespace scopes the shipment ids the workflow derives.
@@ -29,96 +30,93 @@ type orderWorkflow struct {
 	guard *entity.Guard
 }
 
-// allowedFrom is the spec's order transition table, with DESIGN.md's
-// decisions for shipping and cancelling.
-var allowedFrom = map[string][]Status{
-	AcknowledgeUpdate: {Created},
-	AcceptUpdate:      {Created, Acknowledged},
-	RejectUpdate:      {Created, Acknowledged},
-	ShipUpdate:        {Confirmed, PartiallyFulfilled},
-	CancelUpdate:      {Created, Acknowledged, Confirmed},
-}
-
-// targets are the statuses the plain transitions lead to.
-var targets = map[string]Status{
-	AcknowledgeUpdate: Acknowledged,
-	RejectUpdate:      Rejected,
-	CancelUpdate:      Canceled,
-}
+// a names the order activities; the worker registers the real ones.
+var a *activities.Orders
 
 func (w *orderWorkflow) setup(ctx workflow.Context) error {
 	w.guard = entity.NewGuard(ctx)
-	for _, update := range []string{AcknowledgeUpdate, RejectUpdate, CancelUpdate} {
-		err := workflow.SetUpdateHandlerWithOptions(ctx, update,
-			func(ctx workflow.Context) error { return w.transition(ctx, update) },
-			workflow.UpdateHandlerOptions{Validator: func() error { return w.validate(update) }})
+	handlers := []struct {
+		trigger   statemachine.Trigger
+		handler   any
+		validator any
+	}{
+		{Acknowledge, func(ctx workflow.Context) error { return w.change(ctx, Acknowledge, a.Transition) }, w.validator(Acknowledge)},
+		{Accept, func(ctx workflow.Context) error { return w.change(ctx, Accept, a.Accept) }, w.validator(Accept)},
+		{Reject, func(ctx workflow.Context) error { return w.change(ctx, Reject, a.Transition) }, w.validator(Reject)},
+		{Cancel, func(ctx workflow.Context) error { return w.change(ctx, Cancel, a.Transition) }, w.validator(Cancel)},
+		{ShipAll, w.ship, func(ShipRequest) error { return w.validate(ShipAll) }},
+	}
+	for _, h := range handlers {
+		err := workflow.SetUpdateHandlerWithOptions(ctx, h.trigger.Update, h.handler, workflow.UpdateHandlerOptions{Validator: h.validator})
 		if err != nil {
 			return err
 		}
 	}
-	err := workflow.SetUpdateHandlerWithOptions(ctx, AcceptUpdate, w.confirm,
-		workflow.UpdateHandlerOptions{Validator: func() error { return w.validate(AcceptUpdate) }})
-	if err != nil {
-		return err
-	}
-	return workflow.SetUpdateHandlerWithOptions(ctx, ShipUpdate, w.ship,
-		workflow.UpdateHandlerOptions{Validator: func(ShipRequest) error { return w.validate(ShipUpdate) }})
+	return nil
 }
 
-// validate refuses an update the current status does not allow.
-func (w *orderWorkflow) validate(update string) error {
-	if slices.Contains(allowedFrom[update], w.state.Status) {
+// validate refuses an update the current status does not allow, as the
+// table says.
+func (w *orderWorkflow) validate(t statemachine.Trigger) error {
+	if Transitions.Allows(w.state.Status, t.Update) {
 		return nil
 	}
-	return temporal.NewApplicationError(Refusal(w.state.Status, update), ErrStatus)
+	return entity.Refuse(Transitions.Refusal(w.state.Status, t.Update))
 }
 
-func (w *orderWorkflow) transition(ctx workflow.Context, update string) error {
-	return w.guard.Do(ctx, func() error { return w.validate(update) }, func(ctx workflow.Context) error {
-		in := TransitionInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, To: targets[update]}
-		if err := entity.Persist(ctx, TransitionActivity, in, nil); err != nil {
-			return err
-		}
-		return w.moveTo(ctx, in.To)
-	})
+func (w *orderWorkflow) validator(t statemachine.Trigger) func() error {
+	return func() error { return w.validate(t) }
 }
 
-// confirm accepts the order; the rental contracts start in the same transaction.
-func (w *orderWorkflow) confirm(ctx workflow.Context) error {
-	return w.guard.Do(ctx, func() error { return w.validate(AcceptUpdate) }, func(ctx workflow.Context) error {
-		in := TransitionInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: w.state.Status, To: Confirmed}
-		if err := entity.Persist(ctx, ConfirmActivity, in, nil); err != nil {
+// change persists the table's transition for a trigger, with its event,
+// through the trigger's activity (accepting also activates the rental
+// contracts).
+func (w *orderWorkflow) change(ctx workflow.Context, t statemachine.Trigger, persist func(context.Context, activities.OrderTransition) error) error {
+	return w.guard.Do(ctx, func() error { return w.validate(t) }, func(ctx workflow.Context) error {
+		row := Transitions.Must(w.state.Status, t)
+		in := activities.OrderTransition{OrderID: w.input.OrderID, SellerID: w.input.SellerID, From: row.From, To: row.To, Event: row.Event}
+		if err := entity.Persist(ctx, persist, in); err != nil {
 			return err
 		}
-		return w.moveTo(ctx, Confirmed)
+		return w.moved(ctx, row)
 	})
 }
 
 // ship records a shipment; the activity checks its items against the
-// order's assets and answers the order's new status.
+// order's assets and says whether any are left to ship, which picks the
+// table's row.
 func (w *orderWorkflow) ship(ctx workflow.Context, req ShipRequest) (Result, error) {
-	err := w.guard.Do(ctx, func() error { return w.validate(ShipUpdate) }, func(ctx workflow.Context) error {
+	err := w.guard.Do(ctx, func() error { return w.validate(ShipAll) }, func(ctx workflow.Context) error {
 		// The shipment's id derives from the update's, so a workflow task
 		// lost with a crashed worker, and run again, finds the shipment its
 		// persistence recorded instead of recording another.
 		shipmentID := uuid.NewSHA1(shipmentNamespace, []byte(w.input.OrderID.String()+"/"+workflow.GetCurrentUpdateInfo(ctx).ID))
-		in := ShipInput{OrderID: w.input.OrderID, SellerID: w.input.SellerID, ShipmentID: shipmentID, From: w.state.Status, Shipment: req.Shipment}
-		var to Status
-		if err := entity.Persist(ctx, ShipActivity, in, &to); err != nil {
+		some, all := Transitions.Must(w.state.Status, ShipSome), Transitions.Must(w.state.Status, ShipAll)
+		shipped, err := entity.PersistResult(ctx, a.Ship, activities.OrderShipment{
+			OrderID: w.input.OrderID, SellerID: w.input.SellerID, ShipmentID: shipmentID, From: w.state.Status, Shipment: req.Shipment,
+			Partial:  activities.OrderTarget{To: some.To, Event: some.Event},
+			Complete: activities.OrderTarget{To: all.To, Event: all.Event},
+		})
+		if err != nil {
 			return err
 		}
-		return w.moveTo(ctx, to)
+		if shipped.Complete {
+			return w.moved(ctx, all)
+		}
+		return w.moved(ctx, some)
 	})
 	return Result{Status: w.state.Status}, err
 }
 
-func (w *orderWorkflow) moveTo(ctx workflow.Context, status Status) error {
-	w.state.Status = status
-	return entity.PublishStatus(ctx, string(status))
+// moved notes the status a persisted transition reached and publishes it.
+func (w *orderWorkflow) moved(ctx workflow.Context, row statemachine.Transition[orders.Status]) error {
+	workflow.GetLogger(ctx).Info("order "+row.Trigger.Name, "from", row.From, "to", row.To)
+	w.state.Status = row.To
+	return entity.PublishStatus(ctx, string(row.To))
 }
 
 func (w *orderWorkflow) run(ctx workflow.Context) (Result, error) {
-	for !w.state.Status.Final() {
+	for !Final(w.state.Status) {
 		if entity.ContinueAsNewSuggested(ctx) {
 			return Result{}, entity.ContinueAsNew(ctx, Order, func() any {
 				return Input{OrderID: w.input.OrderID, SellerID: w.input.SellerID, State: w.state}

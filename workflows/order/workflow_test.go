@@ -9,18 +9,22 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"go.temporal.io/sdk/activity"
+	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+
+	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/refusal"
 )
 
 type fakes struct {
-	transitions []TransitionInput
-	confirmed   []TransitionInput
-	shipments   []ShipInput
+	transitions []activities.OrderTransition
+	confirmed   []activities.OrderTransition
+	shipments   []activities.OrderShipment
 	// shipTo is what each successive shipment leads to; "" refuses it.
-	shipTo []Status
+	shipTo []orders.Status
 }
 
 func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
@@ -29,23 +33,24 @@ func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
 	suite.SetLogger(log.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	env := suite.NewTestWorkflowEnvironment()
 	f := &fakes{}
-	env.RegisterActivityWithOptions(func(_ context.Context, in TransitionInput) error {
+	Register(env, a)
+	env.OnActivity(a.Transition, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OrderTransition) error {
 		f.transitions = append(f.transitions, in)
 		return nil
-	}, activity.RegisterOptions{Name: TransitionActivity})
-	env.RegisterActivityWithOptions(func(_ context.Context, in TransitionInput) error {
+	})
+	env.OnActivity(a.Accept, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OrderTransition) error {
 		f.confirmed = append(f.confirmed, in)
 		return nil
-	}, activity.RegisterOptions{Name: ConfirmActivity})
-	env.RegisterActivityWithOptions(func(_ context.Context, in ShipInput) (Status, error) {
+	})
+	env.OnActivity(a.Ship, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OrderShipment) (activities.OrderShipped, error) {
 		f.shipments = append(f.shipments, in)
 		next := f.shipTo[0]
 		f.shipTo = f.shipTo[1:]
 		if next == "" {
-			return "", temporal.NewNonRetryableApplicationError("serial number SN-1 was shipped already", "InvalidShipment", nil)
+			return activities.OrderShipped{}, temporal.NewNonRetryableApplicationError("serial number SN-1 was shipped already", "InvalidShipment", nil)
 		}
-		return next, nil
-	}, activity.RegisterOptions{Name: ShipActivity})
+		return activities.OrderShipped{Complete: next == in.Complete.To}, nil
+	})
 	return env, f
 }
 
@@ -67,10 +72,10 @@ func send(env *testsuite.TestWorkflowEnvironment, delay time.Duration, name stri
 }
 
 func start() Input {
-	return Input{OrderID: uuid.New(), SellerID: uuid.New(), State: State{Status: Created}}
+	return Input{OrderID: uuid.New(), SellerID: uuid.New(), State: State{Status: orders.Created}}
 }
 
-func finalStatus(t *testing.T, env *testsuite.TestWorkflowEnvironment) Status {
+func finalStatus(t *testing.T, env *testsuite.TestWorkflowEnvironment) orders.Status {
 	t.Helper()
 	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
 		t.Fatalf("the workflow did not complete cleanly: %v", env.GetWorkflowError())
@@ -85,21 +90,21 @@ func finalStatus(t *testing.T, env *testsuite.TestWorkflowEnvironment) Status {
 func refused(t *testing.T, o *outcome, want string) {
 	t.Helper()
 	var app *temporal.ApplicationError
-	if !errors.As(o.rejected, &app) || app.Type() != ErrStatus || app.Message() != want {
+	if !errors.As(o.rejected, &app) || app.Type() != string(refusal.StatusNotAllowed) || app.Message() != want {
 		t.Errorf("want the refusal %q, got %+v", want, o)
 	}
 }
 
 func TestOrderLifecycle(t *testing.T) {
 	env, f := newEnv(t)
-	f.shipTo = []Status{PartiallyFulfilled, Completed}
-	shipEarly := send(env, time.Second, ShipUpdate, ShipRequest{})
-	send(env, 2*time.Second, AcknowledgeUpdate)
-	ackAgain := send(env, 3*time.Second, AcknowledgeUpdate)
-	send(env, 4*time.Second, AcceptUpdate)
-	reject := send(env, 5*time.Second, RejectUpdate)
-	first := send(env, 6*time.Second, ShipUpdate, ShipRequest{Shipment: Shipment{TrackingURL: "https://t.example/1"}})
-	second := send(env, 7*time.Second, ShipUpdate, ShipRequest{Shipment: Shipment{TrackingURL: "https://t.example/2"}})
+	f.shipTo = []orders.Status{orders.PartiallyFulfilled, orders.Completed}
+	shipEarly := send(env, time.Second, ShipAll.Update, ShipRequest{})
+	send(env, 2*time.Second, Acknowledge.Update)
+	ackAgain := send(env, 3*time.Second, Acknowledge.Update)
+	send(env, 4*time.Second, Accept.Update)
+	reject := send(env, 5*time.Second, Reject.Update)
+	first := send(env, 6*time.Second, ShipAll.Update, ShipRequest{Shipment: orders.Shipment{TrackingURL: "https://t.example/1"}})
+	second := send(env, 7*time.Second, ShipAll.Update, ShipRequest{Shipment: orders.Shipment{TrackingURL: "https://t.example/2"}})
 	env.ExecuteWorkflow(Order, start())
 
 	refused(t, shipEarly, "orders with status=created cannot be shipped")
@@ -108,13 +113,13 @@ func TestOrderLifecycle(t *testing.T) {
 	if first.err != nil || second.err != nil {
 		t.Fatalf("shipments: %+v %+v", first, second)
 	}
-	if got := finalStatus(t, env); got != Completed {
+	if got := finalStatus(t, env); got != orders.Completed {
 		t.Fatalf("status %s", got)
 	}
-	if len(f.confirmed) != 1 || f.confirmed[0].From != Acknowledged {
+	if len(f.confirmed) != 1 || f.confirmed[0].From != orders.Acknowledged {
 		t.Errorf("confirmations %+v", f.confirmed)
 	}
-	if len(f.shipments) != 2 || f.shipments[0].From != Confirmed || f.shipments[1].From != PartiallyFulfilled ||
+	if len(f.shipments) != 2 || f.shipments[0].From != orders.Confirmed || f.shipments[1].From != orders.PartiallyFulfilled ||
 		f.shipments[1].Shipment.TrackingURL != "https://t.example/2" {
 		t.Errorf("shipments %+v", f.shipments)
 	}
@@ -122,57 +127,57 @@ func TestOrderLifecycle(t *testing.T) {
 
 func TestRejectFromCreated(t *testing.T) {
 	env, f := newEnv(t)
-	send(env, time.Second, RejectUpdate)
+	send(env, time.Second, Reject.Update)
 	env.ExecuteWorkflow(Order, start())
-	if got := finalStatus(t, env); got != Rejected {
+	if got := finalStatus(t, env); got != orders.Rejected {
 		t.Fatalf("status %s", got)
 	}
-	if len(f.transitions) != 1 || f.transitions[0].To != Rejected {
+	if len(f.transitions) != 1 || f.transitions[0].To != orders.Rejected {
 		t.Errorf("transitions %+v", f.transitions)
 	}
 }
 
 func TestCancelAfterConfirmation(t *testing.T) {
 	env, f := newEnv(t)
-	send(env, time.Second, AcceptUpdate)
-	send(env, 2*time.Second, CancelUpdate)
+	send(env, time.Second, Accept.Update)
+	send(env, 2*time.Second, Cancel.Update)
 	env.ExecuteWorkflow(Order, start())
-	if got := finalStatus(t, env); got != Canceled {
+	if got := finalStatus(t, env); got != orders.Canceled {
 		t.Fatalf("status %s", got)
 	}
-	if len(f.transitions) != 1 || f.transitions[0].From != Confirmed || f.transitions[0].To != Canceled {
+	if len(f.transitions) != 1 || f.transitions[0].From != orders.Confirmed || f.transitions[0].To != orders.Canceled {
 		t.Errorf("transitions %+v", f.transitions)
 	}
 }
 
 func TestNoCancelWhileFulfilling(t *testing.T) {
 	env, f := newEnv(t)
-	f.shipTo = []Status{PartiallyFulfilled, Completed}
+	f.shipTo = []orders.Status{orders.PartiallyFulfilled, orders.Completed}
 	in := start()
-	in.State.Status = Confirmed
-	send(env, time.Second, ShipUpdate, ShipRequest{})
-	cancel := send(env, 2*time.Second, CancelUpdate)
-	send(env, 3*time.Second, ShipUpdate, ShipRequest{})
+	in.State.Status = orders.Confirmed
+	send(env, time.Second, ShipAll.Update, ShipRequest{})
+	cancel := send(env, 2*time.Second, Cancel.Update)
+	send(env, 3*time.Second, ShipAll.Update, ShipRequest{})
 	env.ExecuteWorkflow(Order, in)
 	refused(t, cancel, "orders with status=partially_fulfilled cannot be canceled")
-	if got := finalStatus(t, env); got != Completed {
+	if got := finalStatus(t, env); got != orders.Completed {
 		t.Fatalf("status %s", got)
 	}
 }
 
 func TestFailedShipmentChangesNothing(t *testing.T) {
 	env, f := newEnv(t)
-	f.shipTo = []Status{"", Completed}
+	f.shipTo = []orders.Status{"", orders.Completed}
 	in := start()
-	in.State.Status = Confirmed
-	bad := send(env, time.Second, ShipUpdate, ShipRequest{})
-	send(env, 2*time.Second, ShipUpdate, ShipRequest{})
+	in.State.Status = orders.Confirmed
+	bad := send(env, time.Second, ShipAll.Update, ShipRequest{})
+	send(env, 2*time.Second, ShipAll.Update, ShipRequest{})
 	env.ExecuteWorkflow(Order, in)
 	var app *temporal.ApplicationError
 	if !errors.As(bad.err, &app) || app.Type() != "InvalidShipment" {
 		t.Fatalf("the shipment's refusal reaches the caller: %+v", bad)
 	}
-	if got := finalStatus(t, env); got != Completed {
+	if got := finalStatus(t, env); got != orders.Completed {
 		t.Fatalf("status %s", got)
 	}
 }

@@ -11,30 +11,11 @@ import (
 // TaskQueue is the queue of catalog workflows and activities.
 const TaskQueue = "catalog"
 
-// WorkflowID names the workflow of one import. DESIGN.md reserves
-// catalog-import/{id} for the CSV import jobs.
+// WorkflowID names the workflow of one import; catalog-import/{id} names
+// the CSV import jobs (docs/decisions.md, "Batch size and background imports").
 func WorkflowID(importID uuid.UUID) string { return "product-import/" + importID.String() }
 
 // Input says which recorded import to run.
 type Input struct {
 	ImportID uuid.UUID
 }
-
-// Result is the import's final status and counters.
-type Result struct {
-	Status   string
-	Total    int
-	Imported int
-	Rejected int
-}
-
-// Activity names, registered by the worker with these exact names.
-const (
-	// RunImportActivity validates and stores the import's products in
-	// chunks, heartbeating after each, and records the result.
-	RunImportActivity = "catalog.RunProductImport"
-)
-
-// ErrImportNotFound is the application error type of an import id with no
-// recorded import; retrying cannot help.
-const ErrImportNotFound = "ImportNotFound"

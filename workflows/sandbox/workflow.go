@@ -5,20 +5,26 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/workflows/call"
 )
 
 // SeedSeller creates a sandbox seller's fixtures. Each step is an idempotent
 // activity, so a retried or repeated run leaves the same records.
 func SeedSeller(ctx workflow.Context, in SeedInput) (SeedResult, error) {
-	s := &seeding{input: in}
+	s := &seeding{input: activities.SeedInput{SellerID: in.SellerID}}
 	s.setup(ctx)
 	return s.run()
 }
 
 type seeding struct {
-	input SeedInput
+	input activities.SeedInput
 	ctx   workflow.Context
 }
+
+// a names the fixture activities; the worker registers the real ones.
+var a *activities.SandboxFixtures
 
 // MaxAttempts bounds the tries of each seeding step (about 15 s of
 // backoff): a step that still fails needs a human, who reads the reason
@@ -42,10 +48,11 @@ func (s *seeding) setup(ctx workflow.Context) {
 
 func (s *seeding) run() (SeedResult, error) {
 	var result SeedResult
-	if err := workflow.ExecuteActivity(s.ctx, SeedShippingMethodsActivity, s.input).Get(s.ctx, &result.ShippingMethods); err != nil {
+	var err error
+	if result.ShippingMethods, err = call.Activity(s.ctx, a.SeedShippingMethods, s.input); err != nil {
 		return result, err
 	}
-	if err := workflow.ExecuteActivity(s.ctx, SeedCatalogActivity, s.input).Get(s.ctx, &result.Products); err != nil {
+	if result.Products, err = call.Activity(s.ctx, a.SeedCatalog, s.input); err != nil {
 		return result, err
 	}
 	// Driving a dozen offers and orders (one waits for its expiry) takes
@@ -55,6 +62,6 @@ func (s *seeding) run() (SeedResult, error) {
 		HeartbeatTimeout:    time.Minute,
 		RetryPolicy:         retry,
 	})
-	err := workflow.ExecuteActivity(offers, SeedOffersActivity, s.input).Get(s.ctx, &result.OffersAndOrders)
+	result.OffersAndOrders, err = call.Activity(offers, a.SeedOffers, s.input)
 	return result, err
 }

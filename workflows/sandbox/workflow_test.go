@@ -7,27 +7,37 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	"go.temporal.io/sdk/activity"
+	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/testsuite"
+
+	"github.com/tenurehq/tenure/activities"
 )
 
-// registerFixture registers a fixture activity that records the sellers it
-// seeded and reports count fixtures.
-func registerFixture(env *testsuite.TestWorkflowEnvironment, name string, count int, seeded *[]string) {
-	env.RegisterActivityWithOptions(func(_ context.Context, in SeedInput) (int, error) {
+// newEnv is a test environment with the fixture activities registered.
+func newEnv() *testsuite.TestWorkflowEnvironment {
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestWorkflowEnvironment()
+	Register(env, a)
+	return env
+}
+
+// fixture makes a fixture activity record the sellers it seeded and report
+// count fixtures.
+func fixture(env *testsuite.TestWorkflowEnvironment, step func(context.Context, activities.SeedInput) (int, error), count int, seeded *[]string) {
+	name := activities.Name(step)
+	env.OnActivity(step, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.SeedInput) (int, error) {
 		*seeded = append(*seeded, name+":"+in.SellerID.String())
 		return count, nil
-	}, activity.RegisterOptions{Name: name})
+	})
 }
 
 func TestSeedSellerSeedsShippingMethodsCatalogThenOffers(t *testing.T) {
-	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newEnv()
 	seller := uuid.New()
 	var seeded []string
-	registerFixture(env, SeedShippingMethodsActivity, 2, &seeded)
-	registerFixture(env, SeedCatalogActivity, 5, &seeded)
-	registerFixture(env, SeedOffersActivity, 12, &seeded)
+	fixture(env, a.SeedShippingMethods, 2, &seeded)
+	fixture(env, a.SeedCatalog, 5, &seeded)
+	fixture(env, a.SeedOffers, 12, &seeded)
 
 	env.ExecuteWorkflow(SeedSeller, SeedInput{SellerID: seller})
 	if err := env.GetWorkflowError(); err != nil {
@@ -37,26 +47,25 @@ func TestSeedSellerSeedsShippingMethodsCatalogThenOffers(t *testing.T) {
 	if err := env.GetWorkflowResult(&result); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{SeedShippingMethodsActivity + ":" + seller.String(), SeedCatalogActivity + ":" + seller.String(), SeedOffersActivity + ":" + seller.String()}
+	want := []string{"sandbox.SeedShippingMethods:" + seller.String(), "sandbox.SeedCatalog:" + seller.String(), "sandbox.SeedOffers:" + seller.String()}
 	if result.ShippingMethods != 2 || result.Products != 5 || result.OffersAndOrders != 12 || strings.Join(seeded, " ") != strings.Join(want, " ") {
 		t.Errorf("result %+v, seeded %v", result, seeded)
 	}
 }
 
 func TestSeedSellerRetriesFailedActivities(t *testing.T) {
-	var suite testsuite.WorkflowTestSuite
-	env := suite.NewTestWorkflowEnvironment()
+	env := newEnv()
 	attempts := 0
-	env.RegisterActivityWithOptions(func(context.Context, SeedInput) (int, error) {
+	env.OnActivity(a.SeedShippingMethods, mock.Anything, mock.Anything).Return(func(context.Context, activities.SeedInput) (int, error) {
 		attempts++
 		if attempts < 3 {
 			return 0, errors.New("database unavailable")
 		}
 		return 2, nil
-	}, activity.RegisterOptions{Name: SeedShippingMethodsActivity})
+	})
 	var seeded []string
-	registerFixture(env, SeedCatalogActivity, 5, &seeded)
-	registerFixture(env, SeedOffersActivity, 12, &seeded)
+	fixture(env, a.SeedCatalog, 5, &seeded)
+	fixture(env, a.SeedOffers, 12, &seeded)
 
 	env.ExecuteWorkflow(SeedSeller, SeedInput{SellerID: uuid.New()})
 	if err := env.GetWorkflowError(); err != nil {
@@ -68,26 +77,28 @@ func TestSeedSellerRetriesFailedActivities(t *testing.T) {
 }
 
 func TestSeedSellerGivesUpAfterMaxAttempts(t *testing.T) {
-	for _, step := range []string{SeedShippingMethodsActivity, SeedOffersActivity} {
-		var suite testsuite.WorkflowTestSuite
-		env := suite.NewTestWorkflowEnvironment()
+	steps := []func(context.Context, activities.SeedInput) (int, error){a.SeedShippingMethods, a.SeedCatalog, a.SeedOffers}
+	for _, failing := range []func(context.Context, activities.SeedInput) (int, error){a.SeedShippingMethods, a.SeedOffers} {
+		env := newEnv()
+		failingName := activities.Name(failing)
 		attempts := map[string]int{}
-		for _, name := range []string{SeedShippingMethodsActivity, SeedCatalogActivity, SeedOffersActivity} {
-			env.RegisterActivityWithOptions(func(context.Context, SeedInput) (int, error) {
+		for _, step := range steps {
+			name := activities.Name(step)
+			env.OnActivity(step, mock.Anything, mock.Anything).Return(func(context.Context, activities.SeedInput) (int, error) {
 				attempts[name]++
-				if name == step {
+				if name == failingName {
 					return 0, errors.New("the sku fixture product is missing")
 				}
 				return 1, nil
-			}, activity.RegisterOptions{Name: name})
+			})
 		}
 		env.ExecuteWorkflow(SeedSeller, SeedInput{SellerID: uuid.New()})
 		err := env.GetWorkflowError()
 		if err == nil || !strings.Contains(err.Error(), "the sku fixture product is missing") {
-			t.Errorf("%s: the workflow ended with %v", step, err)
+			t.Errorf("%s: the workflow ended with %v", failingName, err)
 		}
-		if attempts[step] != MaxAttempts {
-			t.Errorf("%s: %d attempts, want %d", step, attempts[step], MaxAttempts)
+		if attempts[failingName] != MaxAttempts {
+			t.Errorf("%s: %d attempts, want %d", failingName, attempts[failingName], MaxAttempts)
 		}
 	}
 }

@@ -1,0 +1,39 @@
+package api
+
+import (
+	"errors"
+
+	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/workflows/entity"
+)
+
+// entityError answers what the offer and order services refuse, the one
+// path of both: input beyond Tenure's limits is 400; a refusal is 422, an
+// offer payload's with the contract's OfferError (which the error handler
+// writes), any other with the error object; a workflow that did not answer
+// in time is 503. Anything else is left to the error handler, which logs it
+// with the request id and answers an opaque fault.
+func entityError(what string, err error) error {
+	var invalid *refusal.Invalid
+	var refused *refusal.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &invalid):
+		return BadRequest("%s", invalid.Message)
+	case errors.As(err, &refused):
+		if refused.Kind.OfferPayload() {
+			return refused
+		}
+		return Unprocessable("%s", refused.Message)
+	case errors.Is(err, entity.ErrUnavailable):
+		return Unavailable("the %s workflow did not confirm the change in time; read the %s before retrying", what, what)
+	}
+	return err
+}
+
+// offerErrorBody is the contract's OfferError of an offer payload refused.
+func offerErrorBody(r *refusal.Error) sellerapi.OfferError {
+	return sellerapi.OfferError{Name: string(r.Kind), Message: r.Message, References: new(referencesView(r.References))}
+}

@@ -1,0 +1,117 @@
+package services
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
+
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/listing"
+	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/workflows/order"
+	"github.com/tenurehq/tenure/workflows/statemachine"
+)
+
+// Orders changes orders through their workflows and reads them from
+// PostgreSQL. Every change returns once the workflow persisted it.
+type Orders struct {
+	Store    *db.Store
+	Temporal client.Client
+}
+
+// ErrOrderNotFound is an order that does not exist for the seller.
+var ErrOrderNotFound = errors.New("order not found")
+
+// Change sends the update of a trigger of the order's table (acknowledge,
+// accept, reject, cancel) and returns the order once it is persisted.
+func (s *Orders) Change(ctx context.Context, sellerID, orderID uuid.UUID, t statemachine.Trigger) (orders.Stored, error) {
+	if err := s.update(ctx, sellerID, orderID, t.Update, nil); err != nil {
+		return orders.Stored{}, err
+	}
+	return s.Get(ctx, sellerID, orderID)
+}
+
+// Ship records a shipment of an order.
+func (s *Orders) Ship(ctx context.Context, sellerID, orderID uuid.UUID, shipment orders.Shipment) error {
+	if err := orders.CheckShipment(shipment); err != nil {
+		return err
+	}
+	return s.update(ctx, sellerID, orderID, order.ShipAll.Update, nil, order.ShipRequest{Shipment: shipment})
+}
+
+// SetMetadata replaces an order's metadata (string values of at most 400
+// characters); metadata is not a status, so it changes without the workflow.
+func (s *Orders) SetMetadata(ctx context.Context, sellerID, orderID uuid.UUID, metadata map[string]string) (orders.Stored, error) {
+	if err := orders.CheckMetadata(metadata); err != nil {
+		return orders.Stored{}, err
+	}
+	raw, err := json.Marshal(metadata)
+	if err != nil {
+		return orders.Stored{}, err
+	}
+	_, err = s.Store.SetOrderMetadata(ctx, dbgen.SetOrderMetadataParams{SellerID: sellerID, ID: orderID, Metadata: raw})
+	if db.IsNotFound(err) {
+		return orders.Stored{}, ErrOrderNotFound
+	}
+	if err != nil {
+		return orders.Stored{}, err
+	}
+	return s.Get(ctx, sellerID, orderID)
+}
+
+// Get reads an order of a seller.
+func (s *Orders) Get(ctx context.Context, sellerID, orderID uuid.UUID) (orders.Stored, error) {
+	stored, err := orders.Load(ctx, s.Store.Queries, sellerID, orderID)
+	if db.IsNotFound(err) {
+		return stored, ErrOrderNotFound
+	}
+	return stored, err
+}
+
+// List returns one page of a seller's orders and how many match in all.
+func (s *Orders) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter) ([]dbgen.ListOrdersRow, int64, error) {
+	rows, err := s.Store.ListOrders(ctx, dbgen.ListOrdersParams{
+		SellerID: sellerID, Query: f.QueryPattern(), CreatedBy: f.CreatedByList(), PartnersOnly: f.PartnersOnly,
+		IDGt: f.IDGt, IDGte: f.IDGte, IDLt: f.IDLt, IDLte: f.IDLte,
+		CreatedAtGt: f.CreatedAtGt, CreatedAtGte: f.CreatedAtGte, CreatedAtLt: f.CreatedAtLt, CreatedAtLte: f.CreatedAtLte,
+		Descending: f.Descending, RowLimit: f.Limit, RowOffset: f.Offset(),
+	})
+	if err != nil || len(rows) == 0 {
+		return rows, 0, err
+	}
+	return rows, rows[0].TotalCount, nil
+}
+
+// update sends an update to an order's workflow and explains a refusal:
+// the workflow's own, a shipment that does not fit, or (for an order in a
+// final status, whose workflow ended) the status; anything else is a fault.
+func (s *Orders) update(ctx context.Context, sellerID, orderID uuid.UUID, update string, result any, args ...any) error {
+	if _, err := s.Store.GetOrder(ctx, dbgen.GetOrderParams{SellerID: sellerID, ID: orderID}); db.IsNotFound(err) {
+		return ErrOrderNotFound
+	} else if err != nil {
+		return err
+	}
+	err := entity.Update(ctx, s.Temporal, order.WorkflowID(orderID), update, result, args...)
+	if err == nil {
+		return nil
+	}
+	if r, ok := entity.RefusalOf(err); ok {
+		return r
+	}
+	if entity.Ended(err) {
+		current, getErr := s.Store.GetOrder(context.WithoutCancel(ctx), dbgen.GetOrderParams{SellerID: sellerID, ID: orderID})
+		if getErr != nil {
+			return getErr
+		}
+		return order.Transitions.Refusal(orders.Status(current.Status), update)
+	}
+	if entity.TimedOut(err) {
+		return entity.ErrUnavailable
+	}
+	return err
+}

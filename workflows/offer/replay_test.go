@@ -1,0 +1,12 @@
+package offer
+
+import (
+	"testing"
+
+	"github.com/tenurehq/tenure/internal/replay"
+)
+
+// The histories recorded from earlier code replay without nondeterminism.
+func TestRecordedHistoriesReplay(t *testing.T) {
+	replay.Histories(t, "testdata/histories", Offer)
+}
