@@ -82,6 +82,7 @@ func New(d Deps) (*fiber.App, error) {
 	app.Get("/healthz", healthz)
 	app.Get("/readyz", readiness{pool: d.Store.Pool, temporal: d.Temporal}.handle)
 	app.Get("/openapi/seller.yaml", sellerContract)
+	app.Get("/openapi/customer.yaml", customerContract)
 	files, jobs, err := newImportFiles(d)
 	if err != nil {
 		return nil, err
