@@ -46,6 +46,9 @@ type Config struct {
 	Pricing     PricingConfig `mapstructure:"pricing"`
 	Catalog     CatalogConfig `mapstructure:"catalog"`
 	Risk        RiskConfig    `mapstructure:"risk"`
+	Sellers     SellersConfig `mapstructure:"sellers"`
+	Terms       TermsConfig   `mapstructure:"terms"`
+	IDV         IDVConfig     `mapstructure:"idv"`
 }
 
 // HTTPConfig configures the API server.
@@ -69,10 +72,13 @@ type TemporalCfg struct {
 	Namespace string `mapstructure:"namespace"`
 }
 
-// AuthConfig configures the seller access tokens.
+// AuthConfig configures the access tokens.
 type AuthConfig struct {
 	SigningKey string        `mapstructure:"signing_key"`
 	TokenTTL   time.Duration `mapstructure:"token_ttl"`
+	// CustomerTokenTTL is the lifetime of an offer-scoped customer token
+	// (never beyond its offer's expiry).
+	CustomerTokenTTL time.Duration `mapstructure:"customer_token_ttl"`
 }
 
 // LinksConfig configures the signed links Tenure hands out.
@@ -291,7 +297,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, customerDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -448,6 +454,7 @@ func (c *Config) Validate(need Need) error {
 		if len(c.Links.SigningKey) < MinKeyLength {
 			bad("links.signing_key", "must be a secret of at least %d bytes (generate one with `openssl rand -hex 32`)", MinKeyLength)
 		}
+		c.validateCustomer(bad)
 	}
 	if need&NeedWebhooks != 0 {
 		c.validateWebhooks(bad)
