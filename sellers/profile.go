@@ -48,14 +48,14 @@ type Address struct {
 // Capabilities are the checkout features the operator enables for a
 // seller (the contract's capability_* fields).
 type Capabilities struct {
-	AddCustomProducts           bool   `json:"add_custom_products,omitempty"`
-	AnonymizedPricing           bool   `json:"anonymized_pricing,omitempty"`
-	AnonymousEcomOfferCreation  bool   `json:"anonymous_ecom_offer_creation,omitempty"`
-	Bundles                     bool   `json:"bundles,omitempty"`
-	DualPricing                 bool   `json:"dual_pricing,omitempty"`
-	HideBuyNow                  bool   `json:"hide_buy_now,omitempty"`
-	InternationalShipment       bool   `json:"international_shipment,omitempty"`
-	ChatbotID                   string `json:"chatbot_id,omitempty"`
+	AddCustomProducts          bool   `json:"add_custom_products,omitempty"`
+	AnonymizedPricing          bool   `json:"anonymized_pricing,omitempty"`
+	AnonymousEcomOfferCreation bool   `json:"anonymous_ecom_offer_creation,omitempty"`
+	Bundles                    bool   `json:"bundles,omitempty"`
+	DualPricing                bool   `json:"dual_pricing,omitempty"`
+	HideBuyNow                 bool   `json:"hide_buy_now,omitempty"`
+	InternationalShipment      bool   `json:"international_shipment,omitempty"`
+	ChatbotID                  string `json:"chatbot_id,omitempty"`
 }
 
 // TermsDocument is one of the seller's terms and conditions documents: its
