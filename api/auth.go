@@ -37,24 +37,39 @@ func sellerClaims(ctx context.Context) (identity.Claims, error) {
 // its claims in the request context, where handlers and logs find them.
 func bearerAuth(tokens *identity.Tokens, logger *slog.Logger) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		header := c.Get(fiber.HeaderAuthorization)
-		if header == "" {
-			return Unauthorized("an Authorization: Bearer <access token> header is required")
-		}
-		scheme, token, ok := strings.Cut(header, " ")
-		token = strings.TrimSpace(token)
-		if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
-			return Unauthorized("the Authorization header must be of the form Bearer <access token>")
+		token, err := bearerToken(c)
+		if err != nil {
+			return err
 		}
 		claims, err := tokens.Verify(token)
 		if err != nil {
-			logger.DebugContext(c.UserContext(), "access token refused", "request_id", requestID(c), "error", err)
-			if errors.Is(err, jwt.ErrTokenExpired) {
-				return Unauthorized("the access token has expired; request a new one at /oauth2/token")
-			}
-			return Unauthorized("the access token is not valid")
+			return refusedToken(c, logger, err)
 		}
 		c.SetUserContext(withClaims(c.UserContext(), claims))
 		return c.Next()
 	}
+}
+
+// bearerToken reads the token of an Authorization: Bearer header.
+func bearerToken(c *fiber.Ctx) (string, error) {
+	header := c.Get(fiber.HeaderAuthorization)
+	if header == "" {
+		return "", Unauthorized("an Authorization: Bearer <access token> header is required")
+	}
+	scheme, token, ok := strings.Cut(header, " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", Unauthorized("the Authorization header must be of the form Bearer <access token>")
+	}
+	return token, nil
+}
+
+// refusedToken is the 401 of a token that failed verification; why it
+// failed goes to the debug log only.
+func refusedToken(c *fiber.Ctx, logger *slog.Logger, err error) error {
+	logger.DebugContext(c.UserContext(), "access token refused", "request_id", requestID(c), "error", err)
+	if errors.Is(err, jwt.ErrTokenExpired) {
+		return Unauthorized("the access token has expired; request a new one at /oauth2/token")
+	}
+	return Unauthorized("the access token is not valid")
 }

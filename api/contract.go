@@ -28,6 +28,15 @@ type operation struct {
 	route     *routers.Route
 	// uuidParams are the path parameters the contract declares as UUIDs.
 	uuidParams []string
+	// schemes are the security schemes the operation names; optionalAuth
+	// is set when it also lists an empty requirement (credentials optional).
+	schemes      []string
+	optionalAuth bool
+	// authenticate, when set, verifies the caller's credentials first;
+	// before runs ahead of the guard (body and rate limits of public
+	// operations).
+	authenticate func(*fiber.Ctx) error
+	before       []fiber.Handler
 }
 
 // loadContract parses an OpenAPI document and lists its operations.
@@ -49,18 +58,24 @@ func loadContract(spec []byte) ([]*operation, error) {
 				security = *op.Security
 			}
 			var scopes []identity.Scope
+			var schemes []string
+			optional := false
 			for _, requirement := range security {
-				for _, s := range requirement {
+				optional = optional || len(requirement) == 0
+				for scheme, s := range requirement {
+					schemes = append(schemes, scheme)
 					scopes = append(scopes, s...)
 				}
 			}
 			ops = append(ops, &operation{
-				id:         op.OperationID,
-				method:     method,
-				fiberPath:  fiberPath(path),
-				scopes:     scopes,
-				route:      &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op},
-				uuidParams: uuidPathParams(op),
+				id:           op.OperationID,
+				method:       method,
+				fiberPath:    fiberPath(path),
+				scopes:       scopes,
+				route:        &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op},
+				uuidParams:   uuidPathParams(op),
+				schemes:      schemes,
+				optionalAuth: optional,
 			})
 		}
 	}
@@ -126,7 +141,8 @@ func (g *guardedRouter) add(method, path string, handlers []fiber.Handler) fiber
 		g.unguarded = append(g.unguarded, method+" "+path)
 		return g.Router.Add(method, path, handlers...)
 	}
-	return g.Router.Add(method, path, append([]fiber.Handler{op.guard}, handlers...)...)
+	chain := append(append(append([]fiber.Handler{}, op.before...), op.guard), handlers...)
+	return g.Router.Add(method, path, chain...)
 }
 
 // Get registers a guarded GET route.
@@ -154,16 +170,22 @@ func (g *guardedRouter) Delete(path string, h ...fiber.Handler) fiber.Router {
 	return g.add(fiber.MethodDelete, path, h)
 }
 
-// guard checks, in this order, that the token carries the operation's
+// guard checks, in this order, the caller's credentials (when the
+// operation has an authenticator), that the token carries the operation's
 // scopes, that path ids are well formed, and that the request matches the
 // contract; only then does the generated handler decode it.
 func (o *operation) guard(c *fiber.Ctx) error {
-	if len(o.scopes) > 0 {
-		claims, err := sellerClaims(c.UserContext())
-		if err != nil {
+	if o.authenticate != nil {
+		if err := o.authenticate(c); err != nil {
 			return err
 		}
-		if !identity.HasAll(claims.Scopes, o.scopes) {
+	}
+	if len(o.scopes) > 0 {
+		granted, authenticated := grantedScopes(c.UserContext())
+		if !authenticated && !o.optionalAuth {
+			return errors.New("operation with scopes reached without verified credentials")
+		}
+		if authenticated && !identity.HasAll(granted, o.scopes) {
 			return Forbidden(fmt.Sprintf("this operation needs the scope %s", strings.Join(o.scopes, " and ")))
 		}
 	}

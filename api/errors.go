@@ -114,6 +114,9 @@ var statusNames = map[int]string{
 // error is logged with the request id and answered as an opaque fault.
 func errorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
+		if handled, werr := writeCustomerError(c, err); handled {
+			return werr
+		}
 		var rejection *offers.Rejection
 		if errors.As(err, &rejection) {
 			// The offer operations' 422 is the contract's OfferError.
@@ -125,7 +128,7 @@ func errorHandler(logger *slog.Logger) fiber.ErrorHandler {
 				Name: rejection.Name, Message: rejection.Message, References: &refs,
 			})
 		}
-		apiErr := asAPIError(c, logger, err)
+		apiErr := inCustomerWords(c, asAPIError(c, logger, err))
 		for k, v := range apiErr.Header {
 			c.Set(k, v)
 		}

@@ -22,6 +22,8 @@ type tokenEndpoint struct {
 	// decoy is compared against when the client id is unknown, so a wrong
 	// client id costs as long as a wrong secret and reveals nothing.
 	decoy string
+	// offers serves the token exchange of the Customer-Facing API.
+	offers *offerTokenExchange
 }
 
 // tokenResponse is the successful answer of the token endpoint.
@@ -55,6 +57,9 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_request",
 			"send the parameters as an application/x-www-form-urlencoded body", false)
 	}
+	if form.Get("grant_type") == tokenExchangeGrant {
+		return t.exchangeOfferToken(c, form)
+	}
 	clientID, secret, basic, ok := clientCredentials(c.Get(fiber.HeaderAuthorization), form)
 	if !ok {
 		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client",
@@ -66,7 +71,7 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_request", "grant_type is required", false)
 	default:
 		return t.refuse(c, fiber.StatusBadRequest, "unsupported_grant_type",
-			"only grant_type=client_credentials is supported", false)
+			"grant_type must be client_credentials or "+tokenExchangeGrant, false)
 	}
 	scopes, err := identity.GrantScopes(form.Get("scope"))
 	if err != nil {

@@ -1,14 +1,14 @@
 package identity
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/links"
 )
 
 // offerTokenAudience is the audience of customer tokens; seller tokens
@@ -42,9 +42,8 @@ type OfferTokens struct {
 // (auth.signing_key), so that even a token whose audience went unchecked
 // could not pass for a seller token; tokens live for ttl at most.
 func NewOfferTokens(signingKey string, ttl time.Duration) *OfferTokens {
-	mac := hmac.New(sha256.New, []byte(signingKey))
-	mac.Write([]byte("tenure offer-scoped customer tokens"))
-	return &OfferTokens{key: mac.Sum(nil), ttl: ttl, now: time.Now}
+	key := links.DeriveKey(signingKey, "tenure offer-scoped customer tokens")
+	return &OfferTokens{key: []byte(key), ttl: ttl, now: time.Now}
 }
 
 // Issue signs a token for one offer with the granted scopes. It expires

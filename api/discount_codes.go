@@ -1,0 +1,118 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/discounts"
+)
+
+// discountCodes serves the Tenure extension through which a seller manages
+// its discount codes.
+type discountCodes struct {
+	store *db.Store
+	now   func() time.Time
+}
+
+// CreateDiscountCode implements createDiscountCode.
+func (h discountCodes) CreateDiscountCode(ctx context.Context, r sellerapi.CreateDiscountCodeRequestObject) (sellerapi.CreateDiscountCodeResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	seller, err := h.store.GetSeller(ctx, claims.SellerID)
+	if err != nil {
+		return nil, err
+	}
+	b := r.Body
+	n := discounts.NewCode{
+		Code: b.Code, Description: deref(b.Description), PercentOff: b.PercentOff,
+		ValidFrom: b.ValidFrom, ValidUntil: b.ValidUntil, UsageLimit: b.UsageLimit,
+	}
+	if m := b.AmountOff; m != nil {
+		n.AmountOff, n.AmountCurrency = &discounts.Amount{Net: m.Net, Gross: m.Gross}, m.Currency
+	}
+	code, err := discounts.Create(ctx, h.store.Queries, claims.SellerID, seller.Currency, n, h.now())
+	var problem *discounts.Problem
+	switch {
+	case errors.As(err, &problem):
+		return nil, BadRequest("%s", problem.Error())
+	case errors.Is(err, discounts.ErrDuplicate):
+		return nil, newError(http.StatusUnprocessableEntity, "DuplicateDiscountCode", "an active discount code %s exists already", b.Code)
+	case err != nil:
+		return nil, err
+	}
+	return sellerapi.CreateDiscountCode201JSONResponse(renderDiscountCode(code)), nil
+}
+
+// ListDiscountCodes implements listDiscountCodes.
+func (h discountCodes) ListDiscountCodes(ctx context.Context, r sellerapi.ListDiscountCodesRequestObject) (sellerapi.ListDiscountCodesResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f, err := pagedFilter(listParams{limit: r.Params.Limit, page: r.Params.Page})
+	if err != nil {
+		return nil, err
+	}
+	codes, total, err := discounts.List(ctx, h.store.Queries, claims.SellerID, deref(r.Params.IncludeInactive), f.Limit, f.Page*f.Limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sellerapi.DiscountCode, len(codes))
+	for i, c := range codes {
+		out[i] = renderDiscountCode(c)
+	}
+	return sellerapi.ListDiscountCodes200JSONResponse{DiscountCodes: out, Pagination: pagination(f, total)}, nil
+}
+
+// GetDiscountCode implements getDiscountCode.
+func (h discountCodes) GetDiscountCode(ctx context.Context, r sellerapi.GetDiscountCodeRequestObject) (sellerapi.GetDiscountCodeResponseObject, error) {
+	sellerID, id, err := callerAndID(ctx, "discount code", r.Id)
+	if err != nil {
+		return nil, err
+	}
+	code, err := discounts.Get(ctx, h.store.Queries, sellerID, id)
+	if db.IsNotFound(err) {
+		return nil, NotFound("no discount code %s", r.Id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sellerapi.GetDiscountCode200JSONResponse(renderDiscountCode(code)), nil
+}
+
+// DeactivateDiscountCode implements deactivateDiscountCode.
+func (h discountCodes) DeactivateDiscountCode(ctx context.Context, r sellerapi.DeactivateDiscountCodeRequestObject) (sellerapi.DeactivateDiscountCodeResponseObject, error) {
+	sellerID, id, err := callerAndID(ctx, "discount code", r.Id)
+	if err != nil {
+		return nil, err
+	}
+	code, err := discounts.Deactivate(ctx, h.store.Queries, sellerID, id)
+	if db.IsNotFound(err) {
+		return nil, NotFound("no discount code %s", r.Id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sellerapi.DeactivateDiscountCode200JSONResponse(renderDiscountCode(code)), nil
+}
+
+func renderDiscountCode(c discounts.Code) sellerapi.DiscountCode {
+	out := sellerapi.DiscountCode{
+		Id: c.ID.String(), Code: c.Code, Description: c.Description, Active: c.Active, TimesUsed: c.TimesUsed,
+		UsageLimit: c.UsageLimit, ValidFrom: c.ValidFrom, ValidUntil: c.ValidUntil, CreatedAt: c.CreatedAt,
+		DeactivatedAt: c.DeactivatedAt,
+	}
+	if c.PercentOff != 0 {
+		out.PercentOff = &c.PercentOff
+	}
+	if a := c.AmountOff; a != nil {
+		out.AmountOff = &sellerapi.Money{Currency: c.Currency, Net: a.Net, Gross: a.Gross}
+	}
+	return out
+}
