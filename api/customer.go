@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -79,6 +80,12 @@ func mountCustomerAPI(app *fiber.App, d Deps, tokens *identity.OfferTokens, publ
 		customerIDV: customerIDV{store: d.Store, rule: d.IDVRule, provider: provider,
 			publicURL: d.Config.HTTP.PublicURL, now: time.Now},
 		customerLeads: customerLeads{store: d.Store},
+	}
+	if provider != nil && d.Config.IDV.Provider.URL == "" {
+		sim := idvSimulation{provider: *provider, callbackURL: d.Config.HTTP.PublicURL + base + "/idv/callback",
+			client: &http.Client{Timeout: 10 * time.Second}}
+		app.Get(simulationPath, sim.show)
+		app.Post(simulationPath, append(publicLimits, sim.report)...)
 	}
 	router := newGuardedRouter(app.Group(base, markCustomerRequest), ops)
 	customerapi.RegisterHandlers(router, customerapi.NewStrictHandler(impl,
