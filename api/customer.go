@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -85,7 +86,7 @@ func mountCustomerAPI(app *fiber.App, d Deps, tokens *identity.OfferTokens, publ
 		sim := idvSimulation{provider: *provider, callbackURL: d.Config.HTTP.PublicURL + base + "/idv/callback",
 			client: &http.Client{Timeout: 10 * time.Second}}
 		app.Get(simulationPath, sim.show)
-		app.Post(simulationPath, append(publicLimits, sim.report)...)
+		app.Post(simulationPath, append(slices.Clone(publicLimits), sim.report)...)
 	}
 	router := newGuardedRouter(app.Group(base, markCustomerRequest), ops)
 	customerapi.RegisterHandlers(router, customerapi.NewStrictHandler(impl,
