@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"strings"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/config"
@@ -57,7 +56,10 @@ func (h sellerProfiles) UpdateSellerProfile(ctx context.Context, r sellerapi.Upd
 			}
 			p.TermsDocuments = docs
 		}
-		return checkProfile(*p, h.cfg.Sellers)
+		if err := p.Refused(h.cfg.Sellers.ContractualEntities); err != nil {
+			return BadRequest("%s", err)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -82,20 +84,6 @@ func (h sellerProfiles) sellerDocuments(current []sellers.TermsDocument, sent []
 		docs = append(docs, sellers.TermsDocument{Type: d.Type, Language: string(d.Language), URL: d.Url})
 	}
 	return docs, nil
-}
-
-// checkProfile refuses a profile with values Tenure does not accept,
-// naming every one.
-func checkProfile(p sellers.Profile, cfg config.SellersConfig) error {
-	problems := p.Check(func(id string) bool { _, ok := cfg.ContractualEntities[id]; return ok })
-	if len(problems) == 0 {
-		return nil
-	}
-	msgs := make([]string, len(problems))
-	for i, pr := range problems {
-		msgs[i] = pr.Error()
-	}
-	return BadRequest("%s", strings.Join(msgs, "; "))
 }
 
 func setIf(field *string, value *string) {

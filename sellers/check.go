@@ -1,11 +1,13 @@
 package sellers
 
 import (
+	"errors"
 	"fmt"
 	"net/mail"
 	"net/url"
 	"regexp"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -35,9 +37,23 @@ var (
 	referenceSrc = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 )
 
-// Check lists every value of a profile Tenure refuses. knownEntity says
-// whether the deployment configures a contractual entity.
-func (p Profile) Check(knownEntity func(id string) bool) []Problem {
+// Refused names every value of a profile Tenure refuses, or is nil;
+// entities are the deployment's contractual entities.
+func (p Profile) Refused(entities map[string][]string) error {
+	problems := p.Check(entities)
+	if len(problems) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(problems))
+	for i, pr := range problems {
+		msgs[i] = pr.Error()
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+// Check lists every value of a profile Tenure refuses; entities are the
+// deployment's contractual entities.
+func (p Profile) Check(entities map[string][]string) []Problem {
 	var problems []Problem
 	bad := func(field, format string, args ...any) {
 		problems = append(problems, Problem{Field: field, Message: fmt.Sprintf(format, args...)})
@@ -74,7 +90,7 @@ func (p Profile) Check(knownEntity func(id string) bool) []Problem {
 	}
 	text("capability_chatbot_id", p.Capabilities.ChatbotID, maxIDText, false)
 	text("pdf_reader_assistant_id", p.PDFReaderAssistantID, maxIDText, false)
-	if p.ContractualEntity != "" && !knownEntity(p.ContractualEntity) {
+	if _, known := entities[p.ContractualEntity]; p.ContractualEntity != "" && !known {
 		bad("contractual_entity", "%q is not a contractual entity of this deployment", p.ContractualEntity)
 	}
 	problems = append(problems, CheckTermsDocuments("terms_and_conditions", p.TermsDocuments)...)

@@ -160,3 +160,13 @@ func (p Profile) params() (dbgen.UpdateSellerProfileParams, error) {
 		TermsDocuments: terms, ParentSellerID: p.ParentSellerID, PdfReaderAssistantID: p.PDFReaderAssistantID,
 	}, nil
 }
+
+// Switches are the capabilities that are on or off, by the name the
+// contract gives them after capability_.
+func (c *Capabilities) Switches() map[string]*bool {
+	return map[string]*bool{
+		"add_custom_products": &c.AddCustomProducts, "anonymized_pricing": &c.AnonymizedPricing,
+		"anonymous_ecom_offer_creation": &c.AnonymousEcomOfferCreation, "bundles": &c.Bundles,
+		"dual_pricing": &c.DualPricing, "hide_buy_now": &c.HideBuyNow, "international_shipment": &c.InternationalShipment,
+	}
+}

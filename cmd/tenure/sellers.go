@@ -20,8 +20,9 @@ import (
 )
 
 func sellersCommand(file func() string) *cobra.Command {
-	cmd := &cobra.Command{Use: "sellers", Short: "Create and list sellers, rotate their client secrets, register webhook endpoints"}
-	cmd.AddCommand(sellersCreateCommand(file), sellersListCommand(file), sellersRotateCommand(file), sellersSetWebhookCommand(file))
+	cmd := &cobra.Command{Use: "sellers", Short: "Create and list sellers, rotate their client secrets, register webhook endpoints, keep their profiles"}
+	cmd.AddCommand(sellersCreateCommand(file), sellersListCommand(file), sellersRotateCommand(file), sellersSetWebhookCommand(file),
+		sellersShowCommand(file), sellersSetProfileCommand(file), sellersSetTermsCommand(file))
 	return cmd
 }
 
