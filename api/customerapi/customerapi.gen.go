@@ -6,7 +6,6 @@ package customerapi
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -4717,12 +4716,9 @@ func (sh *strictHandler) FindTermsAndConditionsLinks(ctx *fiber.Ctx, id OfferID,
 		err = ctx.BodyParser(&body)
 	}
 	if err != nil {
-		if !errors.Is(err, io.EOF) {
-			return fiber.NewError(fiber.StatusBadRequest, err.Error())
-		}
-	} else {
-		request.Body = &body
+		return fiber.NewError(fiber.StatusBadRequest, err.Error())
 	}
+	request.Body = &body
 
 	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
 		return sh.ssi.FindTermsAndConditionsLinks(ctx.UserContext(), request.(FindTermsAndConditionsLinksRequestObject))
