@@ -2323,7 +2323,7 @@ type SellerProfile struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// SellerProfileUpdate Tenure extension. The profile fields a seller changes; absent fields are kept.
+// SellerProfileUpdate Tenure extension. The profile fields a seller changes; absent fields are kept. Other fields (such as the operator's `name` or `contractual_entity`) are refused with 400.
 type SellerProfileUpdate struct {
 	// Address Tenure extension. The seller's postal address; every field may be empty.
 	Address *SellerAddress `json:"address,omitempty"`
