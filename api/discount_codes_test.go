@@ -139,7 +139,7 @@ func TestSellerProfileExtension(t *testing.T) {
 
 	resp = h.do(t, http.MethodPatch, "/v1/seller-profile", token, map[string]any{
 		"pretty_name": "Renamed", "logo_url": "http://cdn.shop.example/logo.svg", "email": "not an address",
-		"address":     map[string]any{"country_code": "de"},
+		"address": map[string]any{"country_code": "de"},
 	})
 	msg, _ := resp.apiError(t)["message"].(string)
 	for _, field := range []string{"logo_url", "email", "address.country_code"} {
