@@ -92,12 +92,17 @@ func findOffer(ctx context.Context, q *dbgen.Queries, rawID string, missing erro
 	return row, err
 }
 
-// sellerOffer reads the offer of a token; the token outlives no offer, but
-// its seller may have been removed meanwhile.
-func sellerOffer(ctx context.Context, q *dbgen.Queries, claims identity.OfferClaims) (dbgen.Offer, error) {
+// bearerOffer reads the offer a bearer request acts on: the token's, which
+// must be the one rawID names (see tokenOffer).
+func bearerOffer(ctx context.Context, q *dbgen.Queries, rawID string) (dbgen.Offer, error) {
+	claims, err := tokenOffer(ctx, rawID)
+	if err != nil {
+		return dbgen.Offer{}, err
+	}
+	// The token outlives no offer, but its seller may have been removed.
 	row, err := q.GetOffer(ctx, dbgen.GetOfferParams{SellerID: claims.SellerID, ID: claims.OfferID})
 	if db.IsNotFound(err) {
-		return dbgen.Offer{}, NotFound("no offer %s", claims.OfferID)
+		return dbgen.Offer{}, NotFound("no offer %s", rawID)
 	}
 	return row, err
 }

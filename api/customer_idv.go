@@ -52,11 +52,7 @@ func idvProvider(cfg *config.Config) *idv.Provider {
 
 // GetIdvRequirement implements getIdvRequirement.
 func (v customerIDV) GetIdvRequirement(ctx context.Context, r customerapi.GetIdvRequirementRequestObject) (customerapi.GetIdvRequirementResponseObject, error) {
-	claims, err := tokenOffer(ctx, r.Id)
-	if err != nil {
-		return nil, err
-	}
-	row, err := sellerOffer(ctx, v.store.Queries, claims)
+	row, err := bearerOffer(ctx, v.store.Queries, r.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -77,11 +73,7 @@ func (v customerIDV) GetIdvRequirement(ctx context.Context, r customerapi.GetIdv
 // provider; the customer comes back to the offer's checkout page, whose
 // link here carries no shared token (the provider never sees it).
 func (v customerIDV) GetIdVerification(ctx context.Context, r customerapi.GetIdVerificationRequestObject) (customerapi.GetIdVerificationResponseObject, error) {
-	claims, err := tokenOffer(ctx, r.Id)
-	if err != nil {
-		return nil, err
-	}
-	row, err := sellerOffer(ctx, v.store.Queries, claims)
+	row, err := bearerOffer(ctx, v.store.Queries, r.Id)
 	if err != nil {
 		return nil, err
 	}

@@ -17,20 +17,23 @@ func notServedYet(what string) error {
 	return NotImplemented("%s is not served by this version of Tenure yet", what)
 }
 
+// notServedToBearer answers a bearer operation of a later version once the
+// token has been found to be rawID's.
+func notServedToBearer(ctx context.Context, rawID, what string) error {
+	if _, err := tokenOffer(ctx, rawID); err != nil {
+		return err
+	}
+	return notServedYet(what)
+}
+
 // ShowOffer implements showOffer.
 func (customerOffers) ShowOffer(ctx context.Context, r customerapi.ShowOfferRequestObject) (customerapi.ShowOfferResponseObject, error) {
-	if _, err := tokenOffer(ctx, r.Id); err != nil {
-		return nil, err
-	}
-	return nil, notServedYet("showing an offer to its customer")
+	return nil, notServedToBearer(ctx, r.Id, "showing an offer to its customer")
 }
 
 // AcceptOffer implements acceptOffer.
 func (customerOffers) AcceptOffer(ctx context.Context, r customerapi.AcceptOfferRequestObject) (customerapi.AcceptOfferResponseObject, error) {
-	if _, err := tokenOffer(ctx, r.Id); err != nil {
-		return nil, err
-	}
-	return nil, notServedYet("accepting an offer")
+	return nil, notServedToBearer(ctx, r.Id, "accepting an offer")
 }
 
 // GetAnonymizedOffer implements getAnonymizedOffer.
@@ -43,10 +46,7 @@ func (o customerOffers) GetAnonymizedOffer(ctx context.Context, r customerapi.Ge
 
 // CustomizeTermsAndServices implements customizeTermsAndServices.
 func (customerOffers) CustomizeTermsAndServices(ctx context.Context, r customerapi.CustomizeTermsAndServicesRequestObject) (customerapi.CustomizeTermsAndServicesResponseObject, error) {
-	if _, err := tokenOffer(ctx, r.Id); err != nil {
-		return nil, err
-	}
-	return nil, notServedYet("choosing terms and services")
+	return nil, notServedToBearer(ctx, r.Id, "choosing terms and services")
 }
 
 // PreviewCustomizedTermsAndServices implements
@@ -67,24 +67,15 @@ func (o customerOffers) PreviewCustomizedTermsAndServices(ctx context.Context, r
 
 // GetEndCustomerInfo implements getEndCustomerInfo.
 func (customerOffers) GetEndCustomerInfo(ctx context.Context, r customerapi.GetEndCustomerInfoRequestObject) (customerapi.GetEndCustomerInfoResponseObject, error) {
-	if _, err := tokenOffer(ctx, r.Id); err != nil {
-		return nil, err
-	}
-	return nil, notServedYet("showing the customer's data")
+	return nil, notServedToBearer(ctx, r.Id, "showing the customer's data")
 }
 
 // UpdateEndCustomerInfo implements updateEndCustomerInfo.
 func (customerOffers) UpdateEndCustomerInfo(ctx context.Context, r customerapi.UpdateEndCustomerInfoRequestObject) (customerapi.UpdateEndCustomerInfoResponseObject, error) {
-	if _, err := tokenOffer(ctx, r.Id); err != nil {
-		return nil, err
-	}
-	return nil, notServedYet("changing the customer's data")
+	return nil, notServedToBearer(ctx, r.Id, "changing the customer's data")
 }
 
 // UpdateShippingAddress implements updateShippingAddress.
 func (customerOffers) UpdateShippingAddress(ctx context.Context, r customerapi.UpdateShippingAddressRequestObject) (customerapi.UpdateShippingAddressResponseObject, error) {
-	if _, err := tokenOffer(ctx, r.Id); err != nil {
-		return nil, err
-	}
-	return nil, notServedYet("changing the shipping address")
+	return nil, notServedToBearer(ctx, r.Id, "changing the shipping address")
 }

@@ -22,11 +22,7 @@ type customerTerms struct {
 
 // GetTermsAndConditionsLinks implements getTermsAndConditionsLinks.
 func (t customerTerms) GetTermsAndConditionsLinks(ctx context.Context, r customerapi.GetTermsAndConditionsLinksRequestObject) (customerapi.GetTermsAndConditionsLinksResponseObject, error) {
-	claims, err := tokenOffer(ctx, r.Id)
-	if err != nil {
-		return nil, err
-	}
-	row, err := sellerOffer(ctx, t.store.Queries, claims)
+	row, err := bearerOffer(ctx, t.store.Queries, r.Id)
 	if err != nil {
 		return nil, err
 	}

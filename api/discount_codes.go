@@ -6,8 +6,11 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/discounts"
 )
 
@@ -72,34 +75,28 @@ func (h discountCodes) ListDiscountCodes(ctx context.Context, r sellerapi.ListDi
 
 // GetDiscountCode implements getDiscountCode.
 func (h discountCodes) GetDiscountCode(ctx context.Context, r sellerapi.GetDiscountCodeRequestObject) (sellerapi.GetDiscountCodeResponseObject, error) {
-	sellerID, id, err := callerAndID(ctx, "discount code", r.Id)
-	if err != nil {
-		return nil, err
-	}
-	code, err := discounts.Get(ctx, h.store.Queries, sellerID, id)
-	if db.IsNotFound(err) {
-		return nil, NotFound("no discount code %s", r.Id)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return sellerapi.GetDiscountCode200JSONResponse(renderDiscountCode(code)), nil
+	code, err := h.one(ctx, r.Id, discounts.Get)
+	return sellerapi.GetDiscountCode200JSONResponse(code), err
 }
 
 // DeactivateDiscountCode implements deactivateDiscountCode.
 func (h discountCodes) DeactivateDiscountCode(ctx context.Context, r sellerapi.DeactivateDiscountCodeRequestObject) (sellerapi.DeactivateDiscountCodeResponseObject, error) {
-	sellerID, id, err := callerAndID(ctx, "discount code", r.Id)
+	code, err := h.one(ctx, r.Id, discounts.Deactivate)
+	return sellerapi.DeactivateDiscountCode200JSONResponse(code), err
+}
+
+// one reads or changes one of the caller's codes; another seller's code
+// answers 404 like a missing one.
+func (h discountCodes) one(ctx context.Context, rawID string, do func(context.Context, *dbgen.Queries, uuid.UUID, uuid.UUID) (discounts.Code, error)) (sellerapi.DiscountCode, error) {
+	sellerID, id, err := callerAndID(ctx, "discount code", rawID)
 	if err != nil {
-		return nil, err
+		return sellerapi.DiscountCode{}, err
 	}
-	code, err := discounts.Deactivate(ctx, h.store.Queries, sellerID, id)
+	code, err := do(ctx, h.store.Queries, sellerID, id)
 	if db.IsNotFound(err) {
-		return nil, NotFound("no discount code %s", r.Id)
+		return sellerapi.DiscountCode{}, NotFound("no discount code %s", rawID)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return sellerapi.DeactivateDiscountCode200JSONResponse(renderDiscountCode(code)), nil
+	return renderDiscountCode(code), err
 }
 
 func renderDiscountCode(c discounts.Code) sellerapi.DiscountCode {

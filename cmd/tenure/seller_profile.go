@@ -43,23 +43,9 @@ func sellersShowCommand(file func() string) *cobra.Command {
 		Short: "Show a seller's profile: names, logo, contact, capabilities, contractual entity, terms documents",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := sellerIDArg(args[0])
-			if err != nil {
-				return err
-			}
-			c, err := connect(cmd.Context(), file(), config.NeedDatabase)
-			if err != nil {
-				return err
-			}
-			defer c.close()
-			p, err := sellers.Load(cmd.Context(), c.store.Queries, id)
-			if db.IsNotFound(err) {
-				return fmt.Errorf("no seller %s", id)
-			}
-			if err != nil {
-				return err
-			}
-			return printProfile(cmd.OutOrStdout(), asJSON, p, c.cfg.Sellers)
+			return runProfile(cmd, file, args[0], asJSON, func(c *connections, id uuid.UUID) (sellers.Profile, error) {
+				return sellers.Load(cmd.Context(), c.store.Queries, id)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -85,28 +71,14 @@ func sellersSetProfileCommand(file func() string) *cobra.Command {
 			"set with --capability NAME=true|false, NAME one of " + capabilityNames() + ".",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := sellerIDArg(args[0])
-			if err != nil {
-				return err
-			}
-			c, err := connect(cmd.Context(), file(), config.NeedDatabase)
-			if err != nil {
-				return err
-			}
-			defer c.close()
-			p, err := sellers.Update(cmd.Context(), c.store, id, func(p *sellers.Profile) error {
-				if err := applyProfileFlags(cmd, p, text, capabilities); err != nil {
-					return err
-				}
-				return refused(p.Refused(c.cfg.Sellers.ContractualEntities))
+			return runProfile(cmd, file, args[0], asJSON, func(c *connections, id uuid.UUID) (sellers.Profile, error) {
+				return sellers.Update(cmd.Context(), c.store, id, func(p *sellers.Profile) error {
+					if err := applyProfileFlags(cmd, p, text, capabilities); err != nil {
+						return err
+					}
+					return refused(p.Refused(c.cfg.Sellers.ContractualEntities))
+				})
 			})
-			if db.IsNotFound(err) {
-				return fmt.Errorf("no seller %s", id)
-			}
-			if err != nil {
-				return err
-			}
-			return printProfile(cmd.OutOrStdout(), asJSON, p, c.cfg.Sellers)
 		},
 	}
 	for _, name := range []string{"name", "pretty-name", "logo-url", "email", "address-line1", "address-line2",
@@ -170,34 +142,20 @@ func sellersSetTermsCommand(file func() string) *cobra.Command {
 			"sellers themselves can only add documents of other types.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := sellerIDArg(args[0])
-			if err != nil {
-				return err
-			}
 			if remove == (link != "") {
 				return fmt.Errorf("give either --url or --remove")
 			}
-			c, err := connect(cmd.Context(), file(), config.NeedDatabase)
-			if err != nil {
-				return err
-			}
-			defer c.close()
-			p, err := sellers.Update(cmd.Context(), c.store, id, func(p *sellers.Profile) error {
-				p.TermsDocuments = slices.DeleteFunc(p.TermsDocuments, func(d sellers.TermsDocument) bool {
-					return d.Type == kind && d.Language == language
+			return runProfile(cmd, file, args[0], asJSON, func(c *connections, id uuid.UUID) (sellers.Profile, error) {
+				return sellers.Update(cmd.Context(), c.store, id, func(p *sellers.Profile) error {
+					p.TermsDocuments = slices.DeleteFunc(p.TermsDocuments, func(d sellers.TermsDocument) bool {
+						return d.Type == kind && d.Language == language
+					})
+					if !remove {
+						p.TermsDocuments = append(p.TermsDocuments, sellers.TermsDocument{Type: kind, Language: language, URL: link})
+					}
+					return refused(p.Refused(c.cfg.Sellers.ContractualEntities))
 				})
-				if !remove {
-					p.TermsDocuments = append(p.TermsDocuments, sellers.TermsDocument{Type: kind, Language: language, URL: link})
-				}
-				return refused(p.Refused(c.cfg.Sellers.ContractualEntities))
 			})
-			if db.IsNotFound(err) {
-				return fmt.Errorf("no seller %s", id)
-			}
-			if err != nil {
-				return err
-			}
-			return printProfile(cmd.OutOrStdout(), asJSON, p, c.cfg.Sellers)
 		},
 	}
 	cmd.Flags().StringVar(&kind, "type", "", "document type, e.g. general_terms (required)")
@@ -208,6 +166,28 @@ func sellersSetTermsCommand(file func() string) *cobra.Command {
 	_ = cmd.MarkFlagRequired("type")
 	_ = cmd.MarkFlagRequired("language")
 	return cmd
+}
+
+// runProfile runs a profile command on the seller named by rawID: do reads
+// or changes its profile, which is then printed.
+func runProfile(cmd *cobra.Command, file func() string, rawID string, asJSON bool, do func(c *connections, id uuid.UUID) (sellers.Profile, error)) error {
+	id, err := sellerIDArg(rawID)
+	if err != nil {
+		return err
+	}
+	c, err := connect(cmd.Context(), file(), config.NeedDatabase)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	p, err := do(c, id)
+	if db.IsNotFound(err) {
+		return fmt.Errorf("no seller %s", id)
+	}
+	if err != nil {
+		return err
+	}
+	return printProfile(cmd.OutOrStdout(), asJSON, p, c.cfg.Sellers)
 }
 
 func sellerIDArg(raw string) (uuid.UUID, error) {
