@@ -49,6 +49,9 @@ type Config struct {
 	RateLimit   RateLimitConfig `mapstructure:"ratelimit"`
 	// Idempotency is read by the API only.
 	Idempotency IdempotencyConfig `mapstructure:"idempotency"`
+	Sellers     SellersConfig     `mapstructure:"sellers"`
+	Terms       TermsConfig       `mapstructure:"terms"`
+	IDV         IDVConfig         `mapstructure:"idv"`
 }
 
 // HTTPConfig configures the API server.
@@ -80,10 +83,13 @@ type TemporalCfg struct {
 	AddressGiven bool `mapstructure:"-"`
 }
 
-// AuthConfig configures the seller access tokens.
+// AuthConfig configures the access tokens.
 type AuthConfig struct {
 	SigningKey string        `mapstructure:"signing_key"`
 	TokenTTL   time.Duration `mapstructure:"token_ttl"`
+	// CustomerTokenTTL is the lifetime of an offer-scoped customer token
+	// (never beyond its offer's expiry).
+	CustomerTokenTTL time.Duration `mapstructure:"customer_token_ttl"`
 }
 
 // LinksConfig configures the signed links Tenure hands out.
@@ -302,7 +308,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -464,6 +470,7 @@ func (c *Config) Validate(need Need) error {
 		}
 		c.validateRateLimits(bad)
 		c.validateIdempotency(bad)
+		c.validateCustomer(bad)
 	}
 	if need&NeedWebhooks != 0 {
 		c.validateWebhooks(bad)
