@@ -53,6 +53,9 @@ func (t *tokenEndpoint) exchangeOfferToken(c *fiber.Ctx, form url.Values) error 
 			return t.refuse(c, fiber.StatusBadRequest, "invalid_request",
 				name+" must be sent once, with at most 256 characters", false)
 		}
+		if problem := formText(name, values[0]); problem != "" {
+			return t.refuse(c, fiber.StatusBadRequest, "invalid_request", problem, false)
+		}
 	}
 	if form.Get("subject_token_type") != offerLinkTokenType {
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_request", "subject_token_type must be "+offerLinkTokenType, false)

@@ -100,6 +100,8 @@ func TestTokenExchangeRefusals(t *testing.T) {
 		"other subject type":     {with(map[string]string{"subject_token_type": "urn:ietf:params:oauth:token-type:jwt"}), "invalid_request"},
 		"other requested type":   {with(map[string]string{"requested_token_type": "urn:ietf:params:oauth:token-type:id_token"}), "invalid_request"},
 		"over-long audience":     {with(map[string]string{"audience": strings.Repeat("a", 300)}), "invalid_request"},
+		"NUL in the token":       {with(map[string]string{"subject_token": o.token + "\x00"}), "invalid_request"},
+		"invalid UTF-8 audience": {with(map[string]string{"audience": "\xff" + o.id}), "invalid_request"},
 		"seller scope":           {with(map[string]string{"scope": "seller-offer:read"}), "invalid_scope"},
 		"unknown scope":          {with(map[string]string{"scope": "offer:read offer:delete"}), "invalid_scope"},
 		"seller's client scope":  {with(map[string]string{"scope": "client"}), "invalid_scope"},

@@ -195,11 +195,20 @@ func credentialText(clientID, secret string, form url.Values) string {
 	texts := url.Values{"client_id": {clientID}, "client_secret": {secret}, "grant_type": form["grant_type"], "scope": form["scope"]}
 	for _, name := range []string{"client_id", "client_secret", "grant_type", "scope"} {
 		for _, v := range texts[name] {
-			var refused *Error
-			if errors.As(checkParamText(name, v), &refused) {
-				return refused.Message
+			if problem := formText(name, v); problem != "" {
+				return problem
 			}
 		}
+	}
+	return ""
+}
+
+// formText says what is wrong with the text of one form field, "" when
+// nothing is (see checkParamText).
+func formText(name, v string) string {
+	var refused *Error
+	if errors.As(checkParamText(name, v), &refused) {
+		return refused.Message
 	}
 	return ""
 }
