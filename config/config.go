@@ -327,8 +327,13 @@ func Load(file string) (*Config, error) {
 }
 
 // decodeProblem matches one line of mapstructure's decoding error, which
-// quotes the key that failed (with an index for a list element).
-var decodeProblem = regexp.MustCompile(`'([a-z0-9_.]+)(\[\d+\])?'\s*(.*)`)
+// quotes the key that failed: map keys in brackets
+// (pricing.services[hardware][service_replace].monthly_net), or an index
+// for a list element (pricing.durations[1]).
+var decodeProblem = regexp.MustCompile(`'([a-z0-9_.]+(?:\[[^\]']+\][a-z0-9_.]*)*)'\s*(.*)`)
+
+// listElement is a key whose only bracket is a list index.
+var listElement = regexp.MustCompile(`^([a-z0-9_.]+)\[\d+\]$`)
 
 // describeDecodeError names each key that could not be read, with its
 // variable and the kind of value it takes, without Go's parser vocabulary.
@@ -339,18 +344,23 @@ func describeDecodeError(err error) string {
 		if m == nil {
 			continue
 		}
+		key := strings.NewReplacer("[", ".", "]", "").Replace(m[1])
+		element := listElement.FindStringSubmatch(m[1])
+		if element != nil {
+			key = element[1]
+		}
 		want := "a value of the right kind"
-		switch problem := m[3]; {
-		case strings.Contains(problem, "'int'") || strings.Contains(problem, "'uint'"):
+		switch problem := m[2]; {
+		case strings.Contains(problem, "'int") || strings.Contains(problem, "'uint"):
 			want = "a whole number"
 		case strings.Contains(problem, "'bool'"):
 			want = "true or false"
-		case strings.Contains(problem, "duration") && m[2] != "":
+		case strings.Contains(problem, "duration") && element != nil:
 			want = "a comma-separated list of durations such as 0s,5s,5m"
 		case strings.Contains(problem, "duration"):
 			want = "a duration such as 30s or 2h"
 		}
-		problems = append(problems, fmt.Sprintf("%s (%s): must be %s", m[1], EnvName(m[1]), want))
+		problems = append(problems, fmt.Sprintf("%s (%s): must be %s", key, EnvName(key), want))
 	}
 	if len(problems) == 0 {
 		return err.Error()
