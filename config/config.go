@@ -46,6 +46,7 @@ type Config struct {
 	Pricing     PricingConfig `mapstructure:"pricing"`
 	Catalog     CatalogConfig `mapstructure:"catalog"`
 	Risk        RiskConfig    `mapstructure:"risk"`
+	IDV         IDVConfig     `mapstructure:"idv"`
 }
 
 // HTTPConfig configures the API server.
@@ -132,6 +133,9 @@ type PricingConfig struct {
 	// Rates are monthly rates in basis points of the basis, by pricing
 	// category and term in months (pricing.rates.hardware.36).
 	Rates map[string]map[string]int64 `mapstructure:"rates"`
+	// Services are the first-party services by pricing category and type
+	// (pricing.services.hardware.service_replace.monthly_net).
+	Services map[string]map[string]ServiceConfig `mapstructure:"services"`
 }
 
 // NewEngine builds the pricing engine of this configuration.
@@ -165,6 +169,7 @@ func (p PricingConfig) Engine() (pricing.Config, []pricing.Problem) {
 		MinRentBasis:    p.MinRentBasis,
 		Rates:           rates,
 		DefaultCategory: p.DefaultCategory,
+		Services:        p.engineServices(),
 	}, problems
 }
 
@@ -291,7 +296,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, serviceDefaults, idvDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -421,6 +426,7 @@ func (c *Config) Validate(need Need) error {
 	}
 	c.validateCatalog(bad)
 	c.validateRisk(bad)
+	c.validateIDV(bad)
 	if need&NeedDatabase != 0 {
 		if u, err := url.Parse(c.Database.URL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 			bad("database.url", "must be a postgres:// URL such as postgres://postgres@127.0.0.1:5432/tenure?sslmode=disable")
