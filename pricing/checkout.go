@@ -82,7 +82,10 @@ type CheckoutLine struct {
 	Once Money
 	// MonthlyRent is the line's rent for its quantity before the discount;
 	// zero when bought.
-	MonthlyRent     Money
+	MonthlyRent Money
+	// DiscountID names the discount applied to a rented line (its share
+	// may round to zero); MonthlyDiscount is that share.
+	DiscountID      string
 	MonthlyDiscount Money
 	// MonthlyServices are the selected services for the line's quantity.
 	MonthlyServices Money
@@ -271,7 +274,7 @@ func discountLines(r CheckoutRequest, lines []CheckoutLine) error {
 		return err
 	}
 	for j, i := range rented {
-		lines[i].MonthlyDiscount = discounts[j]
+		lines[i].DiscountID, lines[i].MonthlyDiscount = r.Discount.ID, discounts[j]
 	}
 	return nil
 }

@@ -199,6 +199,9 @@ func TestCheckoutWithChoices(t *testing.T) {
 				if rented != (l.Selected.Type == ContractRent) || (rented && l.Monthly != want) {
 					t.Errorf("line %s: %s monthly %+v, want %+v", l.LineID, l.Selected.ID, l.Monthly, want)
 				}
+				if applied := rented && tc.discount != nil; (l.DiscountID != "") != applied || (applied && l.DiscountID != tc.discount.ID) {
+					t.Errorf("line %s: discount %q", l.LineID, l.DiscountID)
+				}
 			}
 			tc.want.Shipping, tc.want.Items = r.Shipping, got.Overview.Items
 			if !reflect.DeepEqual(got.Overview, tc.want) {
