@@ -95,9 +95,11 @@ type CheckoutLine struct {
 }
 
 // SelectedServiceIDs are the ids of the selected services, never nil.
-func (l CheckoutLine) SelectedServiceIDs() []string {
-	ids := make([]string, len(l.SelectedServices))
-	for i, s := range l.SelectedServices {
+func (l CheckoutLine) SelectedServiceIDs() []string { return serviceIDs(l.SelectedServices) }
+
+func serviceIDs(services []LineService) []string {
+	ids := make([]string, len(services))
+	for i, s := range services {
 		ids[i] = s.ID
 	}
 	return ids

@@ -82,10 +82,10 @@ func (o lineOptions) resolve(s Selection) (ContractTerm, []LineService, []string
 		switch {
 		case chosen[id]:
 			problems = append(problems, fmt.Sprintf("service %q is selected twice", id))
-		case !slices.Contains(o.serviceIDs(), id) && len(o.services) == 0:
+		case !slices.Contains(serviceIDs(o.services), id) && len(o.services) == 0:
 			problems = append(problems, fmt.Sprintf("service %q is not available: this line offers no services", id))
-		case !slices.Contains(o.serviceIDs(), id):
-			problems = append(problems, fmt.Sprintf("service %q is not available for this line; choose among %s", id, strings.Join(o.serviceIDs(), ", ")))
+		case !slices.Contains(serviceIDs(o.services), id):
+			problems = append(problems, fmt.Sprintf("service %q is not available for this line; choose among %s", id, strings.Join(serviceIDs(o.services), ", ")))
 		}
 		chosen[id] = true
 	}
@@ -105,14 +105,6 @@ func (o lineOptions) termIDs() []string {
 	ids := make([]string, len(o.terms))
 	for i, t := range o.terms {
 		ids[i] = t.ID
-	}
-	return ids
-}
-
-func (o lineOptions) serviceIDs() []string {
-	ids := make([]string, len(o.services))
-	for i, s := range o.services {
-		ids[i] = s.ID
 	}
 	return ids
 }
