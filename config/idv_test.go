@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -47,5 +49,20 @@ func TestValidateNamesBadIDVKeys(t *testing.T) {
 	}
 	if err != nil && strings.Contains(err.Error(), `"de_gmbh"`) {
 		t.Errorf("de_gmbh is a legal form: %v", err)
+	}
+}
+
+func TestIDVWithoutLegalForms(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile(filepath.Join(dir, "tenure.yaml"), []byte("idv:\n  legal_forms: []\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.IDV.LegalForms) != 0 {
+		t.Errorf("an empty list in the file turns the legal-form rule off: %v", c.IDV.LegalForms)
 	}
 }
