@@ -41,7 +41,9 @@ type EndCustomerInfo struct {
 
 // ValidEndCustomer is end customer info that passed validation: trimmed,
 // the VAT number, countries and postal codes written the standard way,
-// the phone number parsed and the phone type known when the number tells.
+// the phone number parsed (the user's phone country and number become the
+// number's ISO country and national form) and the phone type known when
+// the number tells.
 type ValidEndCustomer struct {
 	EndCustomerInfo
 	Phone Phone
