@@ -80,7 +80,7 @@ func mountCustomerAPI(app *fiber.App, d Deps, tokens *identity.OfferTokens, publ
 		customerBranding:  customerBranding{store: d.Store, shared: shared},
 		customerTerms:     customerTerms{store: d.Store, deployment: d.Config.Terms, shared: shared},
 		customerDiscounts: customerDiscounts{store: d.Store, now: time.Now},
-		customerIDV: customerIDV{store: d.Store, rule: d.IDVRule, provider: provider,
+		customerIDV: customerIDV{store: d.Store, rules: d.Config.IDV.Rules(), provider: provider,
 			publicURL: d.Config.HTTP.PublicURL, now: time.Now},
 		customerLeads: customerLeads{store: d.Store},
 	}

@@ -11,10 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/idv"
-	"github.com/tenurehq/tenure/internal/testenv"
 )
 
 // newCustomerFixture is an offer fixture (seller, catalog, worker) on a
@@ -112,15 +109,3 @@ func jsonRequest(t *testing.T, method, target string, body any) *http.Request {
 
 // newID is an id nothing has.
 func newID() string { return uuid.Must(uuid.NewV7()).String() }
-
-// withIDVRule rebuilds the harness's application with an identity
-// verification rule, as a deployment wires its rules.
-func (h *harness) withIDVRule(t *testing.T, rule idv.Rule) {
-	t.Helper()
-	app, err := api.New(api.Deps{Config: h.cfg, Store: h.store, Temporal: h.temporal, Tokens: h.tokens,
-		Logger: testenv.AppLogger(), IDVRule: rule})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.app = app
-}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/checkout"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/idv"
@@ -22,8 +23,8 @@ import (
 // a session with the provider, and the provider's callback.
 type customerIDV struct {
 	store *db.Store
-	// rule decides whether an offer needs verification; nil: none does.
-	rule idv.Rule
+	// rules decide whether an offer needs verification (idv.*).
+	rules checkout.IDVRules
 	// provider is nil where the deployment has none.
 	provider  *idv.Provider
 	publicURL string
@@ -64,7 +65,7 @@ func (v customerIDV) GetIdvRequirement(ctx context.Context, r customerapi.GetIdv
 	if err != nil {
 		return nil, err
 	}
-	required := v.rule != nil && v.rule(idv.Facts{PurchaseAmount: facts.PurchaseAmount, LegalForm: facts.LegalForm})
+	required := v.rules.Applies(facts.PurchaseAmount, facts.LegalForm)
 	result := idv.Requirement(required, latest, v.now())
 	return customerapi.GetIdvRequirement200JSONResponse{Result: customerapi.IdvRequirementResult(result)}, nil
 }

@@ -18,8 +18,8 @@ import (
 )
 
 // idvFixture is a sandbox served on a real port (the simulated provider
-// posts its callback to http.public_url) with a rule that requires
-// verification above 1,000.00.
+// posts its callback to http.public_url) whose rules require verification
+// above 1,000.00.
 type idvFixture struct {
 	offerFixture
 	base string
@@ -32,8 +32,10 @@ func newIDVFixture(t *testing.T, tune ...func(*config.Config)) idvFixture {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	f := newCustomerFixture(t, append([]func(*config.Config){func(c *config.Config) { c.HTTP.PublicURL = base }}, tune...)...)
-	f.h.withIDVRule(t, func(facts idv.Facts) bool { return facts.PurchaseAmount > 100000 })
+	f := newCustomerFixture(t, append([]func(*config.Config){func(c *config.Config) {
+		c.HTTP.PublicURL = base
+		c.IDV.AmountThreshold = 100000
+	}}, tune...)...)
 	go func() { _ = f.h.app.Listener(ln) }()
 	t.Cleanup(func() { _ = f.h.app.Shutdown() })
 	return idvFixture{offerFixture: f, base: base}

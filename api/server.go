@@ -19,7 +19,6 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/idv"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/orders"
@@ -33,9 +32,6 @@ type Deps struct {
 	Temporal client.Client
 	Tokens   *identity.Tokens
 	Logger   *slog.Logger
-	// IDVRule decides which offers need identity verification; nil means
-	// none does.
-	IDVRule idv.Rule
 }
 
 // sellerAPI implements the generated Seller API interface, one embedded

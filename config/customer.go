@@ -32,22 +32,6 @@ func (s SellersConfig) ContractualEntity(id string) (string, []string, bool) {
 // of each document type, by language (terms.en.general_terms).
 type TermsConfig map[string]map[string]string
 
-// IDVConfig configures identity verification.
-type IDVConfig struct {
-	Provider IDVProviderConfig `mapstructure:"provider"`
-}
-
-// IDVProviderConfig is the identity verification provider the customer is
-// sent to; without a URL the sandbox uses its simulation and production
-// offers no verification.
-type IDVProviderConfig struct {
-	URL string `mapstructure:"url"`
-	// Secret signs the session links and the provider's callbacks.
-	Secret string `mapstructure:"secret"`
-	// SessionTTL is how long a session link works.
-	SessionTTL time.Duration `mapstructure:"session_ttl"`
-}
-
 // Languages are the languages Tenure has texts and documents in.
 var Languages = []string{"en", "de", "nl"}
 
@@ -55,9 +39,6 @@ var customerDefaults = map[string]any{
 	"auth.customer_token_ttl":             "1h",
 	"sellers.contractual_entities.tenure": []string{"AT", "BE", "CH", "DE", "ES", "FR", "IT", "LU", "NL"},
 	"sellers.default_contractual_entity":  "tenure",
-	"idv.provider.url":                    "",
-	"idv.provider.secret":                 "",
-	"idv.provider.session_ttl":            "30m",
 	"terms.en.general_terms":              "",
 	"terms.en.privacy_policy":             "",
 	"terms.de.general_terms":              "",
@@ -108,18 +89,7 @@ func (c *Config) validateCustomer(bad func(key, format string, args ...any)) {
 			}
 		}
 	}
-	p := c.IDV.Provider
-	if p.URL != "" {
-		if !absoluteHTTP(p.URL) {
-			bad("idv.provider.url", "must be an absolute http(s) URL, got %q", p.URL)
-		}
-		if len(p.Secret) < MinKeyLength {
-			bad("idv.provider.secret", "must be a secret of at least %d bytes shared with the provider", MinKeyLength)
-		}
-	}
-	if p.SessionTTL < time.Minute || p.SessionTTL > 24*time.Hour {
-		bad("idv.provider.session_ttl", "must be between 1m and 24h, got %s", p.SessionTTL)
-	}
+	c.validateIDVProvider(bad)
 }
 
 func absoluteHTTP(raw string) bool {

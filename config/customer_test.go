@@ -15,8 +15,8 @@ func TestCustomerDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Auth.CustomerTokenTTL != time.Hour || c.IDV.Provider.SessionTTL != 30*time.Minute || c.IDV.Provider.URL != "" {
-		t.Errorf("unexpected defaults: %+v %+v", c.Auth, c.IDV)
+	if c.Auth.CustomerTokenTTL != time.Hour {
+		t.Errorf("unexpected defaults: %+v", c.Auth)
 	}
 	id, countries, ok := c.Sellers.ContractualEntity("")
 	if !ok || id != "tenure" || !slices.Contains(countries, "DE") || !slices.Contains(countries, "NL") {
@@ -78,8 +78,6 @@ func TestValidateCustomerSettings(t *testing.T) {
 	c.Sellers.DefaultContractualEntity = "missing"
 	c.Terms["fr"] = map[string]string{"general_terms": "https://x.example"}
 	c.Terms["en"]["general_terms"] = "ftp://x"
-	c.IDV.Provider.URL = "https://idv.example/start"
-	c.IDV.Provider.Secret = "short"
 	err := c.Validate(NeedHTTP)
 	for _, want := range []string{
 		"auth.customer_token_ttl (TENURE_AUTH_CUSTOMER_TOKEN_TTL): must be between 1m and 24h",
@@ -87,7 +85,6 @@ func TestValidateCustomerSettings(t *testing.T) {
 		`sellers.default_contractual_entity (TENURE_SELLERS_DEFAULT_CONTRACTUAL_ENTITY): must name one of`,
 		"terms.fr (TENURE_TERMS_FR): the language must be en, de or nl",
 		`terms.en.general_terms (TENURE_TERMS_EN_GENERAL_TERMS): must be an absolute http(s) URL`,
-		"idv.provider.secret (TENURE_IDV_PROVIDER_SECRET): must be a secret of at least 32 bytes",
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not say %q: %v", want, err)

@@ -101,17 +101,25 @@ func TestRequirement(t *testing.T) {
 		required bool
 		latest   *Session
 		want     Result
+		accepts  bool
 	}{
-		{false, nil, NotRequired},
-		{true, nil, Required},
-		{true, &Session{Status: SessionPending, LinkExpiresAt: live}, Pending},
-		{true, &Session{Status: SessionPending, LinkExpiresAt: expired}, Required},
-		{false, &Session{Status: SessionPending, LinkExpiresAt: expired}, NotRequired},
-		{true, &Session{Status: SessionVerified, LinkExpiresAt: expired}, Verified},
-		{false, &Session{Status: SessionFailed, LinkExpiresAt: live}, Failed},
+		{false, nil, NotRequired, true},
+		{true, nil, Required, false},
+		{true, &Session{Status: SessionPending, LinkExpiresAt: live}, Pending, false},
+		{true, &Session{Status: SessionPending, LinkExpiresAt: expired}, Required, false},
+		{false, &Session{Status: SessionPending, LinkExpiresAt: expired}, NotRequired, true},
+		{true, &Session{Status: SessionVerified, LinkExpiresAt: expired}, Verified, true},
+		{true, &Session{Status: SessionFailed, LinkExpiresAt: live}, Failed, false},
+		// A verification that happened shows its state, and holds up no
+		// offer the rules do not require it for.
+		{false, &Session{Status: SessionFailed, LinkExpiresAt: live}, Failed, true},
+		{false, &Session{Status: SessionVerified, LinkExpiresAt: live}, Verified, true},
 	} {
 		if got := Requirement(c.required, c.latest, now); got != c.want {
 			t.Errorf("Requirement(%v, %+v) = %s, want %s", c.required, c.latest, got, c.want)
+		}
+		if got := AllowsAcceptance(c.required, c.latest, now); got != c.accepts {
+			t.Errorf("AllowsAcceptance(%v, %+v) = %v, want %v", c.required, c.latest, got, c.accepts)
 		}
 	}
 }

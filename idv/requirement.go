@@ -19,20 +19,10 @@ const (
 	Failed      Result = "failed"
 )
 
-// Facts are what the rules decide on: the offer's purchase amount (gross,
-// minor units) and the customer's legal form.
-type Facts struct {
-	PurchaseAmount int64
-	LegalForm      string
-}
-
-// Rule says whether an offer needs verification before any session. The
-// deployment's rules (amount threshold, legal forms) plug in here.
-type Rule func(Facts) bool
-
 // Requirement is an offer's result: the newest session's state once one
-// exists (a pending one only while its link works), else what the rule
-// says.
+// exists (a pending one only while its link works), so a verification that
+// happened shows what came of it; else whether the deployment's rules
+// (checkout.IDVRules) require one.
 func Requirement(required bool, latest *Session, now time.Time) Result {
 	if latest != nil {
 		switch latest.Status {
@@ -50,6 +40,14 @@ func Requirement(required bool, latest *Session, now time.Time) Result {
 		return Required
 	}
 	return NotRequired
+}
+
+// AllowsAcceptance reports whether an offer may be accepted as far as
+// verification goes: the rules require none (whatever came of a
+// verification the customer tried anyway), or the newest one verified the
+// customer. After a failure the customer may start a new session.
+func AllowsAcceptance(required bool, latest *Session, now time.Time) bool {
+	return !required || Requirement(required, latest, now) == Verified
 }
 
 // withSession adds idv_session to the URL the customer returns to.
