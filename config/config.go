@@ -49,6 +49,7 @@ type Config struct {
 	Sellers     SellersConfig `mapstructure:"sellers"`
 	Terms       TermsConfig   `mapstructure:"terms"`
 	IDV         IDVConfig     `mapstructure:"idv"`
+	Checkout    CheckoutCfg   `mapstructure:"checkout"`
 }
 
 // HTTPConfig configures the API server.
@@ -297,7 +298,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, customerDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, customerDefaults, checkoutDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -455,6 +456,7 @@ func (c *Config) Validate(need Need) error {
 			bad("links.signing_key", "must be a secret of at least %d bytes (generate one with `openssl rand -hex 32`)", MinKeyLength)
 		}
 		c.validateCustomer(bad)
+		c.validateCheckout(bad)
 	}
 	if need&NeedWebhooks != 0 {
 		c.validateWebhooks(bad)
