@@ -109,6 +109,9 @@ func New(d Deps) (*fiber.App, error) {
 	if err := mountCustomerAPI(app, d, customerTokens, publicLimits); err != nil {
 		return nil, err
 	}
+	if err := mountCheckout(app, d.Config.Checkout); err != nil {
+		return nil, err
+	}
 
 	// Every /v1 request, routed or not, needs a valid token first.
 	app.Use("/v1", bearerAuth(d.Tokens, d.Logger))
