@@ -64,7 +64,7 @@ export class Layout {
     replace(
       this.footer,
       this.exit ? h('a', { class: 'exit', href: this.exit }, t('footer.leave')) : null,
-      h('p', { class: 'powered' }, t('footer.secure')),
+      h('p', { class: 'powered' }, t('footer.powered')),
     );
   }
 

@@ -155,7 +155,7 @@ export async function companyStep(flow) {
   );
   syncForms();
   syncVat();
-  return h('div', { class: 'step' }, h('h1', {}, t('company.title')), h('p', { class: 'lead' }, t('company.lead')), form);
+  return h('div', { class: 'screen' }, h('h1', {}, t('company.title')), h('p', { class: 'lead' }, t('company.lead')), form);
 }
 
 /** addressFields are the street, postal code and city of an address at path. */

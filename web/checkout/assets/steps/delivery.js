@@ -83,5 +83,5 @@ export function deliveryStep(flow) {
     h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', onclick: () => flow.back() }, t('action.back')), h('button', { type: 'submit', class: 'primary' }, t('action.continue'))),
   );
   const pickup = ctx.offer.shipping?.is_in_store_pickup ? h('p', { class: 'lead' }, t('delivery.pickup')) : null;
-  return h('div', { class: 'step' }, h('h1', {}, t('delivery.title')), h('p', { class: 'lead' }, t('delivery.lead')), pickup, form);
+  return h('div', { class: 'screen' }, h('h1', {}, t('delivery.title')), h('p', { class: 'lead' }, t('delivery.lead')), pickup, form);
 }

@@ -58,7 +58,7 @@ export function identityStep(flow) {
       body.push(h('p', {}, t('identity.required')));
       actions.push(h('button', { type: 'button', class: 'primary', onclick: start }, t('identity.start')));
   }
-  return h('div', { class: 'step' }, h('h1', {}, t('identity.title')), body, problems, h('div', { class: 'actions' }, actions));
+  return h('div', { class: 'screen' }, h('h1', {}, t('identity.title')), body, problems, h('div', { class: 'actions' }, actions));
 }
 
 // pollRequirement reads the requirement until the provider's result is in,

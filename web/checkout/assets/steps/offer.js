@@ -96,7 +96,7 @@ export function offerStep(flow) {
   );
   return h(
     'div',
-    { class: 'step' },
+    { class: 'screen' },
     h('h1', {}, t('offer.heading')),
     h('p', { class: 'lead' }, t('offer.lead', { seller: offer.seller_info.pretty_name || offer.seller_info.name, date: date(offer.expires_at) })),
     h('div', { class: 'columns' }, form, summary),

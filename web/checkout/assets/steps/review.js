@@ -105,7 +105,7 @@ export async function reviewStep(flow) {
 
   return h(
     'div',
-    { class: 'step' },
+    { class: 'screen' },
     h('h1', {}, t('review.title')),
     h('div', { class: 'columns' }, h('div', {}, overview(flow), form), h('div', { class: 'summary-slot' }, priceSummary(offer))),
   );
