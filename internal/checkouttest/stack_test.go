@@ -107,7 +107,14 @@ type offer struct {
 func (s *stack) createOffer(t *testing.T, reference string, expires time.Time) offer {
 	t.Helper()
 	var o offer
-	s.call(t, http.MethodPost, "/v1/offers", map[string]any{
+	s.call(t, http.MethodPost, "/v1/offers", s.offerPayload(reference, expires), http.StatusCreated, &o)
+	return o
+}
+
+// offerPayload is the Seller API's description of the offer createOffer
+// makes.
+func (s *stack) offerPayload(reference string, expires time.Time) map[string]any {
+	return map[string]any{
 		"seller_offer_reference": reference,
 		"sales_channel":          "ecommerce",
 		"expires_at":             expires.UTC().Format(time.RFC3339),
@@ -124,8 +131,7 @@ func (s *stack) createOffer(t *testing.T, reference string, expires time.Time) o
 			{"title": mouseTitle, "quantity": 1, "seller_product_reference": map[string]any{"source": "sku", "reference": "MX3S"},
 				"price": map[string]any{"currency": "EUR", "net": 8395}},
 		},
-	}, http.StatusCreated, &o)
-	return o
+	}
 }
 
 // simulate runs a sandbox scenario on an offer.
@@ -157,12 +163,21 @@ func newShop(t *testing.T) *shop {
 	return s
 }
 
-// landed is the last address a customer landed on at the shop.
-func (s *shop) landed() (url.URL, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.visits) == 0 {
-		return url.URL{}, false
+// waitLanding waits for a customer to land at the shop and returns where.
+func (s *shop) waitLanding(t *testing.T) url.URL {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		n := len(s.visits)
+		s.mu.Unlock()
+		if n > 0 {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.visits[n-1]
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
-	return s.visits[len(s.visits)-1], true
+	t.Fatal("no customer came back to the shop")
+	return url.URL{}
 }

@@ -74,7 +74,7 @@ export function offerStep(flow) {
   const submit = async (event) => {
     event.preventDefault();
     clearTimeout(timer);
-    const done = busy(event.submitter ?? form.querySelector('[type=submit]'));
+    const done = busy(event.submitter ?? actions.querySelector('[type=submit]'));
     try {
       if (!sameChoices(ctx.choices, choicesOf(ctx.offer))) {
         ctx.offer = await flow.api.customize(choiceList(ctx.choices));
@@ -89,17 +89,19 @@ export function offerStep(flow) {
 
   const form = h(
     'form',
-    { class: 'step-form', novalidate: true, onsubmit: submit },
+    { id: 'offer-form', class: 'step-form', novalidate: true, onsubmit: submit },
     offer.lines.map((line) => lineChoice(line, offer, ctx.choices, preview)),
     problems,
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('action.continue'))),
   );
+  // The button sits after the prices (on a phone, the customer reads the
+  // total before going on) and submits the form by its id.
+  const actions = h('div', { class: 'actions' }, h('button', { type: 'submit', form: 'offer-form', class: 'primary' }, t('action.continue')));
   return h(
     'div',
     { class: 'screen' },
     h('h1', {}, t('offer.heading')),
     h('p', { class: 'lead' }, t('offer.lead', { seller: offer.seller_info.pretty_name || offer.seller_info.name, date: date(offer.expires_at) })),
-    h('div', { class: 'columns' }, form, summary),
+    h('div', { class: 'columns' }, form, summary, actions),
   );
 }
 

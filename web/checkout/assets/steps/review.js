@@ -57,7 +57,7 @@ export async function reviewStep(flow) {
       box.focus();
       return;
     }
-    const done = busy(event.submitter ?? form.querySelector('[type=submit]'));
+    const done = busy(event.submitter ?? actions.querySelector('[type=submit]'));
     const body = { last_updated_at: offer.updated_at };
     const code = discountInput.value.trim();
     if (code) body.discount_code = code;
@@ -77,7 +77,7 @@ export async function reviewStep(flow) {
 
   const form = h(
     'form',
-    { class: 'step-form', novalidate: true, onsubmit: submit },
+    { id: 'review-form', class: 'step-form', novalidate: true, onsubmit: submit },
     h(
       'section',
       { class: 'review-block', 'aria-labelledby': 'review-documents' },
@@ -95,19 +95,20 @@ export async function reviewStep(flow) {
       discountStatus,
     ),
     problems,
-    h(
-      'div',
-      { class: 'actions' },
-      h('button', { type: 'button', class: 'secondary', onclick: () => flow.back() }, t('action.back')),
-      h('button', { type: 'submit', class: 'primary accept' }, t('review.accept')),
-    ),
+  );
+  // As on the first step, the prices come before the accept button.
+  const actions = h(
+    'div',
+    { class: 'actions' },
+    h('button', { type: 'button', class: 'secondary', onclick: () => flow.back() }, t('action.back')),
+    h('button', { type: 'submit', form: 'review-form', class: 'primary accept' }, t('review.accept')),
   );
 
   return h(
     'div',
     { class: 'screen' },
     h('h1', {}, t('review.title')),
-    h('div', { class: 'columns' }, h('div', {}, overview(flow), form), h('div', { class: 'summary-slot' }, priceSummary(offer))),
+    h('div', { class: 'columns' }, h('div', { class: 'column-main' }, overview(flow), form), h('div', { class: 'summary-slot' }, priceSummary(offer)), actions),
   );
 }
 
@@ -118,7 +119,7 @@ function overview(flow) {
   const offer = ctx.offer;
   const customer = ctx.info.end_customer ?? {};
   const user = ctx.info.end_user ?? {};
-  const edit = (step, what) => h('button', { type: 'button', class: 'link', onclick: () => flow.go(step, { focus: true }) }, t('review.edit', { what }));
+  const edit = (step, label) => h('button', { type: 'button', class: 'link', onclick: () => flow.go(step, { focus: true }) }, label);
   const address = (a) => (a ? [a.line1, a.line2, `${a.postal_code ?? ''} ${a.city ?? ''}`.trim(), a.country_code ? countryName(a.country_code) : ''].filter(Boolean).join(', ') : '');
   const lines = offer.lines.map((line) => {
     const term = line.contract_terms_list?.find((x) => x.id === line.selected_contract_terms_id);
@@ -134,7 +135,7 @@ function overview(flow) {
   return h(
     'div',
     { class: 'review-grid' },
-    h('section', { class: 'review-block' }, h('h2', {}, t('step.offer')), h('ul', { class: 'plain' }, lines), edit('offer', t('step.offer'))),
+    h('section', { class: 'review-block' }, h('h2', {}, t('step.offer')), h('ul', { class: 'plain' }, lines), edit('offer', t('review.editOffer'))),
     h(
       'section',
       { class: 'review-block' },
@@ -143,7 +144,7 @@ function overview(flow) {
       h('p', {}, address(customer.billing_address)),
       h('p', {}, [user.first_name, user.last_name].filter(Boolean).join(' ')),
       user.email ? h('p', {}, user.email) : null,
-      edit('company', t('step.company')),
+      edit('company', t('review.editCompany')),
     ),
     h(
       'section',
@@ -151,7 +152,7 @@ function overview(flow) {
       h('h2', {}, t('step.delivery')),
       offer.shipping_address?.recipient_name ? h('p', {}, offer.shipping_address.recipient_name) : null,
       h('p', {}, address(offer.shipping_address)),
-      edit('delivery', t('step.delivery')),
+      edit('delivery', t('review.editDelivery')),
     ),
   );
 }
