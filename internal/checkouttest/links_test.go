@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/links"
@@ -29,6 +30,17 @@ func TestCheckoutLinks(t *testing.T) {
 		b.open(page(open.ID, "?token=1893456000.not-the-mac"))
 		b.waitHeading(msg(t, "en", "end.invalidLink.heading"))
 		b.check("invalid-link")
+
+		// The switcher, with the keyboard: the screen speaks German at
+		// once and stays German after a reload in this tab.
+		b.selectOption("#language", "de", true)
+		b.waitHeading(msg(t, "de", "end.invalidLink.heading"))
+		if lang := eval[string](b, "document.documentElement.lang"); lang != "de" {
+			t.Errorf("the page's language is %q after switching to German", lang)
+		}
+		b.do(chromedp.Reload())
+		b.waitHeading(msg(t, "de", "end.invalidLink.heading"))
+		b.check("invalid-link-german")
 	})
 
 	t.Run("no such offer", func(t *testing.T) {

@@ -7,7 +7,7 @@ import { date, language, t, useLanguage } from './i18n.js';
 import { CustomerAPI } from './api.js';
 import { Layout } from './layout.js';
 import { endScreen, retryButton } from './ends.js';
-import { statusScreen } from './status.js';
+import { shopURL, statusScreen } from './status.js';
 import { showErrors } from './form.js';
 import { offerStep } from './steps/offer.js';
 import { companyStep } from './steps/company.js';
@@ -69,7 +69,7 @@ export class Flow {
   async route(offer, { focus = false } = {}) {
     const seller = offer.seller_info.pretty_name || offer.seller_info.name;
     this.layout.brand(seller, webURL(this.ctx.branding?.logo_url ?? offer.seller_info.logo_url ?? ''));
-    this.layout.exitTo(offer.status === 'accepted' ? '' : webURL(offer.exit_redirect ?? ''));
+    this.layout.exitTo(offer.status === 'accepted' ? '' : shopURL(offer, offer.exit_redirect));
     const superseding = webURL(offer.redirect_to_superseding_offer_url ?? '');
     if (superseding) {
       this.end('superseded', {}, h('a', { class: 'button primary', href: superseding }, t('end.superseded.link')));

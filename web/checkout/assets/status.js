@@ -12,11 +12,13 @@ const quickEvery = 3000;
 const slowEvery = 15000;
 
 /**
- * successURL is the seller's success_redirect with offer_id, status and
- * seller_offer_reference appended, or '' when there is none.
+ * shopURL is one of the seller's redirects (success_redirect or
+ * exit_redirect) with offer_id, status and seller_offer_reference
+ * appended, so the shop knows which offer comes back and how it stands;
+ * '' when the seller set none.
  */
-export function successURL(offer) {
-  const base = webURL(offer.success_redirect ?? '');
+export function shopURL(offer, redirect) {
+  const base = webURL(redirect ?? '');
   if (!base) return '';
   const url = new URL(base);
   url.searchParams.set('offer_id', offer.id);
@@ -29,8 +31,8 @@ export function successURL(offer) {
 export function statusScreen(flow) {
   const offer = flow.ctx.offer;
   const seller = offer.seller_info.pretty_name || offer.seller_info.name;
-  const back = successURL(offer);
-  const exit = webURL(offer.exit_redirect ?? '');
+  const back = shopURL(offer, offer.success_redirect);
+  const exit = shopURL(offer, offer.exit_redirect);
   let content;
   switch (offer.status) {
     case 'pending_review':
