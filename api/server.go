@@ -1,7 +1,8 @@
 // Package api serves Tenure's HTTP interfaces with Fiber: the Seller API
 // (generated from api/openapi/seller.yaml), the Customer-Facing API
 // (generated from api/openapi/customer.yaml), the token endpoint, health
-// checks and the contracts themselves.
+// checks, the contracts themselves and the hosted checkout page (its assets
+// embedded from web/checkout).
 package api
 
 import (

@@ -4,11 +4,13 @@
 import { h } from './dom.js';
 import { money, t } from './i18n.js';
 
-/**
- * priceSummary lists the totals of an offer (or of a preview). The
- * monthly total is a live region: screen readers hear it change while the
- * customer chooses.
- */
+/** monthlyText says the monthly total of an offer, or '' when it has none. */
+export function monthlyText(offer) {
+  const monthly = offer.pricing_overview.rent_info?.total_rent;
+  return monthly && monthly.net > 0 ? `${t('summary.monthly')}: ${t('summary.perMonth', { amount: money(monthly) })}` : '';
+}
+
+/** priceSummary lists the totals of an offer (or of a preview). */
 export function priceSummary(offer, { updating = false } = {}) {
   const overview = offer.pricing_overview;
   const monthly = overview.rent_info?.total_rent;
@@ -28,7 +30,7 @@ export function priceSummary(offer, { updating = false } = {}) {
     'section',
     { class: 'summary', 'aria-labelledby': 'summary-heading', 'aria-busy': updating ? 'true' : null },
     h('h2', { id: 'summary-heading' }, t('summary.heading')),
-    h('div', { 'aria-live': 'polite', 'aria-atomic': 'true' }, h('dl', {}, rows)),
+    h('dl', {}, rows),
     h('p', { class: 'note' }, updating ? t('summary.updating') : t('summary.vatNote')),
   );
 }

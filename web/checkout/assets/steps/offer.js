@@ -3,7 +3,7 @@
 
 import { h, replace } from '../dom.js';
 import { date, money, t } from '../i18n.js';
-import { priceSummary } from '../summary.js';
+import { monthlyText, priceSummary } from '../summary.js';
 import { busy, notice } from '../form.js';
 
 // Prices are previewed once the customer stops changing for this long.
@@ -49,6 +49,10 @@ export function offerStep(flow) {
   ctx.choices ??= choicesOf(offer);
   const summary = h('div', { class: 'summary-slot' }, priceSummary(ctx.preview ?? offer));
   const problems = h('div', { class: 'problems' });
+  // One status region that lives as long as the step: screen readers hear
+  // the new monthly total after each change, which a replaced summary
+  // would not announce.
+  const announcer = h('p', { class: 'visually-hidden', role: 'status' });
   let timer = 0;
   let sequence = 0;
 
@@ -63,6 +67,7 @@ export function offerStep(flow) {
         if (mine !== sequence) return;
         ctx.preview = priced;
         replace(problems);
+        replace(announcer, monthlyText(priced));
       } catch (err) {
         if (mine !== sequence) return;
         replace(problems, notice(flow.describe(err)));
@@ -102,6 +107,7 @@ export function offerStep(flow) {
     h('h1', {}, t('offer.heading')),
     h('p', { class: 'lead' }, t('offer.lead', { seller: offer.seller_info.pretty_name || offer.seller_info.name, date: date(offer.expires_at) })),
     h('div', { class: 'columns' }, form, summary, actions),
+    announcer,
   );
 }
 
