@@ -223,11 +223,15 @@ func (b *browser) cspViolations() []string {
 	return eval[[]string](b, "window.__cspViolations || []")
 }
 
-// check looks at the screen as it is: a screenshot, no policy
-// violation, and no serious or critical axe-core finding.
+// check looks at the screen as it is: a screenshot, nothing wider than
+// the window (on a 360 px phone too), no policy violation, and no serious
+// or critical axe-core finding.
 func (b *browser) check(name string) {
 	b.t.Helper()
 	b.screenshot(name)
+	if wide := eval[string](b, `document.documentElement.scrollWidth > window.innerWidth ? document.documentElement.scrollWidth + ' px wide in a ' + window.innerWidth + ' px window' : ''`); wide != "" {
+		b.t.Errorf("%s: the page is %s", name, wide)
+	}
 	if v := b.cspViolations(); len(v) > 0 {
 		b.t.Errorf("%s: Content-Security-Policy violations: %v", name, v)
 	}

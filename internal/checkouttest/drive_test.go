@@ -96,6 +96,16 @@ func (b *browser) selectOption(sel, value string, keyboard bool) {
 	}
 }
 
+// enter gives the control sel a value: typed into a field, picked in a list.
+func (b *browser) enter(sel, value string, keyboard bool) {
+	b.t.Helper()
+	if eval[string](b, fmt.Sprintf(`document.querySelector(%q).tagName`, sel)) == "SELECT" {
+		b.selectOption(sel, value, keyboard)
+		return
+	}
+	b.typeInto(sel, value, keyboard)
+}
+
 // chooseRadio checks the radio button labelled text: with the keyboard,
 // Tab into its group and arrow keys until it is checked.
 func (b *browser) chooseRadio(label string, keyboard bool) {

@@ -188,18 +188,23 @@ func walkToAcceptance(t *testing.T, b *browser, o offer, lang string, keyboard b
 
 	b.waitHeading(msg(t, lang, "company.title"))
 	b.check("company")
-	b.typeInto(field("end_customer.name"), "Buyer Systems GmbH", keyboard)
-	b.selectOption(field("end_customer.billing_address.country_code"), "DE", keyboard)
-	b.selectOption(field("end_customer.type"), "de_gmbh", keyboard)
-	b.typeInto(field("end_customer.company_registration_number"), "HRB 123456 B", keyboard)
-	b.typeInto(field("end_customer.vat_number"), "DE12345", keyboard)
-	b.typeInto(field("end_customer.billing_address.line1"), "Torstraße 1", keyboard)
-	b.typeInto(field("end_customer.billing_address.postal_code"), "10119", keyboard)
-	b.typeInto(field("end_customer.billing_address.city"), "Berlin", keyboard)
-	b.typeInto(field("end_user.first_name"), "Berta", keyboard)
-	b.typeInto(field("end_user.last_name"), "Buyer", keyboard)
-	b.selectOption(field("end_user.phone_country_code"), "DE", keyboard)
-	b.typeInto(field("end_user.phone_national_number"), "030 1234567", keyboard)
+	// The VAT number lacks four digits.
+	for _, entry := range [][2]string{
+		{"end_customer.name", "Buyer Systems GmbH"},
+		{"end_customer.billing_address.country_code", "DE"},
+		{"end_customer.type", "de_gmbh"},
+		{"end_customer.company_registration_number", "HRB 123456 B"},
+		{"end_customer.vat_number", "DE12345"},
+		{"end_customer.billing_address.line1", "Torstraße 1"},
+		{"end_customer.billing_address.postal_code", "10119"},
+		{"end_customer.billing_address.city", "Berlin"},
+		{"end_user.first_name", "Berta"},
+		{"end_user.last_name", "Buyer"},
+		{"end_user.phone_country_code", "DE"},
+		{"end_user.phone_national_number", "030 1234567"},
+	} {
+		b.enter(field(entry[0]), entry[1], keyboard)
+	}
 	b.press("main button[type=submit]", keyboard)
 	vat := field("end_customer.vat_number")
 	said := b.waitFor("the VAT number's error next to it", func() (string, bool) {

@@ -4,7 +4,8 @@
 
 import { h, replace } from '../dom.js';
 import { countryName, language, t } from '../i18n.js';
-import { busy, clearErrors, field, notice, showErrors, values } from '../form.js';
+import { field } from '../form.js';
+import { stepForm } from './step-form.js';
 
 // The legal forms of each country, generated from the rules the API checks
 // them with (package checkout); loaded when this step first shows.
@@ -34,8 +35,6 @@ export async function companyStep(flow) {
   const draft = ctx.drafts.company ?? prefill(saved, ctx.offer);
   const c = draft.end_customer;
   const u = draft.end_user;
-  const problems = h('div', { class: 'problems' });
-
   const country = field({
     name: 'end_customer.billing_address.country_code',
     label: t('address.country'),
@@ -78,34 +77,18 @@ export async function companyStep(flow) {
   formSelect.addEventListener('change', syncForms);
   noVat.querySelector('input').addEventListener('change', syncVat);
 
-  const submit = async (event) => {
-    event.preventDefault();
-    clearErrors(form);
-    replace(problems);
-    const done = busy(event.submitter ?? form.querySelector('[type=submit]'));
-    const body = values(form);
-    body.end_customer.id = saved.end_customer?.id;
-    body.end_customer.language = language();
-    body.end_user.id = saved.end_user?.id;
-    try {
-      ctx.info = await flow.api.updateEndCustomerInfo(body);
-      ctx.drafts.company = null;
-      await flow.next();
-    } catch (err) {
-      done();
-      if (err.name === 'ValidationError') showErrors(form, err.errors);
-      else if (!(await flow.recover(err))) replace(problems, notice(flow.describe(err)));
-    }
-  };
-
-  const form = h(
-    'form',
+  const { form } = stepForm(
+    flow,
     {
-      class: 'step-form',
-      novalidate: true,
-      onsubmit: submit,
-      oninput: () => {
-        ctx.drafts.company = values(form);
+      draft: (body) => {
+        ctx.drafts.company = body;
+      },
+      save: async (body) => {
+        body.end_customer.id = saved.end_customer?.id;
+        body.end_customer.language = language();
+        body.end_user.id = saved.end_user?.id;
+        ctx.info = await flow.api.updateEndCustomerInfo(body);
+        ctx.drafts.company = null;
       },
     },
     h(
@@ -150,8 +133,6 @@ export async function companyStep(flow) {
       }),
       saved.end_user?.email ? h('p', { class: 'readonly' }, t('contact.email', { email: saved.end_user.email })) : null,
     ),
-    problems,
-    h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', onclick: () => flow.back() }, t('action.back')), h('button', { type: 'submit', class: 'primary' }, t('action.continue'))),
   );
   syncForms();
   syncVat();

@@ -1,9 +1,10 @@
 // Step 3, delivery: where the goods go, prefilled with the offer's
 // shipping address and saved with update-shipping-address.
 
-import { h, replace } from '../dom.js';
+import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { busy, clearErrors, field, notice, showErrors, values } from '../form.js';
+import { field, values } from '../form.js';
+import { stepForm } from './step-form.js';
 import { addressFields, countryOptions } from './company.js';
 
 // The fields the contract requires of a shipping address (minLength 1):
@@ -15,28 +16,7 @@ const prefix = 'shipping_address.';
 export function deliveryStep(flow) {
   const { ctx } = flow;
   const address = ctx.drafts.delivery ?? ctx.offer.shipping_address ?? {};
-  const problems = h('div', { class: 'problems' });
   const countries = ctx.offer.allowed_billing_countries;
-
-  const submit = async (event) => {
-    event.preventDefault();
-    clearErrors(form);
-    replace(problems);
-    const body = values(form).shipping_address;
-    const missing = required.filter((name) => !body[name]).map((name) => ({ code: 'required', field: prefix + name, message: 'is required' }));
-    if (showErrors(form, missing) > 0) return;
-    const done = busy(event.submitter ?? form.querySelector('[type=submit]'));
-    for (const [name, value] of Object.entries(body)) if (value === '') delete body[name];
-    try {
-      ctx.offer = await flow.api.updateShippingAddress(body);
-      ctx.drafts.delivery = null;
-      await flow.next();
-    } catch (err) {
-      done();
-      if (err.name === 'ValidationError') showErrors(form, err.errors, prefix);
-      else if (!(await flow.recover(err))) replace(problems, notice(flow.describe(err)));
-    }
-  };
 
   const useBilling = () => {
     const billing = ctx.info?.end_customer?.billing_address;
@@ -48,17 +28,21 @@ export function deliveryStep(flow) {
     const recipient = form.elements.namedItem(`${prefix}recipient_name`);
     if (recipient && !recipient.value) recipient.value = ctx.info.end_customer.name ?? '';
     ctx.drafts.delivery = values(form).shipping_address;
-    replace(problems, notice(t('delivery.copied'), 'info'));
+    say(t('delivery.copied'));
   };
 
-  const form = h(
-    'form',
+  const { form, say } = stepForm(
+    flow,
     {
-      class: 'step-form',
-      novalidate: true,
-      onsubmit: submit,
-      oninput: () => {
-        ctx.drafts.delivery = values(form).shipping_address;
+      prefix,
+      draft: (body) => {
+        ctx.drafts.delivery = body.shipping_address;
+      },
+      check: (body) => required.filter((name) => !body.shipping_address[name]).map((name) => ({ code: 'required', field: prefix + name, message: 'is required' })),
+      save: async (body) => {
+        const address = Object.fromEntries(Object.entries(body.shipping_address).filter(([, value]) => value !== ''));
+        ctx.offer = await flow.api.updateShippingAddress(address);
+        ctx.drafts.delivery = null;
       },
     },
     ctx.info?.end_customer?.billing_address
@@ -79,8 +63,6 @@ export function deliveryStep(flow) {
         autocomplete: 'shipping country',
       }),
     ),
-    problems,
-    h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', onclick: () => flow.back() }, t('action.back')), h('button', { type: 'submit', class: 'primary' }, t('action.continue'))),
   );
   const pickup = ctx.offer.shipping?.is_in_store_pickup ? h('p', { class: 'lead' }, t('delivery.pickup')) : null;
   return h('div', { class: 'screen' }, h('h1', {}, t('delivery.title')), h('p', { class: 'lead' }, t('delivery.lead')), pickup, form);
