@@ -64,7 +64,7 @@ button:focus-visible { outline: 3px solid #005fcc; outline-offset: 2px; }
 `))
 
 type simulationView struct {
-	Title, Problem, Action           string
+	Title, Problem, Action          string
 	SessionID, ReturnURL, Signature string
 }
 
