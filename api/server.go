@@ -1,7 +1,8 @@
 // Package api serves Tenure's HTTP interfaces with Fiber: the Seller API
 // (generated from api/openapi/seller.yaml), the Customer-Facing API
 // (generated from api/openapi/customer.yaml), the token endpoint, health
-// checks and the contracts themselves.
+// checks, the contracts themselves and the hosted checkout page (its assets
+// embedded from web/checkout).
 package api
 
 import (
@@ -113,6 +114,9 @@ func New(d Deps) (*fiber.App, error) {
 	// small bodies only.
 	publicLimits := []fiber.Handler{byAddress, limitPublicBody}
 	if err := mountCustomerAPI(app, d, customerTokens, publicLimits, limits.proxies); err != nil {
+		return nil, err
+	}
+	if err := mountCheckout(app, d.Config.Checkout); err != nil {
 		return nil, err
 	}
 

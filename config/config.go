@@ -52,6 +52,7 @@ type Config struct {
 	Sellers     SellersConfig     `mapstructure:"sellers"`
 	Terms       TermsConfig       `mapstructure:"terms"`
 	IDV         IDVConfig         `mapstructure:"idv"`
+	Checkout    CheckoutCfg       `mapstructure:"checkout"`
 }
 
 // HTTPConfig configures the API server.
@@ -312,7 +313,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -486,6 +487,7 @@ func (c *Config) Validate(need Need) error {
 		c.validateRateLimits(bad)
 		c.validateIdempotency(bad)
 		c.validateCustomer(bad)
+		c.validateCheckout(bad)
 	}
 	if need&NeedWebhooks != 0 {
 		c.validateWebhooks(bad)
