@@ -6,6 +6,8 @@ export GOTOOLCHAIN := local
 
 TENURE := bin/tenure
 REFERENCE_CONTRACT ?= ../shared/reference/seller-api-1.0.0.openapi.yaml
+# The hosted checkout's legal forms, generated from package checkout.
+LEGAL_FORMS_JS := web/checkout/assets/legal-forms.js
 
 .PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-csv
 
@@ -36,11 +38,12 @@ test-cluster: temporal-cli
 bench-webhooks: temporal-cli
 	go test ./webhook -run '^$$' -bench 'BenchmarkWebhook' -benchtime 1x -timeout 30m
 
-## generate: regenerate the sqlc queries and the Seller and Customer-Facing API servers
+## generate: regenerate the sqlc queries, the Seller and Customer-Facing API servers and the checkout's legal forms
 generate:
 	go tool sqlc generate
 	go tool oapi-codegen -config api/sellerapi/oapi-codegen.yaml api/openapi/seller.yaml
 	go tool oapi-codegen -config api/customerapi/oapi-codegen.yaml api/openapi/customer.yaml
+	go run ./web/checkout/genlegalforms -o $(LEGAL_FORMS_JS)
 
 ## check-generated: fail when committed generated code differs from what make generate writes
 check-generated:
@@ -51,7 +54,10 @@ check-generated:
 	go tool oapi-codegen -config $$tmp/$$api.yaml api/openapi/$$api.yaml && \
 	diff -q api/$${api}api/$${api}api.gen.go $$tmp/$${api}api.gen.go >/dev/null || \
 	{ echo "api/$${api}api is stale: run make generate and commit the result"; exit 1; }; \
-	done
+	done; \
+	go run ./web/checkout/genlegalforms -o $$tmp/legal-forms.js && \
+	diff -q $(LEGAL_FORMS_JS) $$tmp/legal-forms.js >/dev/null || \
+	{ echo "$(LEGAL_FORMS_JS) is stale: run make generate and commit the result"; exit 1; }
 
 check-format:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
