@@ -56,7 +56,7 @@ export const byCountry = {
 `
 
 // write renders forms as the module: one key per country in the order the
-// table first names it, the generic forms under ”, one form a line.
+// table first names it, the generic forms under the empty key, one form a line.
 func write(w io.Writer, forms []checkout.LegalForm) error {
 	var countries []string
 	byCountry := map[string][][]any{}

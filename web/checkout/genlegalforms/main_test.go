@@ -30,7 +30,7 @@ func parse(t *testing.T, module []byte) map[string][][]any {
 }
 
 // The module offers each country exactly the forms the API accepts for
-// it, in the table's order, and the generic forms under ”.
+// it, in the table's order, and the generic forms under the empty key.
 func TestModuleListsTheFormsTheAPIAccepts(t *testing.T) {
 	var out bytes.Buffer
 	if err := write(&out, checkout.LegalForms); err != nil {
