@@ -6,6 +6,8 @@ export GOTOOLCHAIN := local
 
 TENURE := bin/tenure
 REFERENCE_CONTRACT ?= ../shared/reference/seller-api-1.0.0.openapi.yaml
+# The hosted checkout's legal forms, generated from package checkout.
+LEGAL_FORMS_JS := web/checkout/assets/legal-forms.js
 
 .PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-csv record-histories
 
@@ -36,19 +38,26 @@ test-cluster: temporal-cli
 bench-webhooks: temporal-cli
 	go test ./webhook -run '^$$' -bench 'BenchmarkWebhook' -benchtime 1x -timeout 30m
 
-## generate: regenerate the sqlc queries and the Seller API server
+## generate: regenerate the sqlc queries, the Seller and Customer-Facing API servers and the checkout's legal forms
 generate:
 	go tool sqlc generate
 	go tool oapi-codegen -config api/sellerapi/oapi-codegen.yaml api/openapi/seller.yaml
+	go tool oapi-codegen -config api/customerapi/oapi-codegen.yaml api/openapi/customer.yaml
+	go run ./web/checkout/genlegalforms -o $(LEGAL_FORMS_JS)
 
 ## check-generated: fail when committed generated code differs from what make generate writes
 check-generated:
 	go tool sqlc diff
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
-	sed "s#^output: .*#output: $$tmp/sellerapi.gen.go#" api/sellerapi/oapi-codegen.yaml > $$tmp/config.yaml && \
-	go tool oapi-codegen -config $$tmp/config.yaml api/openapi/seller.yaml && \
-	diff -q api/sellerapi/sellerapi.gen.go $$tmp/sellerapi.gen.go >/dev/null || \
-	{ echo "api/sellerapi is stale: run make generate and commit the result"; exit 1; }
+	for api in seller customer; do \
+	sed "s#^output: .*#output: $$tmp/$${api}api.gen.go#" api/$${api}api/oapi-codegen.yaml > $$tmp/$$api.yaml && \
+	go tool oapi-codegen -config $$tmp/$$api.yaml api/openapi/$$api.yaml && \
+	diff -q api/$${api}api/$${api}api.gen.go $$tmp/$${api}api.gen.go >/dev/null || \
+	{ echo "api/$${api}api is stale: run make generate and commit the result"; exit 1; }; \
+	done; \
+	go run ./web/checkout/genlegalforms -o $$tmp/legal-forms.js && \
+	diff -q $(LEGAL_FORMS_JS) $$tmp/legal-forms.js >/dev/null || \
+	{ echo "$(LEGAL_FORMS_JS) is stale: run make generate and commit the result"; exit 1; }
 
 check-format:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

@@ -28,18 +28,21 @@ var layers = []struct {
 	{"domain", []string{
 		"config", "optional", "refusal", "pricing", "links", "identity", "idempotency", "listing",
 		"catalog/...", "csvimport", "webhook", "offers", "orders", "fixtures",
+		"checkout", "sellers", "discounts", "idv", "terms",
 		"internal/csvgen", "internal/sellerclient", "internal/temporalcli",
 	}},
 	{"activities", []string{"activities"}},
 	{"workflows", []string{"workflows/...", "internal/replay", "internal/permanent"}},
 	{"services", []string{"services"}},
-	{"api", []string{"api/..."}},
+	// The checkout page's assets are served by the API.
+	{"api", []string{"api/...", "web/checkout"}},
 	// The command and what composes the whole stack as it does: the test
 	// environment, the history recorder, the benchmarks, the cluster test,
 	// and the check of the API's responses against its contracts.
 	{"cmd", []string{
 		"cmd/...", "internal/testenv", "internal/histories", "internal/catalogbench", "internal/csvbench",
 		"internal/offerbench", "internal/clustertest", "internal/contractcheck", "internal/csvgen/gencsv", ".",
+		"internal/checkouttest", "web/checkout/genlegalforms",
 	}},
 }
 

@@ -39,26 +39,16 @@ func sellerClaims(ctx context.Context) (identity.Claims, error) {
 // context, where handlers and logs find them.
 func bearerAuth(tokens *identity.Tokens, revocations *identity.Revocations, logger *slog.Logger) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		header := c.Get(fiber.HeaderAuthorization)
-		if header == "" {
-			return Unauthorized("an Authorization: Bearer <access token> header is required")
-		}
-		scheme, token, ok := strings.Cut(header, " ")
-		token = strings.TrimSpace(token)
-		if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
-			return Unauthorized("the Authorization header must be of the form Bearer <access token>")
+		token, err := bearerToken(c)
+		if err != nil {
+			return err
 		}
 		claims, err := tokens.Verify(token)
 		if err != nil {
-			logger.DebugContext(c.UserContext(), "access token refused", "request_id", requestID(c), "error", err)
-			if errors.Is(err, jwt.ErrTokenExpired) {
-				return Unauthorized("the access token has expired; request a new one at /oauth2/token")
-			}
-			return Unauthorized("the access token is not valid")
+			return refusedToken(c, logger, err)
 		}
 		if err := revocations.Check(c.UserContext(), claims); errors.Is(err, identity.ErrRevoked) {
-			logger.DebugContext(c.UserContext(), "access token refused", "request_id", requestID(c), "error", err)
-			return Unauthorized("the access token was revoked: its client secret has been rotated; request a new one at /oauth2/token")
+			return refusedToken(c, logger, err)
 		} else if err != nil {
 			return err
 		}
@@ -83,4 +73,31 @@ func listenForRevocations(app *fiber.App, revocations *identity.Revocations) {
 		listening.Wait()
 		return nil
 	})
+}
+
+// bearerToken reads the token of an Authorization: Bearer header.
+func bearerToken(c *fiber.Ctx) (string, error) {
+	header := c.Get(fiber.HeaderAuthorization)
+	if header == "" {
+		return "", Unauthorized("an Authorization: Bearer <access token> header is required")
+	}
+	scheme, token, ok := strings.Cut(header, " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", Unauthorized("the Authorization header must be of the form Bearer <access token>")
+	}
+	return token, nil
+}
+
+// refusedToken is the 401 of a token that failed verification; why it
+// failed goes to the debug log only.
+func refusedToken(c *fiber.Ctx, logger *slog.Logger, err error) error {
+	logger.DebugContext(c.UserContext(), "access token refused", "request_id", requestID(c), "error", err)
+	switch {
+	case errors.Is(err, jwt.ErrTokenExpired):
+		return Unauthorized("the access token has expired; request a new one at /oauth2/token")
+	case errors.Is(err, identity.ErrRevoked):
+		return Unauthorized("the access token was revoked: its client secret has been rotated; request a new one at /oauth2/token")
+	}
+	return Unauthorized("the access token is not valid")
 }

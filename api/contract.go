@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -29,6 +30,15 @@ type operation struct {
 	statuses map[int]bool
 	// refusalStatus answers bad input: see refusal.
 	refusalStatus int
+	// schemes are the security schemes the operation names; optionalAuth
+	// is set when it also lists an empty requirement (credentials optional).
+	schemes      []string
+	optionalAuth bool
+	// authenticate, when set, verifies the caller's credentials first;
+	// before runs ahead of the guard (body and rate limits of public
+	// operations).
+	authenticate func(*fiber.Ctx) error
+	before       []fiber.Handler
 }
 
 // loadContract parses an OpenAPI document and lists its operations. A
@@ -54,8 +64,12 @@ func loadContract(spec []byte) ([]*operation, error) {
 				security = *op.Security
 			}
 			var scopes []identity.Scope
+			var schemes []string
+			optional := false
 			for _, requirement := range security {
-				for _, s := range requirement {
+				optional = optional || len(requirement) == 0
+				for scheme, s := range requirement {
+					schemes = append(schemes, scheme)
 					scopes = append(scopes, s...)
 				}
 			}
@@ -71,6 +85,8 @@ func loadContract(spec []byte) ([]*operation, error) {
 				route:         &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op},
 				statuses:      statuses,
 				refusalStatus: refusalStatus(statuses),
+				schemes:       schemes,
+				optionalAuth:  optional,
 			})
 		}
 	}
@@ -148,7 +164,8 @@ func (g *guardedRouter) add(method, path string, handlers []fiber.Handler) fiber
 		g.unguarded = append(g.unguarded, method+" "+path)
 		return g.Router.Add(method, path, handlers...)
 	}
-	return g.Router.Add(method, path, append([]fiber.Handler{op.guard}, handlers...)...)
+	chain := append(append(append([]fiber.Handler{}, op.before...), op.guard), handlers...)
+	return g.Router.Add(method, path, chain...)
 }
 
 // Get registers a guarded GET route.
@@ -176,18 +193,24 @@ func (g *guardedRouter) Delete(path string, h ...fiber.Handler) fiber.Router {
 	return g.add(fiber.MethodDelete, path, h)
 }
 
-// guard checks, in this order, that the token carries the operation's
+// guard checks, in this order, the caller's credentials (when the
+// operation has an authenticator), that the token carries the operation's
 // scopes, that the parameters are well formed text within their limits,
 // that they match the contract, and that the body does; only then does
 // the generated handler bind the request.
 func (o *operation) guard(c *fiber.Ctx) error {
 	c.Locals(operationKey, o)
-	if len(o.scopes) > 0 {
-		claims, err := sellerClaims(c.UserContext())
-		if err != nil {
+	if o.authenticate != nil {
+		if err := o.authenticate(c); err != nil {
 			return err
 		}
-		if !identity.HasAll(claims.Scopes, o.scopes) {
+	}
+	if len(o.scopes) > 0 {
+		granted, authenticated := grantedScopes(c.UserContext())
+		if !authenticated && !o.optionalAuth {
+			return errors.New("operation with scopes reached without verified credentials")
+		}
+		if authenticated && !identity.HasAll(granted, o.scopes) {
 			return Forbidden(fmt.Sprintf("this operation needs the scope %s", strings.Join(o.scopes, " and ")))
 		}
 	}

@@ -11,3 +11,10 @@ func sellerContract(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, "application/yaml")
 	return c.Send(openapi.Seller)
 }
+
+// customerContract serves the Customer-Facing API contract this server
+// implements.
+func customerContract(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderContentType, "application/yaml")
+	return c.Send(openapi.Customer)
+}

@@ -126,6 +126,9 @@ var statusNames = map[int]string{
 func errorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		c.Set(fiber.HeaderCacheControl, "no-store")
+		if handled, werr := writeCustomerError(c, err); handled {
+			return werr
+		}
 		var refused *refusal.Error
 		if errors.As(err, &refused) && refused.Kind.OfferPayload() {
 			// The offer operations' 422 is the contract's OfferError.
@@ -135,6 +138,7 @@ func errorHandler(logger *slog.Logger) fiber.ErrorHandler {
 		if op := guardedOperation(c); op != nil {
 			apiErr = op.refusal(apiErr)
 		}
+		apiErr = inCustomerWords(c, apiErr)
 		for k, v := range apiErr.Header {
 			c.Set(k, v)
 		}

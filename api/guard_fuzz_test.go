@@ -21,11 +21,13 @@ import (
 )
 
 // internals are fragments of Go, library or database text that must never
-// reach a client (the contract sweep checks the same; see export_test.go).
+// reach a client (the contract sweeps of both APIs check the same; see
+// export_test.go).
 var internals = []string{
 	"json:", "cannot unmarshal", "invalid character", "unexpected EOF", "exceeded max depth", "SQLSTATE", "pgx",
 	"runtime", "goroutine", "panic", "Go struct", "Go value", "strconv", "reflect", "interface {}", "map[string]",
 	"[]interface", "openapi3", "kin-openapi", "fasthttp", "Schema:", "Value:", "json.Number", "float64", "int64",
+	".go:", "*fiber", "sellerapi.", "customerapi.",
 }
 
 // guardOnly is every operation of seller.yaml behind its guard, each

@@ -9,15 +9,27 @@ import (
 )
 
 // clientAddress is the address the per-address limits and the credential
-// throttle count a request against: the peer, or, when the peer is a
-// trusted proxy, the nearest address of X-Forwarded-For that is not one.
-// Entries further left were written by the client and prove nothing. IPv6
-// clients count per /64, the block one subscriber is usually given, so a
+// throttle count a request against: the client's (see clientIP), with IPv6
+// clients counted per /64, the block one subscriber is usually given, so a
 // client cannot step through its own addresses to escape a limit.
 func clientAddress(c *fiber.Ctx, proxies []netip.Prefix) string {
-	client, ok := netip.AddrFromSlice(c.Context().RemoteIP())
+	client, ok := clientIP(c, proxies)
 	if !ok {
 		return "unknown"
+	}
+	if client.Is6() {
+		return netip.PrefixFrom(client, 64).Masked().String()
+	}
+	return client.String()
+}
+
+// clientIP is the address of the client: the peer, or, when the peer is a
+// trusted proxy, the nearest address of X-Forwarded-For that is not one.
+// Entries further left were written by the client and prove nothing.
+func clientIP(c *fiber.Ctx, proxies []netip.Prefix) (netip.Addr, bool) {
+	client, ok := netip.AddrFromSlice(c.Context().RemoteIP())
+	if !ok {
+		return netip.Addr{}, false
 	}
 	client = client.Unmap()
 	if trustedProxy(client, proxies) {
@@ -36,10 +48,7 @@ func clientAddress(c *fiber.Ctx, proxies []netip.Prefix) string {
 			}
 		}
 	}
-	if client.Is6() {
-		return netip.PrefixFrom(client, 64).Masked().String()
-	}
-	return client.String()
+	return client, true
 }
 
 func trustedProxy(a netip.Addr, proxies []netip.Prefix) bool {

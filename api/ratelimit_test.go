@@ -96,23 +96,27 @@ func TestAddressRateLimit(t *testing.T) {
 	if oauth.Error != "temporarily_unavailable" || !strings.Contains(oauth.Description, "retry after 100 seconds") || retryAfter(t, resp) != 100 {
 		t.Errorf("the token endpoint refuses in its own form: %s", resp.body)
 	}
-	// The other unauthenticated routes share the address's bucket and
-	// refuse with the contract's error object.
-	for _, target := range []string{"/downloads/catalog-imports/x/errors.csv?token=x", "/uploads/catalog-imports/x?token=x"} {
-		method := http.MethodGet
-		if strings.HasPrefix(target, "/uploads") {
+	// The other unauthenticated routes, the Customer-Facing API's public
+	// operations among them, share the address's bucket and refuse with
+	// the contract's error object.
+	for _, target := range []string{"/downloads/catalog-imports/x/errors.csv?token=x", "/uploads/catalog-imports/x?token=x", "/customer/crm/contacts"} {
+		method, body := http.MethodGet, any(nil)
+		switch {
+		case strings.HasPrefix(target, "/uploads"):
 			method = http.MethodPut
+		case strings.HasPrefix(target, "/customer"):
+			method, body = http.MethodPost, map[string]any{"properties": map[string]any{"email": "jane@company.example"}}
 		}
-		resp := h.do(t, method, target, "", nil)
+		resp := h.do(t, method, target, "", body)
 		if resp.status != http.StatusTooManyRequests {
 			t.Errorf("%s %s: %d %s", method, target, resp.status, resp.body)
 			continue
 		}
-		if e := resp.apiError(t); e["name"] != "TooManyRequests" {
-			t.Errorf("%s %s: %v", method, target, e)
+		if e := resp.apiError(t); e["name"] != "TooManyRequests" || retryAfter(t, resp) != 100 || quotaHeaders(t, resp)[1] != 0 {
+			t.Errorf("%s %s: %v %v", method, target, e, resp.header)
 		}
 	}
-	for _, path := range []string{"/healthz", "/readyz", "/openapi/seller.yaml"} {
+	for _, path := range []string{"/healthz", "/readyz", "/openapi/seller.yaml", "/openapi/customer.yaml"} {
 		if resp := h.do(t, http.MethodGet, path, "", nil); resp.status == http.StatusTooManyRequests {
 			t.Errorf("%s is limited", path)
 		}

@@ -1,6 +1,8 @@
 // Package api serves Tenure's HTTP interfaces with Fiber: the Seller API
-// (generated from api/openapi/seller.yaml), the token endpoint, health
-// checks and the contract itself.
+// (generated from api/openapi/seller.yaml), the Customer-Facing API
+// (generated from api/openapi/customer.yaml), the token endpoint, health
+// checks, the contracts themselves and the hosted checkout page (its assets
+// embedded from web/checkout).
 package api
 
 import (
@@ -18,6 +20,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/webhook"
 	"github.com/tenurehq/tenure/workflows/delivery"
@@ -45,6 +48,8 @@ type sellerAPI struct {
 	offerHandlers
 	orderHandlers
 	csvImports
+	sellerProfiles
+	discountCodes
 }
 
 // New builds the HTTP application.
@@ -88,6 +93,7 @@ func New(d Deps) (*fiber.App, error) {
 	app.Get("/healthz", healthz)
 	app.Get("/readyz", readiness{pool: d.Store.Pool, temporal: d.Temporal}.handle)
 	app.Get("/openapi/seller.yaml", sellerContract)
+	app.Get("/openapi/customer.yaml", customerContract)
 	files, jobs, err := newImportFiles(d)
 	if err != nil {
 		return nil, err
@@ -100,6 +106,19 @@ func New(d Deps) (*fiber.App, error) {
 	app.Use(limitBody(d.Config.HTTP.BodyLimit))
 	app.Get(errorsPath, byAddress, files.errorReport)
 	app.Post("/oauth2/token", limits.perAddress(token.overLimit), token.handle)
+
+	customerTokens := identity.NewOfferTokens(d.Config.Auth.SigningKey, d.Config.Auth.CustomerTokenTTL)
+	token.offers = &offerTokenExchange{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey), tokens: customerTokens}
+	// The Customer-Facing operations anyone may call are limited per client
+	// address, like the other routes callable without a token, and take
+	// small bodies only.
+	publicLimits := []fiber.Handler{byAddress, limitPublicBody}
+	if err := mountCustomerAPI(app, d, customerTokens, publicLimits, limits.proxies); err != nil {
+		return nil, err
+	}
+	if err := mountCheckout(app, d.Config.Checkout); err != nil {
+		return nil, err
+	}
 
 	// Every /v1 request, routed or not, needs a valid token first.
 	revocations := identity.NewRevocations(d.Store, d.Logger)
@@ -132,6 +151,8 @@ func New(d Deps) (*fiber.App, error) {
 		offerHandlers:    offerHandlers{service: offerService},
 		orderHandlers:    orderHandlers{service: orderService},
 		csvImports:       csvImports{jobs: jobs, temporal: d.Temporal},
+		sellerProfiles:   sellerProfiles{store: d.Store, cfg: d.Config},
+		discountCodes:    discountCodes{store: d.Store, now: time.Now},
 	}
 	keys, err := newKeyLedger(d)
 	if err != nil {

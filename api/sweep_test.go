@@ -113,6 +113,12 @@ func (sw *sweep) fixtures(t *testing.T) exampleIDs {
 		t.Fatalf("webhook fixtures: %s", resp.body)
 	}
 	receiver.WaitDelivered(t, 1, 30*time.Second)
+	resp = h.do(t, http.MethodPost, "/v1/discount-codes", sw.a.token, map[string]any{"code": "SWEEP-10", "percent_off": 1000})
+	var code struct{ ID string }
+	resp.decode(t, &code)
+	if code.ID == "" {
+		t.Fatalf("discount code fixture: %s", resp.body)
+	}
 
 	a := sw.a.seller
 	expired, _ := identity.NewTokens(h.cfg.Auth.SigningKey, -time.Minute).Issue(a.Seller.ID, a.Credentials.ClientID, 0, identity.SellerScopes)
@@ -131,6 +137,7 @@ func (sw *sweep) fixtures(t *testing.T) exampleIDs {
 			"/v1/events/{id}":                         event.ID,
 			"/v1/catalog/import/{id}":                 imported.ID,
 			"/v1/catalog/imports/{id}":                csvJob,
+			"/v1/discount-codes/{id}":                 code.ID,
 		},
 		byField: map[string]string{
 			"order_id": order, "superseded_by_id": offer.ID, "scenario_input.id": offer.ID, "scenario_input.ids": offer.ID,

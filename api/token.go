@@ -31,6 +31,8 @@ type tokenEndpoint struct {
 	decoy    string
 	throttle *credentialThrottle
 	proxies  []netip.Prefix
+	// offers serves the token exchange of the Customer-Facing API.
+	offers *offerTokenExchange
 }
 
 // maxClientIDLength is far above the length of the client ids Tenure issues
@@ -74,6 +76,9 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_request",
 			"send the parameters as an application/x-www-form-urlencoded body", false)
 	}
+	if form.Get("grant_type") == tokenExchangeGrant {
+		return t.exchangeOfferToken(c, form)
+	}
 	clientID, secret, basic, ok := clientCredentials(c.Get(fiber.HeaderAuthorization), form)
 	if !ok {
 		return t.refuse(c, fiber.StatusUnauthorized, "invalid_client",
@@ -88,7 +93,7 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_request", "grant_type is required", false)
 	default:
 		return t.refuse(c, fiber.StatusBadRequest, "unsupported_grant_type",
-			"only grant_type=client_credentials is supported", false)
+			"grant_type must be client_credentials or "+tokenExchangeGrant, false)
 	}
 	scopes, err := identity.GrantScopes(form.Get("scope"))
 	if err != nil {
@@ -190,11 +195,20 @@ func credentialText(clientID, secret string, form url.Values) string {
 	texts := url.Values{"client_id": {clientID}, "client_secret": {secret}, "grant_type": form["grant_type"], "scope": form["scope"]}
 	for _, name := range []string{"client_id", "client_secret", "grant_type", "scope"} {
 		for _, v := range texts[name] {
-			var refused *Error
-			if errors.As(checkParamText(name, v), &refused) {
-				return refused.Message
+			if problem := formText(name, v); problem != "" {
+				return problem
 			}
 		}
+	}
+	return ""
+}
+
+// formText says what is wrong with the text of one form field, "" when
+// nothing is (see checkParamText).
+func formText(name, v string) string {
+	var refused *Error
+	if errors.As(checkParamText(name, v), &refused) {
+		return refused.Message
 	}
 	return ""
 }

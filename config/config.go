@@ -49,6 +49,10 @@ type Config struct {
 	RateLimit   RateLimitConfig `mapstructure:"ratelimit"`
 	// Idempotency is read by the API only.
 	Idempotency IdempotencyConfig `mapstructure:"idempotency"`
+	Sellers     SellersConfig     `mapstructure:"sellers"`
+	Terms       TermsConfig       `mapstructure:"terms"`
+	IDV         IDVConfig         `mapstructure:"idv"`
+	Checkout    CheckoutCfg       `mapstructure:"checkout"`
 }
 
 // HTTPConfig configures the API server.
@@ -80,10 +84,13 @@ type TemporalCfg struct {
 	AddressGiven bool `mapstructure:"-"`
 }
 
-// AuthConfig configures the seller access tokens.
+// AuthConfig configures the access tokens.
 type AuthConfig struct {
 	SigningKey string        `mapstructure:"signing_key"`
 	TokenTTL   time.Duration `mapstructure:"token_ttl"`
+	// CustomerTokenTTL is the lifetime of an offer-scoped customer token
+	// (never beyond its offer's expiry).
+	CustomerTokenTTL time.Duration `mapstructure:"customer_token_ttl"`
 }
 
 // LinksConfig configures the signed links Tenure hands out.
@@ -143,6 +150,9 @@ type PricingConfig struct {
 	// Rates are monthly rates in basis points of the basis, by pricing
 	// category and term in months (pricing.rates.hardware.36).
 	Rates map[string]map[string]int64 `mapstructure:"rates"`
+	// Services are the first-party services by pricing category and type
+	// (pricing.services.hardware.service_replace.monthly_net).
+	Services map[string]map[string]ServiceConfig `mapstructure:"services"`
 }
 
 // NewEngine builds the pricing engine of this configuration.
@@ -176,6 +186,7 @@ func (p PricingConfig) Engine() (pricing.Config, []pricing.Problem) {
 		MinRentBasis:    p.MinRentBasis,
 		Rates:           rates,
 		DefaultCategory: p.DefaultCategory,
+		Services:        p.engineServices(),
 	}, problems
 }
 
@@ -302,7 +313,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -339,8 +350,13 @@ func Load(file string) (*Config, error) {
 }
 
 // decodeProblem matches one line of mapstructure's decoding error, which
-// quotes the key that failed (with an index for a list element).
-var decodeProblem = regexp.MustCompile(`'([a-z0-9_.]+)(\[\d+\])?'\s*(.*)`)
+// quotes the key that failed: map keys in brackets
+// (pricing.services[hardware][service_replace].monthly_net), or an index
+// for a list element (pricing.durations[1]).
+var decodeProblem = regexp.MustCompile(`'([a-z0-9_.]+(?:\[[^\]']+\][a-z0-9_.]*)*)'\s*(.*)`)
+
+// listElement is a key whose only bracket is a list index.
+var listElement = regexp.MustCompile(`^([a-z0-9_.]+)\[\d+\]$`)
 
 // describeDecodeError names each key that could not be read, with its
 // variable and the kind of value it takes, without Go's parser vocabulary.
@@ -351,20 +367,25 @@ func describeDecodeError(err error) string {
 		if m == nil {
 			continue
 		}
+		key := strings.NewReplacer("[", ".", "]", "").Replace(m[1])
+		element := listElement.FindStringSubmatch(m[1])
+		if element != nil {
+			key = element[1]
+		}
 		want := "a value of the right kind"
-		switch problem := m[3]; {
-		case strings.Contains(problem, "'int'") || strings.Contains(problem, "'uint'"):
+		switch problem := m[2]; {
+		case strings.Contains(problem, "'int") || strings.Contains(problem, "'uint"):
 			want = "a whole number"
 		case strings.Contains(problem, "'bool'"):
 			want = "true or false"
 		case strings.Contains(problem, "float"):
 			want = "a number"
-		case strings.Contains(problem, "duration") && m[2] != "":
+		case strings.Contains(problem, "duration") && element != nil:
 			want = "a comma-separated list of durations such as 0s,5s,5m"
 		case strings.Contains(problem, "duration"):
 			want = "a duration such as 30s or 2h"
 		}
-		problems = append(problems, fmt.Sprintf("%s (%s): must be %s", m[1], EnvName(m[1]), want))
+		problems = append(problems, fmt.Sprintf("%s (%s): must be %s", key, EnvName(key), want))
 	}
 	if len(problems) == 0 {
 		return err.Error()
@@ -425,6 +446,7 @@ func (c *Config) Validate(need Need) error {
 	}
 	c.validateCatalog(bad)
 	c.validateRisk(bad)
+	c.validateIDV(bad)
 	if need&NeedDatabase != 0 {
 		if u, err := url.Parse(c.Database.URL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 			bad("database.url", "must be a postgres:// URL such as postgres://postgres@127.0.0.1:5432/tenure?sslmode=disable")
@@ -464,6 +486,8 @@ func (c *Config) Validate(need Need) error {
 		}
 		c.validateRateLimits(bad)
 		c.validateIdempotency(bad)
+		c.validateCustomer(bad)
+		c.validateCheckout(bad)
 	}
 	if need&NeedWebhooks != 0 {
 		c.validateWebhooks(bad)

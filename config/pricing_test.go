@@ -105,3 +105,14 @@ func TestLoadNamesAMistypedListElement(t *testing.T) {
 		t.Fatalf("want an error naming pricing.durations, got %v", err)
 	}
 }
+
+// mapstructure writes keys under a map as pricing.rates[hardware][36];
+// the error names the key and its variable instead.
+func TestLoadNamesAMistypedRate(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("TENURE_PRICING_RATES_HARDWARE_36", "3.5%")
+	_, err := Load("")
+	if err == nil || !strings.Contains(err.Error(), "pricing.rates.hardware.36 (TENURE_PRICING_RATES_HARDWARE_36): must be a whole number") {
+		t.Fatalf("want an error naming pricing.rates.hardware.36, got %v", err)
+	}
+}

@@ -34,6 +34,12 @@ const (
 	ScopeWebhookRead Scope = "seller-webhook:read"
 	// ScopeWebhookEdit manages webhook endpoints and redelivers events.
 	ScopeWebhookEdit Scope = "seller-webhook:edit"
+	// ScopeBrandingEdit changes the seller's profile.
+	ScopeBrandingEdit Scope = "seller-branding:edit"
+	// ScopeDiscountRead reads discount codes.
+	ScopeDiscountRead Scope = "seller-discount:read"
+	// ScopeDiscountEdit creates and deactivates discount codes.
+	ScopeDiscountEdit Scope = "seller-discount:edit"
 )
 
 // SellerScopes is every scope a seller's client may be granted.
@@ -43,6 +49,7 @@ var SellerScopes = []Scope{
 	ScopeSimulationsRun, ScopeShipmentEdit, ScopeShippingMethodEdit,
 	ScopeShippingMethodRead, ScopeUserInfoRead,
 	ScopeWebhookRead, ScopeWebhookEdit,
+	ScopeBrandingEdit, ScopeDiscountRead, ScopeDiscountEdit,
 }
 
 // ClientScope is the scope value sellers send to the token endpoint to ask

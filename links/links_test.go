@@ -28,3 +28,13 @@ func TestSignAndVerify(t *testing.T) {
 		t.Errorf("want ErrExpired, got %v", err)
 	}
 }
+
+func TestDeriveKey(t *testing.T) {
+	a, b := DeriveKey("secret", "one"), DeriveKey("secret", "two")
+	if len(a) != 64 || a == b || a == DeriveKey("other", "one") {
+		t.Errorf("keys must differ by secret and purpose: %s %s", a, b)
+	}
+	if a != DeriveKey("secret", "one") {
+		t.Error("derivation is deterministic")
+	}
+}

@@ -29,6 +29,10 @@ type Config struct {
 	Rates map[string]map[int]int64
 	// DefaultCategory prices products whose category has no rates.
 	DefaultCategory string
+	// Services are the first-party services offered with lines, by pricing
+	// category and service type; a category without services offers none
+	// (there is no fallback to DefaultCategory).
+	Services map[string]map[string]ServiceTerms
 }
 
 // Problem is one thing wrong with a Config; Key is relative to the
@@ -71,7 +75,7 @@ func (c Config) Problems() []Problem {
 	for _, category := range sortedKeys(c.Rates) {
 		ps = append(ps, rateProblems(category, c.Rates[category], durations)...)
 	}
-	return ps
+	return append(ps, serviceProblems(c.Services, c.Rates)...)
 }
 
 // rateProblems checks one category: a rate for every duration, each in

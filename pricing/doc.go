@@ -30,4 +30,14 @@
 // Because Config refuses rates that grow with the term, and rounding is
 // monotonic, a longer term never has a higher monthly amount; and because
 // tax rates are never negative, gross is never below net.
+//
+// # The customer's checkout
+//
+// PriceCheckout takes an offer's lines as PriceLine priced them and the end
+// customer's choice per line (pay now or rent over one of the line's terms,
+// first-party services with rent) and prices the offer that way: every
+// line's terms and services with stable ids, what each line costs at once
+// and monthly, a Discount off the monthly rent, and the overview (rent
+// info, first payment, purchase amount). CheckoutOverview defines each
+// amount; like the totals above, each is a sum of rounded line amounts.
 package pricing

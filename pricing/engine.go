@@ -15,6 +15,7 @@ type Engine struct {
 	minRentBasis    int64
 	rates           map[string]map[int]int64
 	defaultCategory string
+	services        map[string]map[string]ServiceTerms
 }
 
 // New checks the configuration and builds an engine over a copy of it.
@@ -39,6 +40,7 @@ func New(c Config) (*Engine, error) {
 		minRentBasis:    c.MinRentBasis,
 		rates:           rates,
 		defaultCategory: c.DefaultCategory,
+		services:        copyServices(c.Services),
 	}, nil
 }
 

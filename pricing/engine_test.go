@@ -337,3 +337,24 @@ func TestPropertyDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestMinusAndSumOf(t *testing.T) {
+	if got := eur(1000, 1190, 1900).Minus(eur(100, 119, 1900)); got != eur(900, 1071, 1900) {
+		t.Errorf("same rate: %+v", got)
+	}
+	if got := eur(1000, 1190, 1900).Minus(Money{Currency: "EUR"}); got != eur(1000, 1190, 1900) {
+		t.Errorf("nothing taken off keeps the rate: %+v", got)
+	}
+	if got := eur(1000, 1190, 1900).Minus(eur(500, 535, 700)); got != eur(500, 655, 3100) {
+		t.Errorf("mixed rates state the effective rate: %+v", got)
+	}
+	if got, err := SumOf("EUR"); err != nil || got != (Money{Currency: "EUR"}) {
+		t.Errorf("empty sum: %+v %v", got, err)
+	}
+	if got, err := SumOf("EUR", Money{}, eur(100, 119, 1900), eur(0, 0, 0)); err != nil || got != eur(100, 119, 1900) {
+		t.Errorf("zero parts count for nothing: %+v %v", got, err)
+	}
+	if _, err := SumOf("EUR", Money{Currency: "USD", Net: 1, Gross: 1}); err == nil {
+		t.Error("another currency is refused")
+	}
+}

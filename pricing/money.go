@@ -70,3 +70,36 @@ func Sum(parts ...Money) (Money, error) {
 	}
 	return total, nil
 }
+
+// Minus is the amount less another of its currency. The result keeps the
+// tax rate both share (or the amount's, when nothing is taken off), else it
+// states its effective rate.
+func (m Money) Minus(o Money) Money {
+	if o.Net == 0 && o.Gross == 0 {
+		return m
+	}
+	out := Money{Currency: m.Currency, Net: m.Net - o.Net, Gross: m.Gross - o.Gross, TaxRate: m.TaxRate}
+	if o.TaxRate != m.TaxRate {
+		out.TaxRate = TaxRateOf(out.Net, out.Gross)
+	}
+	return out
+}
+
+// SumOf adds amounts of a currency, zero when there are none. Zero amounts
+// count for nothing, not even for the tax rate of the sum.
+func SumOf(currency string, parts ...Money) (Money, error) {
+	var nonZero []Money
+	for _, p := range parts {
+		if p.Net != 0 || p.Gross != 0 {
+			nonZero = append(nonZero, p)
+		}
+	}
+	if len(nonZero) == 0 {
+		return Money{Currency: currency}, nil
+	}
+	total, err := Sum(nonZero...)
+	if err == nil && total.Currency != currency {
+		err = fmt.Errorf("%w: %s and %s", ErrMixedCurrencies, currency, total.Currency)
+	}
+	return total, err
+}

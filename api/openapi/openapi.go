@@ -1,5 +1,6 @@
-// Package openapi embeds Tenure's OpenAPI documents: the contract the Seller
-// API is generated from, validates requests against and serves to readers.
+// Package openapi embeds Tenure's OpenAPI documents: the contracts the Seller
+// API and the Customer-Facing API are generated from, validate requests
+// against and serve to readers.
 package openapi
 
 import _ "embed"
@@ -9,3 +10,9 @@ import _ "embed"
 //
 //go:embed seller.yaml
 var Seller []byte
+
+// Customer is api/openapi/customer.yaml: the Customer-Facing API, mounted
+// under the base path its servers[0].url names.
+//
+//go:embed customer.yaml
+var Customer []byte

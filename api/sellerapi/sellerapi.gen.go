@@ -377,6 +377,27 @@ func (e SalesChannel) Valid() bool {
 	}
 }
 
+// Defines values for SellerTermsDocumentLanguage.
+const (
+	De SellerTermsDocumentLanguage = "de"
+	En SellerTermsDocumentLanguage = "en"
+	Nl SellerTermsDocumentLanguage = "nl"
+)
+
+// Valid indicates whether the value is a known member of the SellerTermsDocumentLanguage enum.
+func (e SellerTermsDocumentLanguage) Valid() bool {
+	switch e {
+	case De:
+		return true
+	case En:
+		return true
+	case Nl:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookAttemptOutcome.
 const (
 	WebhookAttemptOutcomeDelivered   WebhookAttemptOutcome = "delivered"
@@ -867,6 +888,78 @@ type Customer struct {
 
 	// PhoneNumber Phone number for the offer.
 	PhoneNumber *string `json:"phone_number,omitempty"`
+}
+
+// DiscountCode Tenure extension. A seller's discount code.
+type DiscountCode struct {
+	// Active False once deactivated.
+	Active bool `json:"active"`
+
+	// AmountOff An amount of money. `gross` and `net` are in integer minor units of the currency (cents): 119000 is 1,190.00.
+	AmountOff *Money `json:"amount_off,omitempty"`
+
+	// Code The code as the seller wrote it; customers may type it in any case.
+	Code string `json:"code"`
+
+	// CreatedAt Creation time.
+	CreatedAt time.Time `json:"created_at"`
+
+	// DeactivatedAt When it was deactivated.
+	DeactivatedAt *time.Time `json:"deactivated_at,omitempty"`
+
+	// Description The seller's note.
+	Description string `json:"description"`
+
+	// Id Code id (a UUID).
+	Id string `json:"id"`
+
+	// PercentOff Percent × 100 off the monthly rent (1000 is 10 %).
+	PercentOff *int32 `json:"percent_off,omitempty"`
+
+	// TimesUsed Offers accepted with the code.
+	TimesUsed int32 `json:"times_used"`
+
+	// UsageLimit How many offers may use it; absent for no limit.
+	UsageLimit *int32 `json:"usage_limit,omitempty"`
+
+	// ValidFrom Not valid before.
+	ValidFrom *time.Time `json:"valid_from,omitempty"`
+
+	// ValidUntil Not valid from then on.
+	ValidUntil *time.Time `json:"valid_until,omitempty"`
+}
+
+// DiscountCodeCreateRequest Tenure extension. A new discount code; exactly one of `percent_off` and `amount_off`.
+type DiscountCodeCreateRequest struct {
+	// AmountOff An amount of money. `gross` and `net` are in integer minor units of the currency (cents): 119000 is 1,190.00.
+	AmountOff *Money `json:"amount_off,omitempty"`
+
+	// Code 3 to 64 letters, digits, `_` or `-`.
+	Code string `json:"code"`
+
+	// Description A note for the seller's staff.
+	Description *string `json:"description,omitempty"`
+
+	// PercentOff Percent × 100 off the monthly rent, 1 to 10000.
+	PercentOff *int32 `json:"percent_off,omitempty"`
+
+	// UsageLimit How many offers may use it, 1 to 1,000,000.
+	UsageLimit *int32 `json:"usage_limit,omitempty"`
+
+	// ValidFrom Not valid before.
+	ValidFrom *time.Time `json:"valid_from,omitempty"`
+
+	// ValidUntil Not valid from then on.
+	ValidUntil *time.Time `json:"valid_until,omitempty"`
+}
+
+// DiscountCodePage Tenure extension. One page of discount codes.
+type DiscountCodePage struct {
+	// DiscountCodes The codes.
+	DiscountCodes []DiscountCode `json:"discount_codes"`
+
+	// Pagination Position of a page in a paginated list.
+	Pagination Pagination `json:"pagination"`
 }
 
 // Error Error body (media type `application/vnd.goa.error`) used for 400, 404, 413, 422, 429 and 503 answers. It never carries internal details such as stack traces or SQL.
@@ -2062,6 +2155,27 @@ type ScenarioSimulationRequest struct {
 	ScenarioInput ScenarioInput `json:"scenario_input"`
 }
 
+// SellerAddress Tenure extension. The seller's postal address; every field may be empty.
+type SellerAddress struct {
+	// City City.
+	City *string `json:"city,omitempty"`
+
+	// CountryCode ISO 3166-1 alpha-2 code, e.g. `DE`.
+	CountryCode *string `json:"country_code,omitempty"`
+
+	// Line1 Street and house number.
+	Line1 *string `json:"line1,omitempty"`
+
+	// Line2 Additional address line.
+	Line2 *string `json:"line2,omitempty"`
+
+	// PostalCode Postal code.
+	PostalCode *string `json:"postal_code,omitempty"`
+
+	// Region State or region.
+	Region *string `json:"region,omitempty"`
+}
+
 // SellerCategory A category of the seller's own product taxonomy.
 type SellerCategory struct {
 	// Id Category id in the seller's systems.
@@ -2139,6 +2253,111 @@ type SellerProductReference struct {
 	// Source Name of the seller system the reference comes from, e.g. `sku` or `SAP`.
 	Source string `json:"source"`
 }
+
+// SellerProfile Tenure extension. The seller as its customers see it, and what the operator decided for it.
+type SellerProfile struct {
+	// Address Tenure extension. The seller's postal address; every field may be empty.
+	Address SellerAddress `json:"address"`
+
+	// BillingCountries Billing countries the contractual entity serves (ISO 3166-1 alpha-2).
+	BillingCountries []string `json:"billing_countries"`
+
+	// CapabilityAddCustomProducts Products outside the catalog may be offered (set by the operator).
+	CapabilityAddCustomProducts bool `json:"capability_add_custom_products"`
+
+	// CapabilityAnonymizedPricing Prices are shown without catalog prices (set by the operator).
+	CapabilityAnonymizedPricing bool `json:"capability_anonymized_pricing"`
+
+	// CapabilityAnonymousEcomOfferCreation E-commerce offers may lack a shipping address (set by the operator).
+	CapabilityAnonymousEcomOfferCreation bool `json:"capability_anonymous_ecom_offer_creation"`
+
+	// CapabilityBundles Bundles are enabled (set by the operator).
+	CapabilityBundles bool `json:"capability_bundles"`
+
+	// CapabilityChatbotId Id of the support chatbot; empty for none (set by the operator).
+	CapabilityChatbotId string `json:"capability_chatbot_id"`
+
+	// CapabilityDualPricing Pay-now and rent prices are shown side by side (set by the operator).
+	CapabilityDualPricing bool `json:"capability_dual_pricing"`
+
+	// CapabilityHideBuyNow The checkout hides the pay-now option (set by the operator).
+	CapabilityHideBuyNow bool `json:"capability_hide_buy_now"`
+
+	// CapabilityInternationalShipment Goods may ship abroad (set by the operator).
+	CapabilityInternationalShipment bool `json:"capability_international_shipment"`
+
+	// ContractualEntity Id of the contractual entity that finances the seller's offers (set by the operator).
+	ContractualEntity string `json:"contractual_entity"`
+
+	// Currency The seller's currency.
+	Currency string `json:"currency"`
+
+	// Email Contact e-mail shown to customers.
+	Email string `json:"email"`
+
+	// Id Seller id.
+	Id string `json:"id"`
+
+	// LogoUrl Logo shown at checkout; empty for none.
+	LogoUrl string `json:"logo_url"`
+
+	// Name Legal name (set by the operator).
+	Name string `json:"name"`
+
+	// ParentSellerId Parent seller; empty for none (set by the operator).
+	ParentSellerId *string `json:"parent_seller_id,omitempty"`
+
+	// PdfReaderAssistantId Id of the document assistant; empty for none (set by the operator).
+	PdfReaderAssistantId *string `json:"pdf_reader_assistant_id,omitempty"`
+
+	// PrettyName Name shown to customers.
+	PrettyName string `json:"pretty_name"`
+
+	// ProductReferenceSource Default `source` of the seller's product references.
+	ProductReferenceSource string `json:"product_reference_source"`
+
+	// TermsAndConditions The seller's own documents and the operator's replacements of the deployment's.
+	TermsAndConditions []SellerTermsDocument `json:"terms_and_conditions"`
+
+	// UpdatedAt Last change.
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// SellerProfileUpdate Tenure extension. The profile fields a seller changes; absent fields are kept. Other fields (such as the operator's `name` or `contractual_entity`) are refused with 400.
+type SellerProfileUpdate struct {
+	// Address Tenure extension. The seller's postal address; every field may be empty.
+	Address *SellerAddress `json:"address,omitempty"`
+
+	// Email Contact e-mail shown to customers; empty for none.
+	Email *string `json:"email,omitempty"`
+
+	// LogoUrl An absolute https URL; empty for none.
+	LogoUrl *string `json:"logo_url,omitempty"`
+
+	// PrettyName Name shown to customers.
+	PrettyName *string `json:"pretty_name,omitempty"`
+
+	// ProductReferenceSource Default `source` of product references.
+	ProductReferenceSource *string `json:"product_reference_source,omitempty"`
+
+	// TermsAndConditions The seller's own documents (replacing all of them).
+	TermsAndConditions *[]SellerTermsDocument `json:"terms_and_conditions,omitempty"`
+}
+
+// SellerTermsDocument Tenure extension. A terms and conditions document of the seller's.
+type SellerTermsDocument struct {
+	// Language Its language.
+	Language SellerTermsDocumentLanguage `json:"language"`
+
+	// Type Kind of document, lower-case letters, digits and `_`, e.g. `return_policy`.
+	Type string `json:"type"`
+
+	// Url An absolute http(s) URL.
+	Url string `json:"url"`
+}
+
+// SellerTermsDocumentLanguage Its language.
+type SellerTermsDocumentLanguage string
 
 // Shipment A recorded shipment.
 type Shipment struct {
@@ -2440,6 +2659,9 @@ type WebhookEndpointWithSecret struct {
 // AcceptLanguage defines model for AcceptLanguage.
 type AcceptLanguage = string
 
+// DiscountCodeID defines model for DiscountCodeID.
+type DiscountCodeID = string
+
 // EventID defines model for EventID.
 type EventID = string
 
@@ -2601,6 +2823,48 @@ type FilterProductsPaginatedParams struct {
 	// Page Zero-based page index, 0 to 1,000,000; other values answer 422.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ListDiscountCodesParams defines parameters for ListDiscountCodes.
+type ListDiscountCodesParams struct {
+	// Page Zero-based page index.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Codes per page, 1 to 100 (default 20).
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// IncludeInactive Also list deactivated codes.
+	IncludeInactive *bool `form:"include_inactive,omitempty" json:"include_inactive,omitempty"`
+}
+
+// CreateDiscountCodeParams defines parameters for CreateDiscountCode.
+type CreateDiscountCodeParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeactivateDiscountCodeParams defines parameters for DeactivateDiscountCode.
+type DeactivateDiscountCodeParams struct {
 	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
@@ -3023,6 +3287,9 @@ type CalculateProductPricingJSONRequestBody = ProductPricingRequest
 // FilterProductsPaginatedJSONRequestBody defines body for FilterProductsPaginated for application/json ContentType.
 type FilterProductsPaginatedJSONRequestBody = ProductFilterRequest
 
+// CreateDiscountCodeJSONRequestBody defines body for CreateDiscountCode for application/json ContentType.
+type CreateDiscountCodeJSONRequestBody = DiscountCodeCreateRequest
+
 // CreateOfferJSONRequestBody defines body for CreateOffer for application/json ContentType.
 type CreateOfferJSONRequestBody = OfferCreateRequest
 
@@ -3043,6 +3310,9 @@ type SetOrderMetadataJSONRequestBody = OrderMetadataUpdate
 
 // RunScenarioSimulationJSONRequestBody defines body for RunScenarioSimulation for application/json ContentType.
 type RunScenarioSimulationJSONRequestBody = ScenarioSimulationRequest
+
+// UpdateSellerProfileJSONRequestBody defines body for UpdateSellerProfile for application/json ContentType.
+type UpdateSellerProfileJSONRequestBody = SellerProfileUpdate
 
 // CreateShipmentJSONRequestBody defines body for CreateShipment for application/json ContentType.
 type CreateShipmentJSONRequestBody = ShipmentCreateRequest
@@ -3184,6 +3454,18 @@ type ServerInterface interface {
 	// FilterProductsPaginated Search and filter products, paginated
 	// (POST /v1/catalog/products_paginated)
 	FilterProductsPaginated(c *fiber.Ctx, params FilterProductsPaginatedParams) error
+	// ListDiscountCodes List discount codes
+	// (GET /v1/discount-codes)
+	ListDiscountCodes(c *fiber.Ctx, params ListDiscountCodesParams) error
+	// CreateDiscountCode Create a discount code
+	// (POST /v1/discount-codes)
+	CreateDiscountCode(c *fiber.Ctx, params CreateDiscountCodeParams) error
+	// GetDiscountCode Get a discount code
+	// (GET /v1/discount-codes/{id})
+	GetDiscountCode(c *fiber.Ctx, id DiscountCodeID) error
+	// DeactivateDiscountCode Deactivate a discount code
+	// (POST /v1/discount-codes/{id}/deactivate)
+	DeactivateDiscountCode(c *fiber.Ctx, id DiscountCodeID, params DeactivateDiscountCodeParams) error
 	// ListEvents List events
 	// (GET /v1/events)
 	ListEvents(c *fiber.Ctx, params ListEventsParams) error
@@ -3248,6 +3530,12 @@ type ServerInterface interface {
 	// RunScenarioSimulation Run a scenario simulation (sandbox only)
 	// (POST /v1/scenario_simulations/{scenario_name})
 	RunScenarioSimulation(c *fiber.Ctx, scenarioName RunScenarioSimulationParamsScenarioName, params RunScenarioSimulationParams) error
+	// GetSellerProfile Get the seller's profile
+	// (GET /v1/seller-profile)
+	GetSellerProfile(c *fiber.Ctx) error
+	// UpdateSellerProfile Change the seller's profile
+	// (PATCH /v1/seller-profile)
+	UpdateSellerProfile(c *fiber.Ctx) error
 	// CreateShipment Report a shipment
 	// (POST /v1/shipment)
 	CreateShipment(c *fiber.Ctx, params CreateShipmentParams) error
@@ -3890,6 +4178,180 @@ func (siw *ServerInterfaceWrapper) FilterProductsPaginated(c *fiber.Ctx) error {
 
 	handler := func(c *fiber.Ctx) error {
 		return siw.Handler.FilterProductsPaginated(c, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// ListDiscountCodes operation middleware
+func (siw *ServerInterfaceWrapper) ListDiscountCodes(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListDiscountCodesParams
+
+	var query url.Values
+	query, err = url.ParseQuery(string(c.Request().URI().QueryString()))
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for query string: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", query, &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter page: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", query, &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter limit: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "include_inactive" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include_inactive", query, &params.IncludeInactive, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter include_inactive: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.ListDiscountCodes(c, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// CreateDiscountCode operation middleware
+func (siw *ServerInterfaceWrapper) CreateDiscountCode(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateDiscountCodeParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.CreateDiscountCode(c, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// GetDiscountCode operation middleware
+func (siw *ServerInterfaceWrapper) GetDiscountCode(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id DiscountCodeID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.GetDiscountCode(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// DeactivateDiscountCode operation middleware
+func (siw *ServerInterfaceWrapper) DeactivateDiscountCode(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id DiscountCodeID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeactivateDiscountCodeParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.DeactivateDiscountCode(c, id, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -4977,6 +5439,42 @@ func (siw *ServerInterfaceWrapper) RunScenarioSimulation(c *fiber.Ctx) error {
 	return handler(c)
 }
 
+// GetSellerProfile operation middleware
+func (siw *ServerInterfaceWrapper) GetSellerProfile(c *fiber.Ctx) error {
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.GetSellerProfile(c)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// UpdateSellerProfile operation middleware
+func (siw *ServerInterfaceWrapper) UpdateSellerProfile(c *fiber.Ctx) error {
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.UpdateSellerProfile(c)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
 // CreateShipment operation middleware
 func (siw *ServerInterfaceWrapper) CreateShipment(c *fiber.Ctx) error {
 
@@ -5456,6 +5954,18 @@ func RegisterHandlersWithOptions(router fiber.Router, si ServerInterface, option
 	router.Get(options.BaseURL+"/v1/events/:id", wrapper.GetEvent)
 
 	router.Post(options.BaseURL+"/v1/events/:id/redeliver", wrapper.RedeliverEvent)
+
+	router.Get(options.BaseURL+"/v1/seller-profile", wrapper.GetSellerProfile)
+
+	router.Patch(options.BaseURL+"/v1/seller-profile", wrapper.UpdateSellerProfile)
+
+	router.Get(options.BaseURL+"/v1/discount-codes", wrapper.ListDiscountCodes)
+
+	router.Post(options.BaseURL+"/v1/discount-codes", wrapper.CreateDiscountCode)
+
+	router.Get(options.BaseURL+"/v1/discount-codes/:id", wrapper.GetDiscountCode)
+
+	router.Post(options.BaseURL+"/v1/discount-codes/:id/deactivate", wrapper.DeactivateDiscountCode)
 
 	router.Post(options.BaseURL+"/v1/scenario_simulations/:scenario_name", wrapper.RunScenarioSimulation)
 
@@ -6526,6 +7036,293 @@ func (response FilterProductsPaginated422ApplicationvndGoaErrorResponse) VisitFi
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ListDiscountCodesRequestObject struct {
+	Params ListDiscountCodesParams
+}
+
+type ListDiscountCodesResponseObject interface {
+	VisitListDiscountCodesResponse(ctx *fiber.Ctx) error
+}
+
+type ListDiscountCodes200JSONResponse DiscountCodePage
+
+func (response ListDiscountCodes200JSONResponse) VisitListDiscountCodesResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type ListDiscountCodes400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response ListDiscountCodes400ApplicationvndGoaErrorResponse) VisitListDiscountCodesResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ListDiscountCodes401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListDiscountCodes401JSONResponse) VisitListDiscountCodesResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type ListDiscountCodes403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListDiscountCodes403JSONResponse) VisitListDiscountCodesResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type CreateDiscountCodeRequestObject struct {
+	Params CreateDiscountCodeParams
+	Body   *CreateDiscountCodeJSONRequestBody
+}
+
+type CreateDiscountCodeResponseObject interface {
+	VisitCreateDiscountCodeResponse(ctx *fiber.Ctx) error
+}
+
+type CreateDiscountCode201JSONResponse DiscountCode
+
+func (response CreateDiscountCode201JSONResponse) VisitCreateDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(201)
+
+	return ctx.JSON(&response)
+}
+
+type CreateDiscountCode400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response CreateDiscountCode400ApplicationvndGoaErrorResponse) VisitCreateDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type CreateDiscountCode401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateDiscountCode401JSONResponse) VisitCreateDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type CreateDiscountCode403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateDiscountCode403JSONResponse) VisitCreateDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type CreateDiscountCode413ApplicationvndGoaErrorResponse struct {
+	TooLargeApplicationvndGoaErrorResponse
+}
+
+func (response CreateDiscountCode413ApplicationvndGoaErrorResponse) VisitCreateDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(413)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type CreateDiscountCode422ApplicationvndGoaErrorResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response CreateDiscountCode422ApplicationvndGoaErrorResponse) VisitCreateDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetDiscountCodeRequestObject struct {
+	Id DiscountCodeID `json:"id"`
+}
+
+type GetDiscountCodeResponseObject interface {
+	VisitGetDiscountCodeResponse(ctx *fiber.Ctx) error
+}
+
+type GetDiscountCode200JSONResponse DiscountCode
+
+func (response GetDiscountCode200JSONResponse) VisitGetDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type GetDiscountCode400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response GetDiscountCode400ApplicationvndGoaErrorResponse) VisitGetDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetDiscountCode401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetDiscountCode401JSONResponse) VisitGetDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type GetDiscountCode403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetDiscountCode403JSONResponse) VisitGetDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetDiscountCode404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response GetDiscountCode404ApplicationvndGoaErrorResponse) VisitGetDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type DeactivateDiscountCodeRequestObject struct {
+	Id     DiscountCodeID `json:"id"`
+	Params DeactivateDiscountCodeParams
+}
+
+type DeactivateDiscountCodeResponseObject interface {
+	VisitDeactivateDiscountCodeResponse(ctx *fiber.Ctx) error
+}
+
+type DeactivateDiscountCode200JSONResponse DiscountCode
+
+func (response DeactivateDiscountCode200JSONResponse) VisitDeactivateDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type DeactivateDiscountCode400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response DeactivateDiscountCode400ApplicationvndGoaErrorResponse) VisitDeactivateDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type DeactivateDiscountCode401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeactivateDiscountCode401JSONResponse) VisitDeactivateDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type DeactivateDiscountCode403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeactivateDiscountCode403JSONResponse) VisitDeactivateDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type DeactivateDiscountCode404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response DeactivateDiscountCode404ApplicationvndGoaErrorResponse) VisitDeactivateDiscountCodeResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -8208,6 +9005,111 @@ func (response RunScenarioSimulation422ApplicationvndGoaErrorResponse) VisitRunS
 	return err
 }
 
+type GetSellerProfileRequestObject struct {
+}
+
+type GetSellerProfileResponseObject interface {
+	VisitGetSellerProfileResponse(ctx *fiber.Ctx) error
+}
+
+type GetSellerProfile200JSONResponse SellerProfile
+
+func (response GetSellerProfile200JSONResponse) VisitGetSellerProfileResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type GetSellerProfile401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetSellerProfile401JSONResponse) VisitGetSellerProfileResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type GetSellerProfile403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetSellerProfile403JSONResponse) VisitGetSellerProfileResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type UpdateSellerProfileRequestObject struct {
+	Body *UpdateSellerProfileJSONRequestBody
+}
+
+type UpdateSellerProfileResponseObject interface {
+	VisitUpdateSellerProfileResponse(ctx *fiber.Ctx) error
+}
+
+type UpdateSellerProfile200JSONResponse SellerProfile
+
+func (response UpdateSellerProfile200JSONResponse) VisitUpdateSellerProfileResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type UpdateSellerProfile400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response UpdateSellerProfile400ApplicationvndGoaErrorResponse) VisitUpdateSellerProfileResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type UpdateSellerProfile401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateSellerProfile401JSONResponse) VisitUpdateSellerProfileResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type UpdateSellerProfile403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateSellerProfile403JSONResponse) VisitUpdateSellerProfileResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type UpdateSellerProfile413ApplicationvndGoaErrorResponse struct {
+	TooLargeApplicationvndGoaErrorResponse
+}
+
+func (response UpdateSellerProfile413ApplicationvndGoaErrorResponse) VisitUpdateSellerProfileResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(413)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type CreateShipmentRequestObject struct {
 	Params CreateShipmentParams
 	Body   *CreateShipmentJSONRequestBody
@@ -9031,6 +9933,18 @@ type StrictServerInterface interface {
 	// FilterProductsPaginated Search and filter products, paginated
 	// (POST /v1/catalog/products_paginated)
 	FilterProductsPaginated(ctx context.Context, request FilterProductsPaginatedRequestObject) (FilterProductsPaginatedResponseObject, error)
+	// ListDiscountCodes List discount codes
+	// (GET /v1/discount-codes)
+	ListDiscountCodes(ctx context.Context, request ListDiscountCodesRequestObject) (ListDiscountCodesResponseObject, error)
+	// CreateDiscountCode Create a discount code
+	// (POST /v1/discount-codes)
+	CreateDiscountCode(ctx context.Context, request CreateDiscountCodeRequestObject) (CreateDiscountCodeResponseObject, error)
+	// GetDiscountCode Get a discount code
+	// (GET /v1/discount-codes/{id})
+	GetDiscountCode(ctx context.Context, request GetDiscountCodeRequestObject) (GetDiscountCodeResponseObject, error)
+	// DeactivateDiscountCode Deactivate a discount code
+	// (POST /v1/discount-codes/{id}/deactivate)
+	DeactivateDiscountCode(ctx context.Context, request DeactivateDiscountCodeRequestObject) (DeactivateDiscountCodeResponseObject, error)
 	// ListEvents List events
 	// (GET /v1/events)
 	ListEvents(ctx context.Context, request ListEventsRequestObject) (ListEventsResponseObject, error)
@@ -9095,6 +10009,12 @@ type StrictServerInterface interface {
 	// RunScenarioSimulation Run a scenario simulation (sandbox only)
 	// (POST /v1/scenario_simulations/{scenario_name})
 	RunScenarioSimulation(ctx context.Context, request RunScenarioSimulationRequestObject) (RunScenarioSimulationResponseObject, error)
+	// GetSellerProfile Get the seller's profile
+	// (GET /v1/seller-profile)
+	GetSellerProfile(ctx context.Context, request GetSellerProfileRequestObject) (GetSellerProfileResponseObject, error)
+	// UpdateSellerProfile Change the seller's profile
+	// (PATCH /v1/seller-profile)
+	UpdateSellerProfile(ctx context.Context, request UpdateSellerProfileRequestObject) (UpdateSellerProfileResponseObject, error)
 	// CreateShipment Report a shipment
 	// (POST /v1/shipment)
 	CreateShipment(ctx context.Context, request CreateShipmentRequestObject) (CreateShipmentResponseObject, error)
@@ -9600,6 +10520,129 @@ func (sh *strictHandler) FilterProductsPaginated(ctx *fiber.Ctx, params FilterPr
 		return err
 	} else if validResponse, ok := response.(FilterProductsPaginatedResponseObject); ok {
 		if err := validResponse.VisitFilterProductsPaginatedResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListDiscountCodes operation middleware
+func (sh *strictHandler) ListDiscountCodes(ctx *fiber.Ctx, params ListDiscountCodesParams) error {
+	var request ListDiscountCodesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.ListDiscountCodes(ctx.UserContext(), request.(ListDiscountCodesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListDiscountCodes")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListDiscountCodesResponseObject); ok {
+		if err := validResponse.VisitListDiscountCodesResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateDiscountCode operation middleware
+func (sh *strictHandler) CreateDiscountCode(ctx *fiber.Ctx, params CreateDiscountCodeParams) error {
+	var request CreateDiscountCodeRequestObject
+
+	request.Params = params
+
+	var body CreateDiscountCodeJSONRequestBody
+	var err error
+	// The validation middleware stores the value a kin-openapi validator
+	// validated in the Fiber context. Bind that value, matching member
+	// names exactly, so the handler receives what was validated instead
+	// of a second, case-insensitive decode.
+	if v := ctx.Locals(validatedBodyLocalsKey); v == nil || runtime.BindJSONValue(v, &body) != nil {
+		err = ctx.BodyParser(&body)
+	}
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, err.Error())
+	}
+	request.Body = &body
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateDiscountCode(ctx.UserContext(), request.(CreateDiscountCodeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateDiscountCode")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateDiscountCodeResponseObject); ok {
+		if err := validResponse.VisitCreateDiscountCodeResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetDiscountCode operation middleware
+func (sh *strictHandler) GetDiscountCode(ctx *fiber.Ctx, id DiscountCodeID) error {
+	var request GetDiscountCodeRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.GetDiscountCode(ctx.UserContext(), request.(GetDiscountCodeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetDiscountCode")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetDiscountCodeResponseObject); ok {
+		if err := validResponse.VisitGetDiscountCodeResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeactivateDiscountCode operation middleware
+func (sh *strictHandler) DeactivateDiscountCode(ctx *fiber.Ctx, id DiscountCodeID, params DeactivateDiscountCodeParams) error {
+	var request DeactivateDiscountCodeRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.DeactivateDiscountCode(ctx.UserContext(), request.(DeactivateDiscountCodeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeactivateDiscountCode")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeactivateDiscountCodeResponseObject); ok {
+		if err := validResponse.VisitDeactivateDiscountCodeResponse(ctx); err != nil {
 			return err
 		}
 	} else if response != nil {
@@ -10244,6 +11287,70 @@ func (sh *strictHandler) RunScenarioSimulation(ctx *fiber.Ctx, scenarioName RunS
 		return err
 	} else if validResponse, ok := response.(RunScenarioSimulationResponseObject); ok {
 		if err := validResponse.VisitRunScenarioSimulationResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetSellerProfile operation middleware
+func (sh *strictHandler) GetSellerProfile(ctx *fiber.Ctx) error {
+	var request GetSellerProfileRequestObject
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSellerProfile(ctx.UserContext(), request.(GetSellerProfileRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSellerProfile")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetSellerProfileResponseObject); ok {
+		if err := validResponse.VisitGetSellerProfileResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// UpdateSellerProfile operation middleware
+func (sh *strictHandler) UpdateSellerProfile(ctx *fiber.Ctx) error {
+	var request UpdateSellerProfileRequestObject
+
+	var body UpdateSellerProfileJSONRequestBody
+	var err error
+	// The validation middleware stores the value a kin-openapi validator
+	// validated in the Fiber context. Bind that value, matching member
+	// names exactly, so the handler receives what was validated instead
+	// of a second, case-insensitive decode.
+	if v := ctx.Locals(validatedBodyLocalsKey); v == nil || runtime.BindJSONValue(v, &body) != nil {
+		err = ctx.BodyParser(&body)
+	}
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, err.Error())
+	}
+	request.Body = &body
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateSellerProfile(ctx.UserContext(), request.(UpdateSellerProfileRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateSellerProfile")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(UpdateSellerProfileResponseObject); ok {
+		if err := validResponse.VisitUpdateSellerProfileResponse(ctx); err != nil {
 			return err
 		}
 	} else if response != nil {

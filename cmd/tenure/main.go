@@ -41,6 +41,7 @@ func rootCommand() *cobra.Command {
 		migrateCommand(file),
 		sellersCommand(file),
 		offersCommand(file),
+		leadsCommand(file),
 		temporalCLICommand(file),
 	)
 	return root

@@ -10,6 +10,15 @@ import (
 	"github.com/google/uuid"
 )
 
+type AccessoryFeedback struct {
+	ID               uuid.UUID
+	SellerID         uuid.UUID
+	OfferID          uuid.UUID
+	OfferLineID      string
+	CustomerFeedback string
+	CreatedAt        time.Time
+}
+
 type CsvImport struct {
 	ID              uuid.UUID
 	SellerID        uuid.UUID
@@ -38,6 +47,30 @@ type CsvImportError struct {
 	Reason     string
 }
 
+type DiscountCode struct {
+	ID             uuid.UUID
+	SellerID       uuid.UUID
+	Code           string
+	Description    string
+	PercentOff     *int32
+	AmountOffNet   *int64
+	AmountOffGross *int64
+	Currency       string
+	ValidFrom      *time.Time
+	ValidUntil     *time.Time
+	UsageLimit     *int32
+	TimesUsed      int32
+	Active         bool
+	CreatedAt      time.Time
+	DeactivatedAt  *time.Time
+}
+
+type DiscountRedemption struct {
+	DiscountCodeID uuid.UUID
+	OfferID        uuid.UUID
+	RedeemedAt     time.Time
+}
+
 type Event struct {
 	ID           uuid.UUID
 	SellerID     uuid.UUID
@@ -63,6 +96,32 @@ type IdempotencyKey struct {
 	Body        []byte
 	CreatedAt   time.Time
 	ExpiresAt   time.Time
+}
+
+type IdvSession struct {
+	ID                uuid.UUID
+	SellerID          uuid.UUID
+	OfferID           uuid.UUID
+	Provider          string
+	Status            string
+	ReturnUrl         string
+	LinkExpiresAt     time.Time
+	ProviderReference string
+	Reason            string
+	CreatedAt         time.Time
+	DecidedAt         *time.Time
+}
+
+type Lead struct {
+	ID            uuid.UUID
+	Email         string
+	Company       string
+	FirstName     string
+	LastName      string
+	Phone         string
+	Website       string
+	ClientAddress string
+	CreatedAt     time.Time
 }
 
 type Offer struct {
@@ -228,6 +287,14 @@ type Seller struct {
 	Email                  string
 	Address                []byte
 	ProductReferenceSource string
+	PrettyName             string
+	LogoUrl                string
+	Capabilities           []byte
+	ContractualEntity      string
+	TermsDocuments         []byte
+	ParentSellerID         *uuid.UUID
+	PdfReaderAssistantID   string
+	UpdatedAt              time.Time
 }
 
 type SellerCredential struct {

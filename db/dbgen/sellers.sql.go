@@ -14,7 +14,7 @@ import (
 const createSeller = `-- name: CreateSeller :one
 INSERT INTO sellers (id, name, currency)
 VALUES ($1, $2, $3)
-RETURNING id, name, currency, created_at, email, address, product_reference_source
+RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at
 `
 
 type CreateSellerParams struct {
@@ -34,12 +34,20 @@ func (q *Queries) CreateSeller(ctx context.Context, arg CreateSellerParams) (Sel
 		&i.Email,
 		&i.Address,
 		&i.ProductReferenceSource,
+		&i.PrettyName,
+		&i.LogoUrl,
+		&i.Capabilities,
+		&i.ContractualEntity,
+		&i.TermsDocuments,
+		&i.ParentSellerID,
+		&i.PdfReaderAssistantID,
+		&i.UpdatedAt,
 	)
 	return i, err
 }
 
 const getSeller = `-- name: GetSeller :one
-SELECT id, name, currency, created_at, email, address, product_reference_source FROM sellers WHERE id = $1
+SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at FROM sellers WHERE id = $1
 `
 
 func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
@@ -53,12 +61,20 @@ func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
 		&i.Email,
 		&i.Address,
 		&i.ProductReferenceSource,
+		&i.PrettyName,
+		&i.LogoUrl,
+		&i.Capabilities,
+		&i.ContractualEntity,
+		&i.TermsDocuments,
+		&i.ParentSellerID,
+		&i.PdfReaderAssistantID,
+		&i.UpdatedAt,
 	)
 	return i, err
 }
 
 const listSellers = `-- name: ListSellers :many
-SELECT id, name, currency, created_at, email, address, product_reference_source FROM sellers ORDER BY created_at, id
+SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at FROM sellers ORDER BY created_at, id
 `
 
 func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
@@ -78,6 +94,14 @@ func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
 			&i.Email,
 			&i.Address,
 			&i.ProductReferenceSource,
+			&i.PrettyName,
+			&i.LogoUrl,
+			&i.Capabilities,
+			&i.ContractualEntity,
+			&i.TermsDocuments,
+			&i.ParentSellerID,
+			&i.PdfReaderAssistantID,
+			&i.UpdatedAt,
 		); err != nil {
 			return nil, err
 		}

@@ -1,9 +1,10 @@
-// Package contractcheck checks, for tests, that every response of the
-// Seller API is one its contract allows: a response to an operation of the
+// Package contractcheck checks, for tests, that every response of Tenure's
+// APIs is one its contract allows: a response to an operation of the
 // published Seller API 1.0.0 against that published contract, a response
-// to one of Tenure's extensions against api/openapi/seller.yaml. The
-// published contract is not part of the repository; without it only the
-// extensions are checked.
+// to one of Tenure's extensions against api/openapi/seller.yaml, and a
+// response of the Customer-Facing API against api/openapi/customer.yaml.
+// The published contract is not part of the repository; without it the
+// Seller API's extensions and the Customer-Facing API are checked.
 package contractcheck
 
 import (
@@ -17,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -49,19 +51,29 @@ type Checker struct {
 	// published routes the published operations; nil without the file.
 	published routers.Router
 	seller    routers.Router
-	// errorSchema is the contract's error object, for the statuses any
-	// operation may answer (see allowedAnyway).
-	errorSchema *openapi3.SchemaRef
+	// customer routes the Customer-Facing API's operations, under its
+	// base path.
+	customer routers.Router
+	// errorSchema and customerErrorSchema are the contracts' error
+	// objects, for the statuses any operation may answer (see
+	// allowedAnyway).
+	errorSchema         *openapi3.SchemaRef
+	customerErrorSchema *openapi3.SchemaRef
 }
 
-// New loads seller.yaml and, when referencePath exists, the published
-// contract. Published reports whether it did.
+// New loads seller.yaml, customer.yaml and, when referencePath exists, the
+// published contract. Published reports whether it did.
 func New(referencePath string) (*Checker, error) {
 	seller, sellerDoc, err := router(openapi.Seller)
 	if err != nil {
 		return nil, fmt.Errorf("seller.yaml: %w", err)
 	}
-	c := &Checker{seller: seller, errorSchema: sellerDoc.Components.Schemas["Error"]}
+	customer, customerDoc, err := router(openapi.Customer)
+	if err != nil {
+		return nil, fmt.Errorf("customer.yaml: %w", err)
+	}
+	c := &Checker{seller: seller, errorSchema: sellerDoc.Components.Schemas["Error"],
+		customer: customer, customerErrorSchema: customerDoc.Components.Schemas["Error"]}
 	raw, err := os.ReadFile(referencePath)
 	if errors.Is(err, os.ErrNotExist) {
 		return c, nil
@@ -78,12 +90,23 @@ func New(referencePath string) (*Checker, error) {
 // Published reports whether the published contract was found.
 func (c *Checker) Published() bool { return c.published != nil }
 
+// router routes the operations of a contract by their full path: a
+// server URL that is a base path (customer.yaml's /customer) becomes part
+// of each path, so routes are matched by path alone, whatever host a test
+// calls.
 func router(spec []byte) (routers.Router, *openapi3.T, error) {
 	doc, err := openapi3.NewLoader().LoadFromData(spec)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Routes are matched by path alone, whatever host a test calls.
+	if len(doc.Servers) > 0 && strings.HasPrefix(doc.Servers[0].URL, "/") {
+		base := strings.TrimSuffix(doc.Servers[0].URL, "/")
+		paths := openapi3.NewPaths()
+		for path, item := range doc.Paths.Map() {
+			paths.Set(base+path, item)
+		}
+		doc.Paths = paths
+	}
 	doc.Servers = nil
 	// The published contract's examples do not all match its schemas.
 	r, err := legacy.NewRouter(doc, openapi3.DisableExamplesValidation())
@@ -101,12 +124,17 @@ func (c *Checker) Check(req *http.Request, status int, header http.Header, body 
 		if !allowedAnyway(route.Operation, status, body) {
 			return fmt.Errorf("%s %s answered %d, which the %s does not list for %s", req.Method, req.URL.Path, status, contract, route.Operation.OperationID)
 		}
-		// An exception: its body is checked against seller.yaml's
-		// response when it lists one, else as the error object.
-		if sellerRoute, sellerParams, err := c.seller.FindRoute(req); err == nil && sellerRoute.Operation.Responses.Value(strconv.Itoa(status)) != nil {
+		// An exception: a published operation's body is checked against
+		// seller.yaml's response when it lists one, any other as its
+		// contract's error object.
+		sellerRoute, sellerParams, err := c.seller.FindRoute(req)
+		switch {
+		case contract == customerContract:
+			return checkErrorObject(c.customerErrorSchema, req, status, header, body)
+		case err == nil && sellerRoute.Operation.Responses.Value(strconv.Itoa(status)) != nil:
 			route, params, contract = sellerRoute, sellerParams, "seller.yaml"
-		} else {
-			return c.checkErrorObject(req, status, header, body)
+		default:
+			return checkErrorObject(c.errorSchema, req, status, header, body)
 		}
 	}
 	err := openapi3filter.ValidateResponse(context.Background(), &openapi3filter.ResponseValidationInput{
@@ -122,8 +150,11 @@ func (c *Checker) Check(req *http.Request, status int, header http.Header, body 
 	return nil
 }
 
+// customerContract names customer.yaml in messages and routes.
+const customerContract = "customer.yaml"
+
 // route finds the operation of req: in the published contract when it
-// has it, else in seller.yaml.
+// has it, else in seller.yaml, else in customer.yaml.
 func (c *Checker) route(req *http.Request) (*routers.Route, map[string]string, string) {
 	if c.published != nil {
 		if route, params, err := c.published.FindRoute(req); err == nil {
@@ -132,6 +163,9 @@ func (c *Checker) route(req *http.Request) (*routers.Route, map[string]string, s
 	}
 	if route, params, err := c.seller.FindRoute(req); err == nil {
 		return route, params, "seller.yaml"
+	}
+	if route, params, err := c.customer.FindRoute(req); err == nil {
+		return route, params, customerContract
 	}
 	return nil, nil, ""
 }
@@ -172,13 +206,13 @@ var idempotencyRefusals = map[int]string{
 }
 
 // checkErrorObject checks an exception's body: the contract's error object.
-func (c *Checker) checkErrorObject(req *http.Request, status int, header http.Header, body []byte) error {
+func checkErrorObject(schema *openapi3.SchemaRef, req *http.Request, status int, header http.Header, body []byte) error {
 	if ct := header.Get("Content-Type"); ct != errorMediaType {
 		return fmt.Errorf("%s %s answered %d with Content-Type %q, want %s", req.Method, req.URL.Path, status, ct, errorMediaType)
 	}
-	value, err := openapi3filter.JSONBodyDecoder(bytes.NewReader(body), header, c.errorSchema, nil)
+	value, err := openapi3filter.JSONBodyDecoder(bytes.NewReader(body), header, schema, nil)
 	if err == nil {
-		err = c.errorSchema.Value.VisitJSON(value)
+		err = schema.Value.VisitJSON(value)
 	}
 	if err != nil {
 		return fmt.Errorf("%s %s answered %d without the error object: %w\nbody: %.2000s", req.Method, req.URL.Path, status, err, body)

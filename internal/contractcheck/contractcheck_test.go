@@ -9,27 +9,29 @@ import (
 	"github.com/tenurehq/tenure/internal/testenv"
 )
 
+// checkCase is a response and what the checker must say of it: outside
+// names part of the error it reports, "" that it is inside its contract.
+type checkCase struct {
+	name, method, path string
+	status             int
+	header             http.Header
+	body               string
+	outside            string
+}
+
+var (
+	errorObject = `{"name":"bad_request","id":"1","message":"m","temporary":false,"timeout":false,"fault":false}`
+	goa         = http.Header{"Content-Type": {errorMediaType}}
+	plainJSON   = http.Header{"Content-Type": {"application/json"}}
+)
+
 func TestCheckerTellsResponsesOutsideTheContract(t *testing.T) {
-	root, err := testenv.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := New(ReferencePath(root))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newChecker(t)
 	if !c.Published() {
+		root, _ := testenv.RepoRoot()
 		t.Skipf("the published contract is not at %s (set TENURE_REFERENCE_CONTRACT)", ReferencePath(root))
 	}
-	errorObject := `{"name":"bad_request","id":"1","message":"m","temporary":false,"timeout":false,"fault":false}`
-	goa := http.Header{"Content-Type": {errorMediaType}}
-	cases := []struct {
-		name, method, path string
-		status             int
-		header             http.Header
-		body               string
-		outside            string
-	}{
+	checkAll(t, c, []checkCase{
 		{"a listed refusal", http.MethodPost, "/v1/shipment", 400, goa, errorObject, ""},
 		{"a status the operation does not list", http.MethodPost, "/v1/shipment", 422, goa, errorObject, "does not list"},
 		{"a fault", http.MethodGet, "/v1/shipping-method", 500, goa, errorObject, "does not list"},
@@ -41,7 +43,39 @@ func TestCheckerTellsResponsesOutsideTheContract(t *testing.T) {
 		{"an extension of Tenure", http.MethodGet, "/v1/webhook-endpoints/x", 404, goa, errorObject, ""},
 		{"an extension's unlisted status", http.MethodGet, "/v1/webhook-endpoints", 404, goa, errorObject, "seller.yaml does not list"},
 		{"a path no operation has", http.MethodGet, "/healthz", 200, nil, "", ""},
+	})
+}
+
+// The Customer-Facing API is checked against customer.yaml, under the base
+// path its servers[0].url names, with or without the published contract.
+func TestCheckerTellsCustomerResponsesOutsideTheirContract(t *testing.T) {
+	const requirement = "/customer/offers/x/idv-requirement"
+	checkAll(t, newChecker(t), []checkCase{
+		{"a listed refusal", http.MethodGet, requirement, 404, goa, errorObject, ""},
+		{"a listed answer", http.MethodGet, requirement, 200, plainJSON, `{"result":"not_required"}`, ""},
+		{"an unlisted status", http.MethodGet, requirement, 422, goa, errorObject, "customer.yaml does not list"},
+		{"an answer outside its schema", http.MethodGet, requirement, 200, plainJSON, `{"result":"maybe"}`, "outside the customer.yaml"},
+		{"a protocol refusal", http.MethodGet, requirement, 429, goa, errorObject, ""},
+		{"a protocol refusal without the error object", http.MethodGet, requirement, 413, goa, `{"name":"x"}`, "without the error object"},
+		{"a path outside the base path", http.MethodGet, "/offers/x/idv-requirement", 500, goa, errorObject, ""},
+	})
+}
+
+func newChecker(t *testing.T) *Checker {
+	t.Helper()
+	root, err := testenv.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
 	}
+	c, err := New(ReferencePath(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func checkAll(t *testing.T, c *Checker, cases []checkCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			err := c.Check(httptest.NewRequest(tc.method, tc.path, nil), tc.status, tc.header, []byte(tc.body))

@@ -32,7 +32,7 @@ func Shared(t testing.TB) *Checker {
 		reference := ReferencePath(root)
 		shared.checker, shared.err = New(reference)
 		if shared.err == nil && !shared.checker.Published() {
-			t.Logf("the published contract is not at %s (set TENURE_REFERENCE_CONTRACT): responses are checked against seller.yaml only", reference)
+			t.Logf("the published contract is not at %s (set TENURE_REFERENCE_CONTRACT): responses are checked against seller.yaml and customer.yaml only", reference)
 		}
 	})
 	if shared.err != nil {

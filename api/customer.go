@@ -1,0 +1,100 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"slices"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/api/openapi"
+	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/links"
+)
+
+// customerAPI implements the generated Customer-Facing API interface, one
+// embedded group per resource.
+type customerAPI struct {
+	customerOffers
+	customerBranding
+	customerTerms
+	customerDiscounts
+	customerIDV
+	customerLeads
+}
+
+// The security schemes of customer.yaml.
+const (
+	offerTokenScheme        = "OAuth2Service_header_Authorization"
+	providerSignatureScheme = "IdvProviderSignature"
+)
+
+// publicBodyLimit bounds the bodies of the operations anyone may call.
+const publicBodyLimit = 64 << 10
+
+// limitPublicBody refuses a body larger than publicBodyLimit.
+func limitPublicBody(c *fiber.Ctx) error {
+	if len(c.Body()) > publicBodyLimit {
+		return fiber.ErrRequestEntityTooLarge
+	}
+	return c.Next()
+}
+
+// mountCustomerAPI serves the Customer-Facing API under the base path of
+// its contract's servers[0].url, behind the contract's guard: credentials
+// per the security scheme each operation names, and publicLimits in front
+// of the operations marked x-tenure-public. Requests from proxies are
+// attributed to the client X-Forwarded-For names.
+func mountCustomerAPI(app *fiber.App, d Deps, tokens *identity.OfferTokens, publicLimits []fiber.Handler, proxies []netip.Prefix) error {
+	ops, err := loadContract(openapi.Customer)
+	if err != nil {
+		return err
+	}
+	if len(ops) == 0 || len(ops[0].route.Spec.Servers) == 0 {
+		return errors.New("the customer contract names no server base path")
+	}
+	base := ops[0].route.Spec.Servers[0].URL
+	provider := idvProvider(d.Config)
+	for _, op := range ops {
+		for _, scheme := range op.schemes {
+			switch scheme {
+			case offerTokenScheme:
+				op.authenticate = offerBearer(tokens, d.Logger, op.optionalAuth)
+			case providerSignatureScheme:
+				op.authenticate = providerSignature(provider)
+			default:
+				return fmt.Errorf("the customer contract names the unknown security scheme %s", scheme)
+			}
+		}
+		if public, _ := op.route.Operation.Extensions["x-tenure-public"].(bool); public {
+			op.before = publicLimits
+		}
+	}
+	shared := sharedTokens{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey)}
+	impl := customerAPI{
+		customerOffers:    customerOffers{shared: shared},
+		customerBranding:  customerBranding{store: d.Store, shared: shared},
+		customerTerms:     customerTerms{store: d.Store, deployment: d.Config.Terms, shared: shared},
+		customerDiscounts: customerDiscounts{store: d.Store, now: time.Now},
+		customerIDV: customerIDV{store: d.Store, rules: d.Config.IDV.Rules(), provider: provider,
+			publicURL: d.Config.HTTP.PublicURL, now: time.Now},
+		customerLeads: customerLeads{store: d.Store},
+	}
+	if provider != nil && d.Config.IDV.Provider.URL == "" {
+		sim := idvSimulation{provider: *provider, callbackURL: d.Config.HTTP.PublicURL + base + "/idv/callback",
+			client: &http.Client{Timeout: 10 * time.Second}}
+		app.Get(simulationPath, sim.show)
+		app.Post(simulationPath, append(slices.Clone(publicLimits), sim.report)...)
+	}
+	router := newGuardedRouter(app.Group(base, markCustomerRequest), ops)
+	customerapi.RegisterHandlers(router, customerapi.NewStrictHandler(impl,
+		[]customerapi.StrictMiddlewareFunc{rememberLeadAddress(proxies)}))
+	if len(router.unguarded) > 0 {
+		return fmt.Errorf("customer routes without a contract operation: %v", router.unguarded)
+	}
+	return nil
+}

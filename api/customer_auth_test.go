@@ -1,0 +1,155 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/api/openapi"
+	"github.com/tenurehq/tenure/identity"
+)
+
+// customerOperation is one operation of customer.yaml as the tests walk it.
+type customerOperation struct {
+	id, method, path string
+	op               *openapi3.Operation
+	// scopes the bearer token needs; bearer is set when one is accepted.
+	scopes []string
+	bearer bool
+	// optionalBearer: the shared token may be sent instead.
+	optionalBearer bool
+	// sharedToken: the operation takes the shared token (query token).
+	sharedToken, signed, public bool
+}
+
+func (o customerOperation) String() string { return o.method + " " + o.path }
+
+// customerOperations lists every operation of the Customer-Facing contract,
+// so that operations added to it are covered by the walks below.
+func customerOperations(t *testing.T) []customerOperation {
+	t.Helper()
+	doc, err := openapi3.NewLoader().LoadFromData(openapi.Customer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []customerOperation
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			c := customerOperation{id: op.OperationID, method: method, path: path, op: op}
+			if op.Security != nil {
+				for _, req := range *op.Security {
+					if len(req) == 0 {
+						c.optionalBearer = true
+					}
+					if scopes, ok := req["OAuth2Service_header_Authorization"]; ok {
+						c.bearer, c.scopes = true, scopes
+					}
+					_, signed := req["IdvProviderSignature"]
+					c.signed = c.signed || signed
+				}
+			}
+			for _, p := range op.Parameters {
+				c.sharedToken = c.sharedToken || (p.Value.In == "query" && p.Value.Name == "token")
+			}
+			c.public, _ = op.Extensions["x-tenure-public"].(bool)
+			ops = append(ops, c)
+		}
+	}
+	slices.SortFunc(ops, func(a, b customerOperation) int { return strings.Compare(a.String(), b.String()) })
+	if len(ops) != 19 {
+		t.Fatalf("customer.yaml lists %d operations, want the spec's 18 and the provider callback", len(ops))
+	}
+	return ops
+}
+
+func (o customerOperation) target(offerID string) string {
+	return "/customer" + strings.ReplaceAll(o.path, "{id}", offerID)
+}
+
+func TestCustomerContractIsServed(t *testing.T) {
+	h := newHarness(t)
+	resp := h.do(t, http.MethodGet, "/openapi/customer.yaml", "", nil)
+	if resp.status != http.StatusOK || string(resp.body) != string(openapi.Customer) {
+		t.Errorf("got %d, %d bytes", resp.status, len(resp.body))
+	}
+}
+
+// Seller tokens open nothing of the Customer-Facing API, customer tokens
+// nothing of the Seller API, and a token without an operation's scope gets
+// 403 InvalidScopes as a JSON string.
+func TestCustomerAndSellerTokensStayApart(t *testing.T) {
+	f := newCustomerFixture(t)
+	h := f.h
+	o := f.newCustomerOffer(t, "apart-1")
+	customerToken := h.customerToken(t, o, "")
+
+	for _, op := range customerOperations(t) {
+		if !op.bearer {
+			continue
+		}
+		resp := h.do(t, op.method, op.target(o.id), f.token, nil)
+		var msg string
+		if resp.status != http.StatusUnauthorized || json.Unmarshal(resp.body, &msg) != nil || !strings.HasPrefix(msg, "Unauthorized") {
+			t.Errorf("%s with a seller token: %d %s", op, resp.status, resp.body)
+		}
+		// A token that has every scope but the one this operation needs.
+		var others []string
+		for _, s := range identity.CustomerScopes {
+			if !slices.Contains(op.scopes, s) {
+				others = append(others, s)
+			}
+		}
+		narrow := h.customerToken(t, o, strings.Join(others, " "))
+		resp = h.do(t, op.method, op.target(o.id), narrow, nil)
+		if resp.status != http.StatusForbidden || json.Unmarshal(resp.body, &msg) != nil || !strings.HasPrefix(msg, "InvalidScopes") {
+			t.Errorf("%s without %v: %d %s", op, op.scopes, resp.status, resp.body)
+		}
+	}
+	for _, r := range contractRequests(t) {
+		resp := h.do(t, r[0], r[1], customerToken, nil)
+		if resp.status != http.StatusUnauthorized {
+			t.Errorf("%s %s with a customer token: %d %s", r[0], r[1], resp.status, resp.body)
+		}
+	}
+}
+
+func TestCustomerErrorsInTheirOwnWords(t *testing.T) {
+	f := newCustomerFixture(t)
+	h := f.h
+	o := f.newCustomerOffer(t, "words-1")
+	token := h.customerToken(t, o, "")
+
+	resp := h.customer(t, http.MethodGet, "/no-such-route", "", nil)
+	if resp.status != http.StatusNotFound || resp.errorName(t) != "NotFound" {
+		t.Errorf("unknown route: %d %s", resp.status, resp.body)
+	}
+	resp = h.customer(t, http.MethodGet, "/branding/offers/"+uuid.NewString(), token, nil)
+	if resp.status != http.StatusNotFound || resp.errorName(t) != "NotFound" {
+		t.Errorf("another offer: %d %s", resp.status, resp.body)
+	}
+	resp = h.customer(t, http.MethodGet, "/branding/offers/"+o.id+"/anonymized", "", nil)
+	if resp.status != http.StatusBadRequest || resp.errorName(t) != "BadRequest" || !strings.Contains(string(resp.body), "token") {
+		t.Errorf("missing shared token: %d %s", resp.status, resp.body)
+	}
+	resp = h.customer(t, http.MethodGet, "/branding/offers/"+o.id+"/anonymized?token=1.abc", "", nil)
+	if resp.status != http.StatusBadRequest || resp.errorName(t) != "InvalidToken" {
+		t.Errorf("wrong shared token: %d %s", resp.status, resp.body)
+	}
+	resp = h.customer(t, http.MethodGet, "/offers/"+o.id, token, nil)
+	if resp.status != http.StatusNotImplemented || resp.errorName(t) != "not_implemented" {
+		t.Errorf("an operation of a later version: %d %s", resp.status, resp.body)
+	}
+	expired, _, _ := identity.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(o.id), f.seller.Seller.ID, identity.CustomerScopes, time.Now().Add(time.Second))
+	time.Sleep(1100 * time.Millisecond)
+	resp = h.customer(t, http.MethodGet, "/branding/offers/"+o.id, expired, nil)
+	if resp.status != http.StatusUnauthorized || !strings.Contains(string(resp.body), "expired") ||
+		!strings.HasPrefix(resp.header.Get("WWW-Authenticate"), "Bearer") {
+		t.Errorf("an expired customer token: %d %s", resp.status, resp.body)
+	}
+}

@@ -1,0 +1,76 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/tenurehq/tenure/discounts"
+)
+
+// InvalidToken refuses an anonymised request whose shared token is wrong,
+// expired or another offer's.
+func InvalidToken(format string, args ...any) *Error {
+	return newError(http.StatusBadRequest, "InvalidToken", format, args...)
+}
+
+// NotImplemented answers an operation this version of Tenure does not
+// serve (yet, or in this deployment).
+func NotImplemented(format string, args ...any) *Error {
+	return newError(http.StatusNotImplemented, "not_implemented", format, args...)
+}
+
+// customerNames are the Customer-Facing API's names of the errors both
+// APIs raise.
+var customerNames = map[string]string{
+	"bad_request":   "BadRequest",
+	"not_found":     "NotFound",
+	"unprocessable": "Unprocessable",
+	"conflict":      "Conflict",
+}
+
+type customerRequestKey struct{}
+
+// markCustomerRequest notes that a request is the Customer-Facing API's, so
+// the error handler answers it in that API's words, even for routes that
+// do not exist.
+func markCustomerRequest(c *fiber.Ctx) error {
+	c.Locals(customerRequestKey{}, true)
+	return c.Next()
+}
+
+func isCustomerRequest(c *fiber.Ctx) bool {
+	marked, _ := c.Locals(customerRequestKey{}).(bool)
+	return marked
+}
+
+// inCustomerWords renames an error for the Customer-Facing API.
+func inCustomerWords(c *fiber.Ctx, e *Error) *Error {
+	name, ok := customerNames[e.Name]
+	if !ok || !isCustomerRequest(c) {
+		return e
+	}
+	renamed := *e
+	renamed.Name = name
+	return &renamed
+}
+
+// invalidDiscountCode is the body of a 422 InvalidDiscountCodeError.
+type invalidDiscountCode struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+	Type    string `json:"type"`
+}
+
+// writeCustomerError answers the errors only the Customer-Facing API has,
+// whose bodies are not the error object; it reports whether err was one.
+func writeCustomerError(c *fiber.Ctx, err error) (bool, error) {
+	var code *discounts.Invalid
+	if !isCustomerRequest(c) || !errors.As(err, &code) {
+		return false, nil
+	}
+	return true, c.Status(http.StatusUnprocessableEntity).JSON(invalidDiscountCode{
+		Name: "InvalidDiscountCodeError", Message: code.Message, Type: string(code.Reason),
+	})
+}

@@ -1,0 +1,144 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/checkout"
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/idv"
+	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/optional"
+)
+
+// customerIDV serves identity verification: the requirement, the start of
+// a session with the provider, and the provider's callback.
+type customerIDV struct {
+	store *db.Store
+	// rules decide whether an offer needs verification (idv.*).
+	rules checkout.IDVRules
+	// provider is nil where the deployment has none.
+	provider  *idv.Provider
+	publicURL string
+	now       func() time.Time
+}
+
+// simulationPath is where the sandbox's simulated provider lives.
+const simulationPath = "/simulations/identity-verification"
+
+// idvProvider is the deployment's provider: the configured one, else in
+// the sandbox the simulation (signing with a secret derived from the links
+// key), else none.
+func idvProvider(cfg *config.Config) *idv.Provider {
+	p := cfg.IDV.Provider
+	if p.URL != "" {
+		provider := idv.NewProvider(hostOf(p.URL), p.URL, p.Secret, p.SessionTTL)
+		return &provider
+	}
+	if cfg.Environment != config.Sandbox {
+		return nil
+	}
+	provider := idv.NewProvider("simulation", cfg.HTTP.PublicURL+simulationPath,
+		links.DeriveKey(cfg.Links.SigningKey, "tenure sandbox identity verification"), p.SessionTTL)
+	return &provider
+}
+
+// GetIdvRequirement implements getIdvRequirement.
+func (v customerIDV) GetIdvRequirement(ctx context.Context, r customerapi.GetIdvRequirementRequestObject) (customerapi.GetIdvRequirementResponseObject, error) {
+	row, err := bearerOffer(ctx, v.store.Queries, r.Id)
+	if err != nil {
+		return nil, err
+	}
+	facts, err := factsOf(row)
+	if err != nil {
+		return nil, err
+	}
+	latest, err := idv.Latest(ctx, v.store.Queries, row.SellerID, row.ID)
+	if err != nil {
+		return nil, err
+	}
+	required := v.rules.Applies(facts.PurchaseAmount, facts.LegalForm)
+	result := idv.Requirement(required, latest, v.now())
+	return customerapi.GetIdvRequirement200JSONResponse{Result: customerapi.IdvRequirementResult(result)}, nil
+}
+
+// GetIdVerification implements getIdVerification: a new session with the
+// provider; the customer comes back to the offer's checkout page, whose
+// link here carries no shared token (the provider never sees it).
+func (v customerIDV) GetIdVerification(ctx context.Context, r customerapi.GetIdVerificationRequestObject) (customerapi.GetIdVerificationResponseObject, error) {
+	row, err := bearerOffer(ctx, v.store.Queries, r.Id)
+	if err != nil {
+		return nil, err
+	}
+	if offers.Status(row.Status) != offers.Created {
+		return nil, Unprocessable("offer %s is %s; only an open offer's customer verifies identity", row.ID, row.Status)
+	}
+	if v.provider == nil {
+		return nil, NotImplemented("this deployment has no identity verification provider (idv.provider.url)")
+	}
+	_, link, err := idv.Start(ctx, v.store.Queries, *v.provider, row.SellerID, row.ID, v.publicURL+"/checkout/offers/"+row.ID.String())
+	if err != nil {
+		return nil, err
+	}
+	return customerapi.GetIdVerification200JSONResponse{Url: link}, nil
+}
+
+// ReceiveIdvResult implements receiveIdvResult; its signature was checked
+// by providerSignature before the body was read.
+func (v customerIDV) ReceiveIdvResult(ctx context.Context, r customerapi.ReceiveIdvResultRequestObject) (customerapi.ReceiveIdvResultResponseObject, error) {
+	id, err := uuid.Parse(r.Body.SessionId)
+	if err != nil {
+		return nil, NotFound("no verification session %s", r.Body.SessionId)
+	}
+	_, err = idv.Decide(ctx, v.store.Queries, idv.Verdict{
+		SessionID: id, Status: idv.Status(r.Body.Result),
+		ProviderReference: optional.Value(r.Body.ProviderReference), Reason: optional.Value(r.Body.Reason),
+	})
+	switch {
+	case errors.Is(err, idv.ErrUnknownSession):
+		return nil, NotFound("no verification session %s", id)
+	case errors.Is(err, idv.ErrDecided):
+		return nil, Conflict("verification session %s was already decided with the other result", id)
+	case err != nil:
+		return nil, err
+	}
+	return customerapi.ReceiveIdvResult204Response{}, nil
+}
+
+// providerSignature authenticates a provider's callback by its
+// Tenure-Signature header over the raw body.
+func providerSignature(provider *idv.Provider) func(*fiber.Ctx) error {
+	return func(c *fiber.Ctx) error {
+		if provider == nil {
+			return newError(http.StatusUnauthorized, "Unauthorized", "this deployment has no identity verification provider")
+		}
+		switch err := provider.VerifyCallback(c.Body(), c.Get(idvSignatureHeader)); {
+		case errors.Is(err, idv.ErrStale):
+			return newError(http.StatusUnauthorized, "Unauthorized", "the %s header was signed more than %s away from now", idvSignatureHeader, idv.CallbackTolerance)
+		case err != nil:
+			return newError(http.StatusUnauthorized, "Unauthorized", "the %s header is missing or does not match the body", idvSignatureHeader)
+		}
+		return nil
+	}
+}
+
+// hostOf names a provider by its URL's host.
+func hostOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return rawURL
+	}
+	return u.Host
+}
+
+// idvSignatureHeader carries a provider callback's signature.
+const idvSignatureHeader = "Tenure-Signature"

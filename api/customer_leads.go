@@ -1,0 +1,85 @@
+package api
+
+import (
+	"context"
+	"net/mail"
+	"net/netip"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/optional"
+)
+
+// customerLeads stores what visitors leave without credentials: contact
+// details for the operator and remarks on an offer line's accessories.
+type customerLeads struct {
+	store *db.Store
+}
+
+// CreateCrmContact implements createCrmContact.
+func (l customerLeads) CreateCrmContact(ctx context.Context, r customerapi.CreateCrmContactRequestObject) (customerapi.CreateCrmContactResponseObject, error) {
+	p := r.Body.Properties
+	if a, err := mail.ParseAddress(p.Email); err != nil || a.Address != p.Email {
+		return nil, BadRequest("field properties.email: must be an e-mail address such as jane@company.example")
+	}
+	err := l.store.CreateLead(ctx, dbgen.CreateLeadParams{
+		ID: uuid.Must(uuid.NewV7()), Email: p.Email, Company: optional.Value(p.Company), FirstName: optional.Value(p.Firstname),
+		LastName: optional.Value(p.Lastname), Phone: optional.Value(p.Phone), Website: optional.Value(p.Website), ClientAddress: leadAddress(ctx),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return customerapi.CreateCrmContact201Response{}, nil
+}
+
+// AddAccessoryFeedback implements addAccessoryFeedback. The contract lists
+// 400 alone for it: an unknown offer or line is a bad field.
+func (l customerLeads) AddAccessoryFeedback(ctx context.Context, r customerapi.AddAccessoryFeedbackRequestObject) (customerapi.AddAccessoryFeedbackResponseObject, error) {
+	b := r.Body
+	row, err := findOffer(ctx, l.store.Queries, b.OfferId, BadRequest("field offer_id: no offer %s", b.OfferId))
+	if err != nil {
+		return nil, err
+	}
+	facts, err := factsOf(row)
+	if err != nil {
+		return nil, err
+	}
+	if !facts.hasLine(b.OfferLineId) {
+		return nil, BadRequest("field offer_line_id: offer %s has no line %s", row.ID, b.OfferLineId)
+	}
+	stored, err := l.store.CreateAccessoryFeedback(ctx, dbgen.CreateAccessoryFeedbackParams{
+		ID: uuid.Must(uuid.NewV7()), SellerID: row.SellerID, OfferID: row.ID, OfferLineID: b.OfferLineId, CustomerFeedback: b.CustomerFeedback,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return customerapi.AddAccessoryFeedback201JSONResponse{
+		Id: stored.ID.String(), OfferId: stored.OfferID.String(), OfferLineId: stored.OfferLineID, CustomerFeedback: stored.CustomerFeedback,
+	}, nil
+}
+
+type leadAddressKey struct{}
+
+// rememberLeadAddress keeps the client's address (see clientIP) in the
+// request context of the customer operations, for the records of
+// unauthenticated callers.
+func rememberLeadAddress(proxies []netip.Prefix) customerapi.StrictMiddlewareFunc {
+	return func(f customerapi.StrictHandlerFunc, _ string) customerapi.StrictHandlerFunc {
+		return func(c *fiber.Ctx, args any) (any, error) {
+			if ip, ok := clientIP(c, proxies); ok {
+				c.SetUserContext(context.WithValue(c.UserContext(), leadAddressKey{}, ip.String()))
+			}
+			return f(c, args)
+		}
+	}
+}
+
+// leadAddress is the client address rememberLeadAddress kept, "" if none.
+func leadAddress(ctx context.Context) string {
+	addr, _ := ctx.Value(leadAddressKey{}).(string)
+	return addr
+}

@@ -1,0 +1,239 @@
+package api_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db/dbgen"
+)
+
+func TestBranding(t *testing.T) {
+	f := newCustomerFixture(t)
+	h := f.h
+	o := f.newCustomerOffer(t, "branding-1")
+	token := h.customerToken(t, o, "branding:read")
+
+	var info struct {
+		LogoURL *string `json:"logo_url"`
+	}
+	resp := h.customer(t, http.MethodGet, "/branding/offers/"+o.id, token, nil)
+	resp.decode(t, &info)
+	if resp.status != http.StatusOK || info.LogoURL != nil || !strings.Contains(string(resp.body), `"logo_url":null`) {
+		t.Errorf("a seller without a logo: %d %s", resp.status, resp.body)
+	}
+	resp = h.do(t, http.MethodPatch, "/v1/seller-profile", f.token, map[string]any{"logo_url": "https://cdn.shop.example/logo.svg"})
+	if resp.status != http.StatusOK {
+		t.Fatalf("set logo: %d %s", resp.status, resp.body)
+	}
+	for _, target := range []string{"/branding/offers/" + o.id, "/branding/offers/" + o.id + "/anonymized?token=" + o.token} {
+		resp = h.customer(t, http.MethodGet, target, token, nil)
+		resp.decode(t, &info)
+		if resp.status != http.StatusOK || info.LogoURL == nil || *info.LogoURL != "https://cdn.shop.example/logo.svg" {
+			t.Errorf("%s: %d %s", target, resp.status, resp.body)
+		}
+	}
+	other := f.newCustomerOffer(t, "branding-2")
+	resp = h.customer(t, http.MethodGet, "/branding/offers/"+o.id+"/anonymized?token="+other.token, "", nil)
+	if resp.status != http.StatusBadRequest || resp.errorName(t) != "InvalidToken" {
+		t.Errorf("another offer's shared token: %d %s", resp.status, resp.body)
+	}
+}
+
+type termsResult struct {
+	Applicable []termsDoc `json:"applicable_terms_and_conditions"`
+	De         []termsDoc `json:"de"`
+	En         []termsDoc `json:"en"`
+	Nl         []termsDoc `json:"nl"`
+}
+
+type termsDoc struct {
+	ID, Type, URL string
+}
+
+func TestTermsAndConditionsLinks(t *testing.T) {
+	f := newCustomerFixture(t, func(c *config.Config) {
+		c.Terms = config.TermsConfig{
+			"en": {"general_terms": "https://docs.tenure.example/en/terms.pdf", "privacy_policy": "https://docs.tenure.example/en/privacy.pdf"},
+			"de": {"general_terms": "https://docs.tenure.example/de/agb.pdf"},
+			"nl": {"general_terms": "https://docs.tenure.example/nl/voorwaarden.pdf"},
+		}
+	})
+	h := f.h
+	o := f.newCustomerOffer(t, "terms-1")
+	token := h.customerToken(t, o, "offer:read")
+
+	// The seller adds a document of its own; the deployment's types are the operator's.
+	resp := h.do(t, http.MethodPatch, "/v1/seller-profile", f.token, map[string]any{
+		"terms_and_conditions": []map[string]any{{"type": "return_policy", "language": "de", "url": "https://shop.example/de/retoure"}},
+	})
+	if resp.status != http.StatusOK {
+		t.Fatalf("seller documents: %d %s", resp.status, resp.body)
+	}
+	resp = h.do(t, http.MethodPatch, "/v1/seller-profile", f.token, map[string]any{
+		"terms_and_conditions": []map[string]any{{"type": "general_terms", "language": "de", "url": "https://shop.example/agb"}},
+	})
+	if resp.status != http.StatusBadRequest || !strings.Contains(string(resp.body), "terms_and_conditions[0].type") {
+		t.Errorf("a seller replacing the deployment's terms: %d %s", resp.status, resp.body)
+	}
+
+	get := func(method, target, token, acceptLanguage string, body any) termsResult {
+		t.Helper()
+		req := newRequest(method, "/customer"+target)
+		if body != nil {
+			req = jsonRequest(t, method, "/customer"+target, body)
+		}
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		if acceptLanguage != "" {
+			req.Header.Set("Accept-Language", acceptLanguage)
+		}
+		resp := h.send(t, req)
+		if resp.status != http.StatusOK {
+			t.Fatalf("%s %s: %d %s", method, target, resp.status, resp.body)
+		}
+		var r termsResult
+		resp.decode(t, &r)
+		return r
+	}
+	r := get(http.MethodGet, "/offers/"+o.id+"/terms_and_conditions_links", token, "de-DE,de;q=0.9,en;q=0.5", nil)
+	if len(r.En) != 2 || len(r.Nl) != 1 || len(r.De) != 2 || r.De[1].ID != "seller-return_policy-de" || r.De[0].ID != "general_terms-de" {
+		t.Errorf("documents per language: %+v", r)
+	}
+	if len(r.Applicable) != 2 || r.Applicable[0].URL != "https://docs.tenure.example/de/agb.pdf" {
+		t.Errorf("applicable in the customer's language (Accept-Language de): %+v", r.Applicable)
+	}
+	r = get(http.MethodGet, "/offers/"+o.id+"/terms_and_conditions_links/anonymized?token="+o.token, "", "fr", nil)
+	if len(r.Applicable) != 2 || r.Applicable[0].Type != "general_terms" || !strings.Contains(r.Applicable[0].URL, "/en/") {
+		t.Errorf("English when no language of Tenure's is acceptable: %+v", r.Applicable)
+	}
+	r = get(http.MethodPost, "/offers/"+o.id+"/terms_and_conditions_links/", "", "de", map[string]any{"params": map[string]any{"language": "nl"}})
+	if len(r.Applicable) != 1 || !strings.Contains(r.Applicable[0].URL, "voorwaarden") {
+		t.Errorf("find in the language asked for, without credentials: %+v", r.Applicable)
+	}
+	r = get(http.MethodPost, "/offers/"+o.id+"/terms_and_conditions_links/", "", "de", map[string]any{})
+	if len(r.Applicable) != 2 {
+		t.Errorf("find without params uses the customer's language: %+v", r.Applicable)
+	}
+
+	resp = h.customer(t, http.MethodPost, "/offers/"+newID()+"/terms_and_conditions_links/", "", map[string]any{})
+	if resp.status != http.StatusNotFound || resp.errorName(t) != "NotFound" {
+		t.Errorf("find for an offer that does not exist: %d %s", resp.status, resp.body)
+	}
+	resp = h.customer(t, http.MethodPost, "/offers/"+o.id+"/terms_and_conditions_links/", "", map[string]any{"params": map[string]any{"language": "fr"}})
+	if resp.status != http.StatusBadRequest || !strings.Contains(string(resp.body), "language") {
+		t.Errorf("a language Tenure has no documents in: %d %s", resp.status, resp.body)
+	}
+}
+
+func TestCRMContacts(t *testing.T) {
+	h := newHarness(t)
+	resp := h.customer(t, http.MethodPost, "/crm/contacts", "", map[string]any{"properties": map[string]any{
+		"email": "jane@company.example", "firstname": "Jane", "lastname": "Doe", "company": "Company GmbH",
+		"phone": "+49 30 123456", "website": "https://company.example",
+	}})
+	if resp.status != http.StatusCreated || len(resp.body) != 0 {
+		t.Fatalf("create: %d %q", resp.status, resp.body)
+	}
+	leads, err := h.store.ListLeads(t.Context(), dbgen.ListLeadsParams{RowLimit: 100})
+	if err != nil || len(leads) != 1 || leads[0].Email != "jane@company.example" || leads[0].Company != "Company GmbH" || leads[0].LastName != "Doe" {
+		t.Errorf("stored for the operator: %+v %v", leads, err)
+	}
+	for name, body := range map[string]any{
+		"no email":       map[string]any{"properties": map[string]any{"firstname": "Jane"}},
+		"not an e-mail":  map[string]any{"properties": map[string]any{"email": "jane at company"}},
+		"no properties":  map[string]any{},
+		"long company":   map[string]any{"properties": map[string]any{"email": "a@b.example", "company": strings.Repeat("c", 256)}},
+		"number as name": map[string]any{"properties": map[string]any{"email": "a@b.example", "firstname": 7}},
+	} {
+		resp := h.customer(t, http.MethodPost, "/crm/contacts", "", body)
+		if resp.status != http.StatusBadRequest || resp.errorName(t) != "BadRequest" {
+			t.Errorf("%s: %d %s", name, resp.status, resp.body)
+		}
+	}
+	big := `{"properties":{"email":"a@b.example","website":"` + strings.Repeat("w", 70<<10) + `"}}`
+	resp = h.customer(t, http.MethodPost, "/crm/contacts", "", big)
+	if resp.status != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body over 64 KiB: %d %s", resp.status, resp.body)
+	}
+	if leads, _ := h.store.ListLeads(t.Context(), dbgen.ListLeadsParams{RowLimit: 100}); len(leads) != 1 {
+		t.Errorf("refused contacts were stored: %d", len(leads))
+	}
+}
+
+func TestAccessoryFeedback(t *testing.T) {
+	f := newCustomerFixture(t)
+	h := f.h
+	o := f.newCustomerOffer(t, "feedback-1")
+	line := o.view.Lines[0]
+	resp := h.customer(t, http.MethodPost, "/feedback/accessory_feedback", "", map[string]any{
+		"customer_feedback": "The cable is too short.", "offer_id": o.id, "offer_line_id": line.ID,
+	})
+	var fb struct {
+		ID          string `json:"id"`
+		Feedback    string `json:"customer_feedback"`
+		OfferID     string `json:"offer_id"`
+		OfferLineID string `json:"offer_line_id"`
+	}
+	resp.decode(t, &fb)
+	if resp.status != http.StatusCreated || fb.ID == "" || fb.OfferID != o.id || fb.OfferLineID != line.ID || fb.Feedback != "The cable is too short." {
+		t.Errorf("add: %d %s", resp.status, resp.body)
+	}
+	var subline string
+	if err := h.store.Pool.QueryRow(t.Context(), "SELECT document->'lines'->0->'sublines'->0->>'id' FROM offers WHERE id = $1", o.id).Scan(&subline); err != nil {
+		t.Fatal(err)
+	}
+	resp = h.customer(t, http.MethodPost, "/feedback/accessory_feedback", "", map[string]any{
+		"customer_feedback": "Nice cable.", "offer_id": o.id, "offer_line_id": subline,
+	})
+	if resp.status != http.StatusCreated {
+		t.Errorf("feedback on a subline: %d %s", resp.status, resp.body)
+	}
+	for field, body := range map[string]map[string]any{
+		"offer_id":          {"customer_feedback": "x", "offer_id": newID(), "offer_line_id": line.ID},
+		"offer_line_id":     {"customer_feedback": "x", "offer_id": o.id, "offer_line_id": newID()},
+		"customer_feedback": {"customer_feedback": strings.Repeat("x", 2001), "offer_id": o.id, "offer_line_id": line.ID},
+	} {
+		resp := h.customer(t, http.MethodPost, "/feedback/accessory_feedback", "", body)
+		if resp.status != http.StatusBadRequest || !strings.Contains(resp.apiError(t)["message"].(string), field) {
+			t.Errorf("bad %s: %d %s", field, resp.status, resp.body)
+		}
+	}
+	var count int
+	if err := h.store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM accessory_feedback").Scan(&count); err != nil || count != 2 {
+		t.Errorf("stored remarks: %d %v", count, err)
+	}
+}
+
+func TestOfferOperationsOfALaterVersion(t *testing.T) {
+	f := newCustomerFixture(t)
+	h := f.h
+	o := f.newCustomerOffer(t, "later-1")
+	token := h.customerToken(t, o, "")
+	for _, c := range []struct {
+		method, target, token string
+		body                  any
+	}{
+		{http.MethodGet, "/offers/" + o.id, token, nil},
+		{http.MethodGet, "/offers/" + o.id + "/anonymized?token=" + o.token, "", nil},
+		{http.MethodPut, "/offers/" + o.id + "/accept", token, map[string]any{"last_updated_at": time.Now().UTC().Format(time.RFC3339)}},
+		{http.MethodPut, "/offers/" + o.id + "/customize-terms-services", token, map[string]any{"lines": []map[string]any{{"offer_line_id": "l", "selected_contract_terms_id": "t"}}}},
+		{http.MethodPut, "/offers/" + o.id + "/preview-customize-terms-services?token=" + o.token, "", map[string]any{"lines": []map[string]any{{"offer_line_id": "l", "selected_contract_terms_id": "t"}}}},
+		{http.MethodPut, "/offers/" + o.id + "/preview-customize-terms-services", token, map[string]any{"lines": []map[string]any{{"offer_line_id": "l", "selected_contract_terms_id": "t"}}}},
+		{http.MethodGet, "/offers/" + o.id + "/end-customer-info", token, nil},
+		{http.MethodPut, "/offers/" + o.id + "/end-customer-info", token, map[string]any{}},
+		{http.MethodPut, "/offers/" + o.id + "/update-shipping-address", token, map[string]any{"line1": "Main street 1", "postal_code": "10115", "city": "Berlin", "country_code": "DE"}},
+	} {
+		resp := h.customer(t, c.method, c.target, c.token, c.body)
+		if resp.status != http.StatusNotImplemented || resp.errorName(t) != "not_implemented" {
+			t.Errorf("%s %s: %d %s", c.method, c.target, resp.status, resp.body)
+		}
+	}
+	resp := h.customer(t, http.MethodPut, "/offers/"+o.id+"/preview-customize-terms-services", "", map[string]any{"lines": []map[string]any{{"offer_line_id": "l", "selected_contract_terms_id": "t"}}})
+	if resp.status != http.StatusUnauthorized || !strings.Contains(string(resp.body), "token") {
+		t.Errorf("preview without any credentials: %d %s", resp.status, resp.body)
+	}
+}

@@ -1,0 +1,102 @@
+package api
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/offers"
+)
+
+// The token exchange of RFC 8693 as the Customer-Facing API uses it.
+const (
+	tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
+	// offerLinkTokenType is the type of the subject token: an offer's
+	// shared token.
+	offerLinkTokenType = "urn:tenure:params:oauth:token-type:offer-link"
+	accessTokenType    = "urn:ietf:params:oauth:token-type:access_token"
+	// maxExchangeParam bounds every parameter of an exchange.
+	maxExchangeParam = 256
+)
+
+// offerTokenExchange issues offer-scoped customer tokens for an offer's
+// shared token.
+type offerTokenExchange struct {
+	store  *db.Store
+	signer *links.Signer
+	tokens *identity.OfferTokens
+}
+
+// exchangeResponse is the successful answer of a token exchange.
+type exchangeResponse struct {
+	tokenResponse
+	IssuedTokenType string `json:"issued_token_type"`
+}
+
+// exchangeOfferToken answers grant_type=token-exchange: the shared token of
+// the offer named by audience becomes a bearer token for that offer.
+// Customers are public clients: no client credentials are asked for.
+func (t *tokenEndpoint) exchangeOfferToken(c *fiber.Ctx, form url.Values) error {
+	for _, name := range []string{"subject_token", "subject_token_type", "audience"} {
+		if form.Get(name) == "" {
+			return t.refuse(c, fiber.StatusBadRequest, "invalid_request", name+" is required for a token exchange", false)
+		}
+	}
+	for name, values := range form {
+		if len(values) > 1 || len(values[0]) > maxExchangeParam {
+			return t.refuse(c, fiber.StatusBadRequest, "invalid_request",
+				name+" must be sent once, with at most 256 characters", false)
+		}
+		if problem := formText(name, values[0]); problem != "" {
+			return t.refuse(c, fiber.StatusBadRequest, "invalid_request", problem, false)
+		}
+	}
+	if form.Get("subject_token_type") != offerLinkTokenType {
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_request", "subject_token_type must be "+offerLinkTokenType, false)
+	}
+	if requested := form.Get("requested_token_type"); requested != "" && requested != accessTokenType {
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_request", "requested_token_type may only be "+accessTokenType, false)
+	}
+	scopes, err := identity.GrantCustomerScopes(form.Get("scope"))
+	if err != nil {
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_scope",
+			err.Error()+"; offer tokens carry "+strings.Join(identity.CustomerScopes, " "), false)
+	}
+	x := t.offers
+	audience := form.Get("audience")
+	switch err := x.signer.Verify(offers.TokenPurpose, audience, form.Get("subject_token")); {
+	case errors.Is(err, links.ErrExpired):
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_grant", "the offer's link has expired", false)
+	case err != nil:
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_grant", "subject_token is not the shared token of the offer named by audience", false)
+	}
+	offerID, err := uuid.Parse(audience)
+	if err != nil {
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_grant", "audience is not an offer id", false)
+	}
+	row, err := x.store.FindOffer(c.UserContext(), offerID)
+	if db.IsNotFound(err) {
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_grant", "the offer no longer exists", false)
+	}
+	if err != nil {
+		return err
+	}
+	token, lifetime, err := x.tokens.Issue(row.ID, row.SellerID, scopes, row.ExpiresAt)
+	if err != nil {
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_grant", "the offer has expired", false)
+	}
+	t.logger.InfoContext(c.UserContext(), "offer token issued", "request_id", requestID(c),
+		"seller_id", row.SellerID.String(), "offer_id", row.ID.String())
+	return c.JSON(exchangeResponse{
+		tokenResponse: tokenResponse{
+			AccessToken: token, TokenType: "Bearer", ExpiresIn: int(lifetime.Seconds()), Scope: strings.Join(scopes, " "),
+		},
+		IssuedTokenType: accessTokenType,
+	})
+}

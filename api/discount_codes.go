@@ -1,0 +1,116 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/discounts"
+	"github.com/tenurehq/tenure/optional"
+)
+
+// discountCodes serves the Tenure extension through which a seller manages
+// its discount codes.
+type discountCodes struct {
+	store *db.Store
+	now   func() time.Time
+}
+
+// CreateDiscountCode implements createDiscountCode.
+func (h discountCodes) CreateDiscountCode(ctx context.Context, r sellerapi.CreateDiscountCodeRequestObject) (sellerapi.CreateDiscountCodeResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	seller, err := h.store.GetSeller(ctx, claims.SellerID)
+	if err != nil {
+		return nil, err
+	}
+	b := r.Body
+	n := discounts.NewCode{
+		Code: b.Code, Description: optional.Value(b.Description), PercentOff: b.PercentOff,
+		ValidFrom: b.ValidFrom, ValidUntil: b.ValidUntil, UsageLimit: b.UsageLimit,
+	}
+	if m := b.AmountOff; m != nil {
+		n.AmountOff, n.AmountCurrency = &discounts.Amount{Net: m.Net, Gross: m.Gross}, m.Currency
+	}
+	code, err := discounts.Create(ctx, h.store.Queries, claims.SellerID, seller.Currency, n, h.now())
+	var problem *discounts.Problem
+	switch {
+	case errors.As(err, &problem):
+		return nil, BadRequest("%s", problem.Error())
+	case errors.Is(err, discounts.ErrDuplicate):
+		return nil, newError(http.StatusUnprocessableEntity, "DuplicateDiscountCode", "an active discount code %s exists already", b.Code)
+	case err != nil:
+		return nil, err
+	}
+	return sellerapi.CreateDiscountCode201JSONResponse(renderDiscountCode(code)), nil
+}
+
+// ListDiscountCodes implements listDiscountCodes.
+func (h discountCodes) ListDiscountCodes(ctx context.Context, r sellerapi.ListDiscountCodesRequestObject) (sellerapi.ListDiscountCodesResponseObject, error) {
+	claims, err := sellerClaims(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f, err := pagedFilter(listParams{Limit: r.Params.Limit, Page: r.Params.Page})
+	if err != nil {
+		return nil, err
+	}
+	codes, total, err := discounts.List(ctx, h.store.Queries, claims.SellerID, optional.Value(r.Params.IncludeInactive), f.Limit, f.Page*f.Limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sellerapi.DiscountCode, len(codes))
+	for i, c := range codes {
+		out[i] = renderDiscountCode(c)
+	}
+	return sellerapi.ListDiscountCodes200JSONResponse{DiscountCodes: out, Pagination: pagination(f, total)}, nil
+}
+
+// GetDiscountCode implements getDiscountCode.
+func (h discountCodes) GetDiscountCode(ctx context.Context, r sellerapi.GetDiscountCodeRequestObject) (sellerapi.GetDiscountCodeResponseObject, error) {
+	code, err := h.one(ctx, r.Id, discounts.Get)
+	return sellerapi.GetDiscountCode200JSONResponse(code), err
+}
+
+// DeactivateDiscountCode implements deactivateDiscountCode.
+func (h discountCodes) DeactivateDiscountCode(ctx context.Context, r sellerapi.DeactivateDiscountCodeRequestObject) (sellerapi.DeactivateDiscountCodeResponseObject, error) {
+	code, err := h.one(ctx, r.Id, discounts.Deactivate)
+	return sellerapi.DeactivateDiscountCode200JSONResponse(code), err
+}
+
+// one reads or changes one of the caller's codes; another seller's code
+// answers 404 like a missing one.
+func (h discountCodes) one(ctx context.Context, rawID string, do func(context.Context, *dbgen.Queries, uuid.UUID, uuid.UUID) (discounts.Code, error)) (sellerapi.DiscountCode, error) {
+	sellerID, id, err := callerAndID(ctx, "discount code", rawID)
+	if err != nil {
+		return sellerapi.DiscountCode{}, err
+	}
+	code, err := do(ctx, h.store.Queries, sellerID, id)
+	if db.IsNotFound(err) {
+		return sellerapi.DiscountCode{}, NotFound("no discount code %s", rawID)
+	}
+	return renderDiscountCode(code), err
+}
+
+func renderDiscountCode(c discounts.Code) sellerapi.DiscountCode {
+	out := sellerapi.DiscountCode{
+		Id: c.ID.String(), Code: c.Code, Description: c.Description, Active: c.Active, TimesUsed: c.TimesUsed,
+		UsageLimit: c.UsageLimit, ValidFrom: c.ValidFrom, ValidUntil: c.ValidUntil, CreatedAt: c.CreatedAt,
+		DeactivatedAt: c.DeactivatedAt,
+	}
+	if c.PercentOff != 0 {
+		out.PercentOff = &c.PercentOff
+	}
+	if a := c.AmountOff; a != nil {
+		out.AmountOff = &sellerapi.Money{Currency: c.Currency, Net: a.Net, Gross: a.Gross}
+	}
+	return out
+}
