@@ -28,7 +28,7 @@ var layers = []struct {
 	{"domain", []string{
 		"config", "optional", "refusal", "pricing", "links", "identity", "idempotency", "listing",
 		"catalog/...", "csvimport", "webhook", "offers", "orders", "fixtures",
-		"checkout", "sellers", "discounts", "idv", "terms",
+		"checkout", "sellers", "discounts", "idv", "terms", "telemetry",
 		"internal/csvgen", "internal/sellerclient", "internal/temporalcli",
 	}},
 	{"activities", []string{"activities"}},
@@ -42,7 +42,7 @@ var layers = []struct {
 	{"cmd", []string{
 		"cmd/...", "internal/testenv", "internal/histories", "internal/catalogbench", "internal/csvbench",
 		"internal/offerbench", "internal/clustertest", "internal/contractcheck", "internal/csvgen/gencsv", ".",
-		"internal/checkouttest", "web/checkout/genlegalforms",
+		"internal/checkouttest", "web/checkout/genlegalforms", "internal/observetest",
 	}},
 }
 

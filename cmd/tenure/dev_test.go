@@ -79,6 +79,7 @@ func devEnv(t *testing.T, dataDir, databaseURL string) []string {
 		"TENURE_DATABASE_URL="+databaseURL,
 		"TENURE_DEV_TEMPORAL_PORT="+fmt.Sprint(testenv.FreePort(t)),
 		"TENURE_DEV_UI_PORT="+fmt.Sprint(testenv.FreePort(t)),
+		"TENURE_HTTP_ADMIN_ADDR="+fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t)),
 		"TENURE_DEV_TEMPORAL_CLI="+testenv.TemporalCLI(t),
 	)
 }

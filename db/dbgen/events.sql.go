@@ -57,6 +57,19 @@ func (q *Queries) CountEvents(ctx context.Context, arg CountEventsParams) (int64
 	return count, err
 }
 
+const countUndispatchedEvents = `-- name: CountUndispatchedEvents :one
+SELECT count(*) FROM events WHERE dispatched_at IS NULL
+`
+
+// Events committed whose deliveries nobody started yet: the relay's work
+// (over the partial index of undispatched events).
+func (q *Queries) CountUndispatchedEvents(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, countUndispatchedEvents)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const getEvent = `-- name: GetEvent :one
 SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at FROM events WHERE id = $1 AND seller_id = $2
 `

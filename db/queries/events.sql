@@ -67,3 +67,8 @@ WHERE e.seller_id = sqlc.arg(seller_id)
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status <> 'delivered'))
        OR (NOT sqlc.narg(delivery_success)::boolean
            AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'failed')));
+
+-- name: CountUndispatchedEvents :one
+-- Events committed whose deliveries nobody started yet: the relay's work
+-- (over the partial index of undispatched events).
+SELECT count(*) FROM events WHERE dispatched_at IS NULL;
