@@ -49,7 +49,7 @@ func observeRequests(metrics *telemetry.Metrics) fiber.Handler {
 	tracer := otel.Tracer(tracerName)
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
-		method := c.Method()
+		method := methodLabel(c.Method())
 		ctx := otel.GetTextMapPropagator().Extract(c.UserContext(), headerCarrier{c})
 		ctx, span := tracer.Start(ctx, "HTTP "+method, trace.WithSpanKind(trace.SpanKindServer))
 		defer span.End()
@@ -71,6 +71,18 @@ func observeRequests(metrics *telemetry.Metrics) fiber.Handler {
 		}
 		return err
 	}
+}
+
+// methodLabel is the request's method as a constant: Fiber's method string
+// points into a buffer the next request reuses, and a label keeps it. Any
+// method not listed is "other", so a caller cannot grow the label set.
+func methodLabel(method string) string {
+	for _, m := range []string{fiber.MethodGet, fiber.MethodPost, fiber.MethodPut, fiber.MethodPatch, fiber.MethodDelete, fiber.MethodHead, fiber.MethodOptions} {
+		if method == m {
+			return m
+		}
+	}
+	return "other"
 }
 
 // headerCarrier reads the trace context from the request's headers.
