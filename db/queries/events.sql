@@ -1,7 +1,7 @@
 -- name: InsertEvent :exec
 -- A retried activity records the same event id again: nothing changes.
-INSERT INTO events (id, seller_id, type, object_id, endpoint_id, payload)
-VALUES ($1, $2, $3, $4, $5, $6)
+INSERT INTO events (id, seller_id, type, object_id, endpoint_id, payload, trace_parent)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
 ON CONFLICT (id) DO NOTHING;
 
 -- name: LockUndispatchedEvent :one

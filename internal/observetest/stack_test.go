@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/api"
@@ -32,6 +33,8 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 type stack struct {
 	cfg      *config.Config
 	store    *db.Store
+	temporal client.Client
+	sellerID uuid.UUID
 	metrics  *telemetry.Metrics
 	adminURL string
 	client   *sellerclient.Client
@@ -48,6 +51,7 @@ func newStack(t *testing.T, tracing bool) *stack {
 		t.Fatal(err)
 	}
 	tc := testenv.ClientWith(t, testenv.Namespace(t), opts)
+	s.temporal = tc
 	s.metrics.WatchPool(s.store.Pool)
 	s.metrics.WatchBacklog(webhook.UndispatchedBacklog(s.store), logger)
 	s.metrics.WatchBacklog(csvimport.QueueBacklog(s.store), logger)
@@ -60,6 +64,7 @@ func newStack(t *testing.T, tracing bool) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.sellerID = seller.Seller.ID
 	valid, rejections := catalog.ValidateBatch([]catalog.ProductInput{{
 		Title: "Workstation", Type: "hardware", IsActive: true,
 		Price:      catalog.Money{Currency: "EUR", Net: 250000, Gross: 297500},
