@@ -3,6 +3,7 @@ package observetest
 import (
 	"bytes"
 	"net/http"
+	"strconv"
 	"testing"
 
 	dto "github.com/prometheus/client_model/go"
@@ -11,7 +12,8 @@ import (
 )
 
 // series are the samples of one scrape by metric name: counters and
-// gauges by value, histograms by their count (as name_count) and sum.
+// gauges by value, histograms by their count (as name_count), sum and
+// buckets (name_bucket, by le).
 type series map[string][]sample
 
 // sample is one series' labels and value.
@@ -47,6 +49,13 @@ func scrape(t *testing.T, adminURL string) series {
 			case dto.MetricType_HISTOGRAM:
 				out[name+"_count"] = append(out[name+"_count"], sample{labels, float64(m.GetHistogram().GetSampleCount())})
 				out[name+"_sum"] = append(out[name+"_sum"], sample{labels, m.GetHistogram().GetSampleSum()})
+				for _, b := range m.GetHistogram().GetBucket() {
+					le := map[string]string{"le": strconv.FormatFloat(b.GetUpperBound(), 'g', -1, 64)}
+					for k, v := range labels {
+						le[k] = v
+					}
+					out[name+"_bucket"] = append(out[name+"_bucket"], sample{le, float64(b.GetCumulativeCount())})
+				}
 			case dto.MetricType_UNTYPED:
 				out[name] = append(out[name], sample{labels, m.GetUntyped().GetValue()})
 			}
