@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -25,11 +26,11 @@ import (
 )
 
 // costWindow and costRounds: each variant creates offers for costWindow,
-// the variants taking turns, costRounds times, so that the load of a
-// shared machine falls on all of them alike.
+// the variants taking turns, costRounds times (an odd number, for a true
+// median), so that the load of a shared machine falls on all of them alike.
 const (
-	costWindow = 15 * time.Second
-	costRounds = 4
+	costWindow = 10 * time.Second
+	costRounds = 7
 )
 
 // BenchmarkObservabilityCost measures what metrics and tracing cost offer
@@ -40,10 +41,10 @@ const (
 // with metrics and every request traced (sampled at 100 %, the Temporal
 // interceptor on, batches exported over OTLP/HTTP to a collector stub on
 // 127.0.0.1 that decodes them and counts the spans). 16 clients create
-// offers as fast as they can; the variants take turns for 15 s each, four
+// offers as fast as they can; the variants take turns for 10 s each, seven
 // rounds. The cost is the drop in offers per second against the variant
-// without, per round and of the medians, and the rise in this process's
-// CPU time per offer (the Temporal server and PostgreSQL not counted).
+// without, and the rise in this process's CPU time per offer (the Temporal
+// server and PostgreSQL not counted), each per round and their medians.
 func BenchmarkObservabilityCost(b *testing.B) {
 	collector := newCollectorStub(b)
 	exporter, err := otlptracehttp.New(b.Context(), otlptracehttp.WithEndpointURL(collector.url+"/v1/traces"))
@@ -61,7 +62,6 @@ func BenchmarkObservabilityCost(b *testing.B) {
 		metrics *telemetry.Metrics
 		traced  bool
 		rates   []float64
-		p50s    []time.Duration
 		// cpu is the benchmark process's CPU time per offer created.
 		cpu []time.Duration
 	}
@@ -91,7 +91,6 @@ func BenchmarkObservabilityCost(b *testing.B) {
 				b.Fatal(err)
 			}
 			v.rates = append(v.rates, got.rate(elapsed))
-			v.p50s = append(v.p50s, got.percentile(0.5))
 			v.cpu = append(v.cpu, cpu/time.Duration(max(1, len(got))))
 			fmt.Printf("round %d, %s: %s, %.0f µs of this process's CPU per offer\n",
 				round+1, v.name, got.describe("offers", elapsed), float64(v.cpu[round].Microseconds()))
@@ -102,28 +101,41 @@ func BenchmarkObservabilityCost(b *testing.B) {
 		b.Fatal(err)
 	}
 
+	// Each round's variants ran back to back, so a cost is taken per round
+	// (against that round's run without) and the median over the rounds
+	// reported: drift of the machine's load between rounds cancels out.
 	off := variants[0]
-	for _, v := range variants {
-		var perRound []string
+	rateCost := func(v *variant, r int) float64 { return 100 * (off.rates[r] - v.rates[r]) / off.rates[r] }
+	cpuCost := func(v *variant, r int) float64 { return 100 * float64(v.cpu[r]-off.cpu[r]) / float64(off.cpu[r]) }
+	medianCost := func(v *variant, cost func(*variant, int) float64) (float64, []string) {
+		var costs []float64
+		var shown []string
 		for r := range v.rates {
-			perRound = append(perRound, fmt.Sprintf("%+.1f %%", 100*(off.rates[r]-v.rates[r])/off.rates[r]))
+			costs = append(costs, cost(v, r))
+			shown = append(shown, fmt.Sprintf("%+.1f %%", cost(v, r)))
 		}
-		fmt.Printf("%-26s median %.1f offers/s, median p50 %.1f ms; throughput cost against off per round: %v, of the medians: %.1f %%; "+
-			"median CPU per offer %.0f µs, %+.1f %% against off\n",
-			v.name, median(v.rates), ms(medianDuration(v.p50s)), perRound, 100*(median(off.rates)-median(v.rates))/median(off.rates),
-			float64(medianDuration(v.cpu).Microseconds()), 100*float64(medianDuration(v.cpu)-medianDuration(off.cpu))/float64(medianDuration(off.cpu)))
+		return median(costs), shown
+	}
+	for _, v := range variants[1:] {
+		rate, rates := medianCost(v, rateCost)
+		cpu, cpus := medianCost(v, cpuCost)
+		fmt.Printf("%s against off, per round: rate %v, CPU per offer %v; medians: rate %+.1f %%, CPU per offer %+.1f %%\n",
+			v.name, rates, cpus, rate, cpu)
 	}
 	fmt.Printf("spans the collector stub received: %d in %d OTLP requests\n", collector.spans.Load(), collector.requests.Load())
 	if collector.spans.Load() == 0 {
 		b.Fatal("the collector stub received no span: the traced variant exported nothing")
 	}
-	cpuCost := func(v *variant) float64 {
-		return 100 * float64(medianDuration(v.cpu)-medianDuration(off.cpu)) / float64(medianDuration(off.cpu))
+	for _, v := range variants[1:] {
+		prefix := strings.Fields(v.name)[0]
+		if v.traced {
+			prefix = "tracing"
+		}
+		rate, _ := medianCost(v, rateCost)
+		cpu, _ := medianCost(v, cpuCost)
+		b.ReportMetric(rate, prefix+"-rate-cost-%")
+		b.ReportMetric(cpu, prefix+"-cpu-cost-%")
 	}
-	b.ReportMetric(100*(median(off.rates)-median(variants[1].rates))/median(off.rates), "metrics-rate-cost-%")
-	b.ReportMetric(100*(median(off.rates)-median(variants[2].rates))/median(off.rates), "tracing-rate-cost-%")
-	b.ReportMetric(cpuCost(variants[1]), "metrics-cpu-cost-%")
-	b.ReportMetric(cpuCost(variants[2]), "tracing-cpu-cost-%")
 }
 
 // processCPU is the CPU time the benchmark process (API, worker, clients)
@@ -138,12 +150,6 @@ func processCPU(b *testing.B) time.Duration {
 }
 
 func median(values []float64) float64 {
-	sorted := slices.Clone(values)
-	slices.Sort(sorted)
-	return sorted[len(sorted)/2]
-}
-
-func medianDuration(values []time.Duration) time.Duration {
 	sorted := slices.Clone(values)
 	slices.Sort(sorted)
 	return sorted[len(sorted)/2]

@@ -3,7 +3,9 @@ package offerbench_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -40,7 +42,28 @@ type stack struct {
 
 func newStack(b *testing.B) *stack {
 	b.Helper()
-	return newObservedStack(b, nil, false)
+	addr := os.Getenv("TENURE_BENCH_ADMIN_ADDR")
+	if addr == "" {
+		return newObservedStack(b, nil, false)
+	}
+	// Watched: the stack counts into a registry served on the admin
+	// address, for Prometheus to scrape while the benchmark runs.
+	metrics := telemetry.NewMetrics()
+	s := newObservedStack(b, metrics, false)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		b.Fatalf("TENURE_BENCH_ADMIN_ADDR: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- telemetry.NewAdmin(metrics, telemetry.NewReadiness(s.store.Pool, s.temporal), testenv.AppLogger()).Serve(ctx, ln)
+	}()
+	b.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return s
 }
 
 // newObservedStack is newStack whose API, worker and Temporal client count
