@@ -107,13 +107,20 @@ func New(d Deps) (*fiber.App, error) {
 	app.Get(errorsPath, byAddress, files.errorReport)
 	app.Post("/oauth2/token", limits.perAddress(token.overLimit), token.handle)
 
+	keys, err := newKeyLedger(d)
+	if err != nil {
+		return nil, err
+	}
+	keys.purgeWhileServing(app, d.Logger)
+
 	customerTokens := identity.NewOfferTokens(d.Config.Auth.SigningKey, d.Config.Auth.CustomerTokenTTL)
 	token.offers = &offerTokenExchange{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey), tokens: customerTokens}
 	// The Customer-Facing operations anyone may call are limited per client
 	// address, like the other routes callable without a token, and take
 	// small bodies only.
 	publicLimits := []fiber.Handler{byAddress, limitPublicBody}
-	if err := mountCustomerAPI(app, d, customerTokens, publicLimits, limits.proxies); err != nil {
+	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
+	if err := mountCustomerAPI(app, d, customerTokens, customerKeys, publicLimits, limits.proxies); err != nil {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {
@@ -154,11 +161,6 @@ func New(d Deps) (*fiber.App, error) {
 		sellerProfiles:   sellerProfiles{store: d.Store, cfg: d.Config},
 		discountCodes:    discountCodes{store: d.Store, now: time.Now},
 	}
-	keys, err := newKeyLedger(d)
-	if err != nil {
-		return nil, err
-	}
-	keys.purgeWhileServing(app, d.Logger)
 	router := newGuardedRouter(app, operations)
 	sellerapi.RegisterHandlers(idempotentRouter{guardedRouter: router, requests: &idempotentRequests{
 		ledger: keys, caller: sellerCaller, logger: d.Logger, holdBeforeRecord: d.Config.Idempotency.TestHoldBeforeRecord,
