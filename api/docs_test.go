@@ -68,10 +68,14 @@ func TestDocsRendersEachContractWithLocalFilesOnly(t *testing.T) {
 	}
 }
 
-// checkLocalFile wants address, which page references, to be a path of
-// this server that answers, and a style sheet to load local files only.
+// checkLocalFile wants address, which page references, to be a data: URL
+// (the empty icon, so the browser asks for no favicon) or a path of this
+// server that answers, and a style sheet to load data: URLs only.
 func checkLocalFile(t *testing.T, h *harness, page, address string) {
 	t.Helper()
+	if strings.HasPrefix(address, "data:") {
+		return
+	}
 	if !strings.HasPrefix(address, "/") || strings.HasPrefix(address, "//") {
 		t.Errorf("%s references %q, which is not a path of this server", page, address)
 		return
