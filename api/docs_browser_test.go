@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -49,6 +50,44 @@ func TestDocsRenderBothContractsInChromium(t *testing.T) {
 	}
 	b.eval(`document.querySelector('#operations-offers-showOffer').scrollIntoView(), ''`)
 	b.screenshot("customer")
+	b.checkQuiet()
+}
+
+// TestDocsTryItOutCallsThisTenure authorizes the Seller API's page with a
+// seller's client id and secret, then runs listShippingMethods with "Try
+// it out": the page gets its token from this server's token endpoint and
+// the seller's shipping method from this server, although the contract
+// names the server of `tenure dev` (http://127.0.0.1:8080), which the
+// page's policy would not let it reach.
+func TestDocsTryItOutCallsThisTenure(t *testing.T) {
+	h := newHarness(t)
+	s := h.seller(t)
+	if r := h.do(t, http.MethodPost, "/v1/shipping-method/method", h.token(t, s, "client"),
+		map[string]any{"seller_shipping_method_reference": "docs-courier", "name": "Docs Courier"}); r.status != http.StatusCreated {
+		t.Fatalf("creating a shipping method: %d %s", r.status, r.body)
+	}
+	b := newDocsBrowser(t, h.serve(t))
+	b.open("/docs/seller")
+	b.waitFor(`.servers select`, "This Tenure")
+	b.click(`.btn.authorize`)
+	if err := chromedp.Do(b.ctx,
+		chromedp.SendKeys(chromedp.CSS(`#client_id_clientCredentials`), s.Credentials.ClientID),
+		chromedp.SendKeys(chromedp.CSS(`#client_secret_clientCredentials`), s.Credentials.ClientSecret),
+	); err != nil {
+		t.Fatal(err)
+	}
+	b.click(`.auth-btn-wrapper .authorize`)
+	b.waitFor(`.auth-btn-wrapper`, "Logout")
+	b.click(`.auth-btn-wrapper .btn-done`)
+
+	const operation = `#operations-shipping-methods-listShippingMethods`
+	b.click(operation + ` button.opblock-summary-control`)
+	b.click(operation + ` .try-out__btn`)
+	b.click(operation + ` .execute`)
+	b.waitFor(operation+` .live-responses-table tbody .response-col_status`, "200")
+	b.waitFor(operation+` .live-responses-table`, `"seller_shipping_method_reference": "docs-courier"`)
+	b.eval(`document.querySelector('` + operation + ` .live-responses-table').scrollIntoView(), ''`)
+	b.screenshot("listShippingMethods")
 	b.checkQuiet()
 }
 
