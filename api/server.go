@@ -1,8 +1,9 @@
 // Package api serves Tenure's HTTP interfaces with Fiber: the Seller API
 // (generated from api/openapi/seller.yaml), the Customer-Facing API
 // (generated from api/openapi/customer.yaml), the token endpoint, health
-// checks, the contracts themselves and the hosted checkout page (its assets
-// embedded from web/checkout).
+// checks, the contracts themselves, their rendered reference (embedded from
+// web/docs) and the hosted checkout page (its assets embedded from
+// web/checkout).
 package api
 
 import (
@@ -94,6 +95,9 @@ func New(d Deps) (*fiber.App, error) {
 	app.Get("/readyz", readiness{pool: d.Store.Pool, temporal: d.Temporal}.handle)
 	app.Get("/openapi/seller.yaml", sellerContract)
 	app.Get("/openapi/customer.yaml", customerContract)
+	if err := mountDocs(app); err != nil {
+		return nil, err
+	}
 	files, jobs, err := newImportFiles(d)
 	if err != nil {
 		return nil, err
