@@ -8,8 +8,12 @@ TENURE := bin/tenure
 REFERENCE_CONTRACT ?= ../shared/reference/seller-api-1.0.0.openapi.yaml
 # The hosted checkout's legal forms, generated from package checkout.
 LEGAL_FORMS_JS := web/checkout/assets/legal-forms.js
+# The API reference at /docs: its renderer, Swagger UI, is vendored from npm
+# at the version web/docs/package.json pins.
+DOCS := web/docs
+SWAGGER_UI_FILES := swagger-ui-bundle.js swagger-ui-bundle.js.LICENSE.txt swagger-ui.css LICENSE NOTICE
 
-.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-csv record-histories
+.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-csv record-histories vendor-docs
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -58,6 +62,14 @@ check-generated:
 	go run ./web/checkout/genlegalforms -o $$tmp/legal-forms.js && \
 	diff -q $(LEGAL_FORMS_JS) $$tmp/legal-forms.js >/dev/null || \
 	{ echo "$(LEGAL_FORMS_JS) is stale: run make generate and commit the result"; exit 1; }
+
+## vendor-docs: refresh the API reference's renderer (web/docs/assets/swagger-ui) from npm at the version web/docs/package.json pins
+# --ignore-scripts: swagger-ui-dist depends on @scarf/scarf, whose install
+# script reports the download to scarf.sh; nothing here needs it to run.
+vendor-docs:
+	npm ci --prefix $(DOCS) --ignore-scripts --no-audit --no-fund
+	mkdir -p $(DOCS)/assets/swagger-ui
+	cp $(addprefix $(DOCS)/node_modules/swagger-ui-dist/,$(SWAGGER_UI_FILES)) $(DOCS)/assets/swagger-ui/
 
 check-format:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

@@ -34,15 +34,16 @@ var layers = []struct {
 	{"activities", []string{"activities"}},
 	{"workflows", []string{"workflows/...", "internal/replay", "internal/permanent"}},
 	{"services", []string{"services"}},
-	// The checkout page's assets are served by the API.
-	{"api", []string{"api/...", "web/checkout"}},
+	// The checkout page's assets and the API reference are served by the API.
+	{"api", []string{"api/...", "web/checkout", "web/docs"}},
 	// The command and what composes the whole stack as it does: the test
 	// environment, the history recorder, the benchmarks, the cluster test,
-	// and the check of the API's responses against its contracts.
+	// the check of the API's responses against its contracts, and the
+	// browser tests' Chromium.
 	{"cmd", []string{
 		"cmd/...", "internal/testenv", "internal/histories", "internal/catalogbench", "internal/csvbench",
 		"internal/offerbench", "internal/clustertest", "internal/contractcheck", "internal/csvgen/gencsv", ".",
-		"internal/checkouttest", "web/checkout/genlegalforms", "internal/observetest",
+		"internal/checkouttest", "internal/browsertest", "web/checkout/genlegalforms", "internal/observetest",
 	}},
 }
 

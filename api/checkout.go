@@ -52,7 +52,7 @@ func mountCheckout(app *fiber.App, cfg config.CheckoutCfg) error {
 	p := checkoutPage{assets: assets, shell: shell}
 	group := app.Group("/checkout", checkoutHeaders(contentSecurityPolicy(cfg.FrameAncestors)))
 	group.Get(strings.TrimPrefix(checkoutPagePath, "/checkout"), p.page)
-	group.Get(strings.TrimPrefix(checkoutAssetsPath, "/checkout")+"/:version/*", p.asset)
+	group.Get(strings.TrimPrefix(checkoutAssetsPath, "/checkout")+"/:version/*", p.assets.serve)
 	return nil
 }
 
@@ -82,24 +82,6 @@ func (p checkoutPage) page(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	return c.Status(status).Send(out.Bytes())
-}
-
-// asset answers one file of the current version, compressed when the
-// browser accepts gzip. Another version's path is not found: serving the
-// current file under an old name would let a cache keep the wrong one.
-func (p checkoutPage) asset(c *fiber.Ctx) error {
-	file, ok := p.assets.files[c.Params("*")]
-	if c.Params("version") != p.assets.version || !ok {
-		return NotFound("no checkout asset %s", c.Path())
-	}
-	c.Set(fiber.HeaderContentType, file.mediaType)
-	c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
-	c.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
-	if c.Request().Header.HasAcceptEncoding("gzip") {
-		c.Set(fiber.HeaderContentEncoding, "gzip")
-		return c.Send(file.gzipped)
-	}
-	return c.Send(file.plain)
 }
 
 // checkoutHeaders sets the page's security headers: the policy, no

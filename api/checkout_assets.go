@@ -3,8 +3,6 @@ package api
 import (
 	"bytes"
 	"compress/gzip"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -13,14 +11,10 @@ import (
 	"strings"
 )
 
-// checkoutAssets are the hosted checkout's files, ready to serve: each
-// with its media type and its gzip form, under a version that changes
-// whenever any file does. The version is part of every asset's path, so
-// a browser may keep an asset for a year and still never mixes the
-// modules of two releases.
+// checkoutAssets are the hosted checkout's files, ready to serve under
+// their version (staticFiles), with what the shell takes from them.
 type checkoutAssets struct {
-	version string
-	files   map[string]checkoutAsset
+	staticFiles
 	// modules are the JavaScript modules besides the entry, which the
 	// shell preloads so the browser fetches them at once rather than one
 	// import level after the other.
@@ -28,13 +22,6 @@ type checkoutAssets struct {
 	// messages are the catalogs by language; the shell takes its own few
 	// words from them.
 	messages map[string]map[string]string
-}
-
-// checkoutAsset is one file as served.
-type checkoutAsset struct {
-	mediaType string
-	plain     []byte
-	gzipped   []byte
 }
 
 // checkoutEntry is the module the shell loads.
@@ -48,51 +35,30 @@ var checkoutMediaTypes = map[string]string{
 	".svg":  "image/svg+xml",
 }
 
-// loadCheckoutAssets reads, versions and compresses every file of fsys; a
-// file of a kind the page has no media type for is a mistake in the
-// assets folder.
+// loadCheckoutAssets reads, versions and compresses every file of fsys,
+// and finds the shell's modules and message catalogs among them.
 func loadCheckoutAssets(fsys fs.FS) (*checkoutAssets, error) {
-	a := &checkoutAssets{files: map[string]checkoutAsset{}, messages: map[string]map[string]string{}}
-	version := sha256.New()
-	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		mediaType, ok := checkoutMediaTypes[path.Ext(name)]
-		if !ok {
-			return fmt.Errorf("checkout asset %s: no media type for its extension", name)
-		}
-		body, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return err
-		}
-		zipped, err := gzipped(body)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(version, "%d:%s%d:", len(name), name, len(body))
-		version.Write(body)
-		a.files[name] = checkoutAsset{mediaType: mediaType, plain: body, gzipped: zipped}
-		if strings.HasSuffix(name, ".js") && name != checkoutEntry {
-			a.modules = append(a.modules, name)
-		}
-		if dir, file := path.Split(name); dir == "messages/" {
-			catalog := map[string]string{}
-			if err := json.Unmarshal(body, &catalog); err != nil {
-				return fmt.Errorf("checkout message catalog %s: %w", name, err)
-			}
-			a.messages[strings.TrimSuffix(file, ".json")] = catalog
-		}
-		return nil
-	})
+	files, err := loadStaticFiles(fsys, checkoutMediaTypes)
 	if err != nil {
 		return nil, err
 	}
+	a := &checkoutAssets{staticFiles: files, messages: map[string]map[string]string{}}
 	if _, ok := a.files[checkoutEntry]; !ok {
 		return nil, fmt.Errorf("checkout assets lack the entry module %s", checkoutEntry)
 	}
+	for name, file := range a.files {
+		if strings.HasSuffix(name, ".js") && name != checkoutEntry {
+			a.modules = append(a.modules, name)
+		}
+		if dir, base := path.Split(name); dir == "messages/" {
+			catalog := map[string]string{}
+			if err := json.Unmarshal(file.plain, &catalog); err != nil {
+				return nil, fmt.Errorf("checkout message catalog %s: %w", name, err)
+			}
+			a.messages[strings.TrimSuffix(base, ".json")] = catalog
+		}
+	}
 	sort.Strings(a.modules)
-	a.version = hex.EncodeToString(version.Sum(nil))[:16]
 	return a, nil
 }
 

@@ -47,9 +47,10 @@ func limitPublicBody(c *fiber.Ctx) error {
 // mountCustomerAPI serves the Customer-Facing API under the base path of
 // its contract's servers[0].url, behind the contract's guard: credentials
 // per the security scheme each operation names, and publicLimits in front
-// of the operations marked x-tenure-public. Requests from proxies are
-// attributed to the client X-Forwarded-For names.
-func mountCustomerAPI(app *fiber.App, d Deps, tokens *identity.OfferTokens, publicLimits []fiber.Handler, proxies []netip.Prefix) error {
+// of the operations marked x-tenure-public; its POST operations honour
+// Idempotency-Key through keys. Requests from proxies are attributed to the
+// client X-Forwarded-For names.
+func mountCustomerAPI(app *fiber.App, d Deps, tokens *identity.OfferTokens, keys *idempotentRequests, publicLimits []fiber.Handler, proxies []netip.Prefix) error {
 	ops, err := loadContract(openapi.Customer)
 	if err != nil {
 		return err
@@ -91,7 +92,7 @@ func mountCustomerAPI(app *fiber.App, d Deps, tokens *identity.OfferTokens, publ
 		app.Post(simulationPath, append(slices.Clone(publicLimits), sim.report)...)
 	}
 	router := newGuardedRouter(app.Group(base, markCustomerRequest), ops)
-	customerapi.RegisterHandlers(router, customerapi.NewStrictHandler(impl,
+	customerapi.RegisterHandlers(idempotentRouter{guardedRouter: router, requests: keys}, customerapi.NewStrictHandler(impl,
 		[]customerapi.StrictMiddlewareFunc{rememberLeadAddress(proxies)}))
 	if len(router.unguarded) > 0 {
 		return fmt.Errorf("customer routes without a contract operation: %v", router.unguarded)

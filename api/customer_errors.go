@@ -28,6 +28,9 @@ var customerNames = map[string]string{
 	"not_found":     "NotFound",
 	"unprocessable": "Unprocessable",
 	"conflict":      "Conflict",
+	// Idempotency-Key's own refusals (README "Retries").
+	"idempotency_key_in_use": "IdempotencyKeyInUse",
+	"idempotency_key_reused": "IdempotencyKeyReused",
 }
 
 type customerRequestKey struct{}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"regexp"
 
 	"github.com/gofiber/fiber/v2"
@@ -37,6 +38,18 @@ func sellerCaller(c *fiber.Ctx) (string, bool) {
 		return "", false
 	}
 	return "seller/" + claims.SellerID.String(), true
+}
+
+// customerCaller scopes the Customer-Facing API's keys to the offer of the
+// customer's bearer token or, on the operations anyone may call, to the
+// client's address: nobody else can replay or block them.
+func customerCaller(proxies []netip.Prefix) keyCaller {
+	return func(c *fiber.Ctx) (string, bool) {
+		if claims, ok := offerClaimsFrom(c.UserContext()); ok {
+			return "offer/" + claims.OfferID.String(), true
+		}
+		return "address/" + clientAddress(c, proxies), true
+	}
 }
 
 // idempotentRequests makes a route honour Idempotency-Key: the first

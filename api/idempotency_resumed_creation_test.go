@@ -81,7 +81,10 @@ func TestResumedCreationWhoseWorkflowEndedWithoutAnOffer(t *testing.T) {
 			// The reference is held while the first attempt runs, so the
 			// first attempt is refused; its key reserved the offer's id.
 			held := f.createOffer(t, offerPayload(reference))
-			if first := h.keyed(t, http.MethodPost, "/v1/offers", f.token, key, offerPayload(reference)); first.status != http.StatusUnprocessableEntity {
+			// One body for every attempt: offerPayload's expiry moves with
+			// the clock, and a retry must send the same request.
+			payload := offerPayload(reference)
+			if first := h.keyed(t, http.MethodPost, "/v1/offers", f.token, key, payload); first.status != http.StatusUnprocessableEntity {
 				t.Fatalf("first: %d %s", first.status, first.body)
 			}
 			id := h.reservedID(t, key)
@@ -92,7 +95,7 @@ func TestResumedCreationWhoseWorkflowEndedWithoutAnOffer(t *testing.T) {
 			if resp := h.do(t, http.MethodPost, "/v1/offers/"+held.ID+"/void", f.token, map[string]any{}); resp.status != http.StatusOK {
 				t.Fatalf("void: %d %s", resp.status, resp.body)
 			}
-			retry := h.keyed(t, http.MethodPost, "/v1/offers", f.token, key, offerPayload(reference))
+			retry := h.keyed(t, http.MethodPost, "/v1/offers", f.token, key, payload)
 			var body struct{ Name, Message string }
 			retry.decode(t, &body)
 			wantMessage := c.wantMessage(reference)
@@ -102,7 +105,7 @@ func TestResumedCreationWhoseWorkflowEndedWithoutAnOffer(t *testing.T) {
 			if n := h.count(t, "SELECT count(*) FROM offers WHERE id = $1", id); n != 0 {
 				t.Errorf("the resumed creation made the offer")
 			}
-			replay := h.keyed(t, http.MethodPost, "/v1/offers", f.token, key, offerPayload(reference))
+			replay := h.keyed(t, http.MethodPost, "/v1/offers", f.token, key, payload)
 			if replay.header.Get("Idempotent-Replayed") != "true" || replay.status != retry.status {
 				t.Errorf("the resumed outcome is not recorded: %d %s", replay.status, replay.body)
 			}

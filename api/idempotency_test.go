@@ -12,7 +12,7 @@ import (
 )
 
 // keyed sends a JSON request with an Idempotency-Key (raw bodies are sent
-// verbatim).
+// verbatim), with the bearer token unless it is empty.
 func (h *harness) keyed(t *testing.T, method, target, token, key string, body any) response {
 	t.Helper()
 	raw, ok := body.(string)
@@ -25,7 +25,9 @@ func (h *harness) keyed(t *testing.T, method, target, token, key string, body an
 	}
 	req := httptest.NewRequest(method, target, strings.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	req.Header.Set("Idempotency-Key", key)
 	return h.send(t, req)
 }

@@ -1,8 +1,9 @@
 // Package api serves Tenure's HTTP interfaces with Fiber: the Seller API
 // (generated from api/openapi/seller.yaml), the Customer-Facing API
 // (generated from api/openapi/customer.yaml), the token endpoint, health
-// checks, the contracts themselves and the hosted checkout page (its assets
-// embedded from web/checkout).
+// checks, the contracts themselves, their rendered reference (embedded from
+// web/docs) and the hosted checkout page (its assets embedded from
+// web/checkout).
 package api
 
 import (
@@ -97,6 +98,9 @@ func New(d Deps) (*fiber.App, error) {
 	app.Get("/readyz", readiness(telemetry.NewReadiness(d.Store.Pool, d.Temporal)))
 	app.Get("/openapi/seller.yaml", sellerContract)
 	app.Get("/openapi/customer.yaml", customerContract)
+	if err := mountDocs(app); err != nil {
+		return nil, err
+	}
 	files, jobs, err := newImportFiles(d)
 	if err != nil {
 		return nil, err
@@ -110,13 +114,20 @@ func New(d Deps) (*fiber.App, error) {
 	app.Get(errorsPath, named("downloadCatalogImportErrors"), byAddress, files.errorReport)
 	app.Post("/oauth2/token", named("issueToken"), limits.perAddress(token.overLimit), token.handle)
 
+	keys, err := newKeyLedger(d)
+	if err != nil {
+		return nil, err
+	}
+	keys.purgeWhileServing(app, d.Logger)
+
 	customerTokens := identity.NewOfferTokens(d.Config.Auth.SigningKey, d.Config.Auth.CustomerTokenTTL)
 	token.offers = &offerTokenExchange{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey), tokens: customerTokens}
 	// The Customer-Facing operations anyone may call are limited per client
 	// address, like the other routes callable without a token, and take
 	// small bodies only.
 	publicLimits := []fiber.Handler{byAddress, limitPublicBody}
-	if err := mountCustomerAPI(app, d, customerTokens, publicLimits, limits.proxies); err != nil {
+	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
+	if err := mountCustomerAPI(app, d, customerTokens, customerKeys, publicLimits, limits.proxies); err != nil {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {
@@ -157,11 +168,6 @@ func New(d Deps) (*fiber.App, error) {
 		sellerProfiles:   sellerProfiles{store: d.Store, cfg: d.Config},
 		discountCodes:    discountCodes{store: d.Store, now: time.Now},
 	}
-	keys, err := newKeyLedger(d)
-	if err != nil {
-		return nil, err
-	}
-	keys.purgeWhileServing(app, d.Logger)
 	router := newGuardedRouter(app, operations)
 	sellerapi.RegisterHandlers(idempotentRouter{guardedRouter: router, requests: &idempotentRequests{
 		ledger: keys, caller: sellerCaller, logger: d.Logger, holdBeforeRecord: d.Config.Idempotency.TestHoldBeforeRecord,

@@ -1231,6 +1231,9 @@ type ValidationError struct {
 // AcceptLanguage defines model for AcceptLanguage.
 type AcceptLanguage = string
 
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
 // OfferID defines model for OfferID.
 type OfferID = string
 
@@ -1253,6 +1256,58 @@ type Unauthorized = string
 type GetAnonymizedBrandingParams struct {
 	// Token The offer's shared token, as in its `checkout_redirect_url`.
 	Token SharedToken `form:"token" json:"token"`
+}
+
+// CreateCrmContactParams defines parameters for CreateCrmContact.
+type CreateCrmContactParams struct {
+	// IdempotencyKey Makes retrying the request safe (README "Retries"), as on the Seller API's POST operations. Any string of 1
+	// to 255 printable ASCII characters, such as a UUID; keys are kept 24 hours and belong to the offer of the
+	// bearer token or, on the operations without credentials, to the client's address. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 `IdempotencyKeyInUse`; a key sent
+	// with another request answers 422 `IdempotencyKeyReused`; a malformed key answers 400 `BadRequest`.
+	// Refusals of the request as sent (400, 401, 403) are not kept, so the key can be sent again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ValidateDiscountParams defines parameters for ValidateDiscount.
+type ValidateDiscountParams struct {
+	// IdempotencyKey Makes retrying the request safe (README "Retries"), as on the Seller API's POST operations. Any string of 1
+	// to 255 printable ASCII characters, such as a UUID; keys are kept 24 hours and belong to the offer of the
+	// bearer token or, on the operations without credentials, to the client's address. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 `IdempotencyKeyInUse`; a key sent
+	// with another request answers 422 `IdempotencyKeyReused`; a malformed key answers 400 `BadRequest`.
+	// Refusals of the request as sent (400, 401, 403) are not kept, so the key can be sent again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// AddAccessoryFeedbackParams defines parameters for AddAccessoryFeedback.
+type AddAccessoryFeedbackParams struct {
+	// IdempotencyKey Makes retrying the request safe (README "Retries"), as on the Seller API's POST operations. Any string of 1
+	// to 255 printable ASCII characters, such as a UUID; keys are kept 24 hours and belong to the offer of the
+	// bearer token or, on the operations without credentials, to the client's address. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 `IdempotencyKeyInUse`; a key sent
+	// with another request answers 422 `IdempotencyKeyReused`; a malformed key answers 400 `BadRequest`.
+	// Refusals of the request as sent (400, 401, 403) are not kept, so the key can be sent again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ReceiveIdvResultParams defines parameters for ReceiveIdvResult.
+type ReceiveIdvResultParams struct {
+	// IdempotencyKey Makes retrying the request safe (README "Retries"), as on the Seller API's POST operations. Any string of 1
+	// to 255 printable ASCII characters, such as a UUID; keys are kept 24 hours and belong to the offer of the
+	// bearer token or, on the operations without credentials, to the client's address. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 `IdempotencyKeyInUse`; a key sent
+	// with another request answers 422 `IdempotencyKeyReused`; a malformed key answers 400 `BadRequest`.
+	// Refusals of the request as sent (400, 401, 403) are not kept, so the key can be sent again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ShowOfferParams defines parameters for ShowOffer.
@@ -1306,6 +1361,16 @@ type GetTermsAndConditionsLinksParams struct {
 type FindTermsAndConditionsLinksParams struct {
 	// AcceptLanguage Preferred languages (RFC 9110, e.g. `de-DE,de;q=0.9,en;q=0.8`): the most preferred of `en`, `de` and `nl` is used for texts, `en` when none is acceptable. Until the customer's own language is stored, it is also the customer's language for terms and conditions.
 	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+
+	// IdempotencyKey Makes retrying the request safe (README "Retries"), as on the Seller API's POST operations. Any string of 1
+	// to 255 printable ASCII characters, such as a UUID; keys are kept 24 hours and belong to the offer of the
+	// bearer token or, on the operations without credentials, to the client's address. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 `IdempotencyKeyInUse`; a key sent
+	// with another request answers 422 `IdempotencyKeyReused`; a malformed key answers 400 `BadRequest`.
+	// Refusals of the request as sent (400, 401, 403) are not kept, so the key can be sent again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // GetAnonymizedTermsAndConditionsLinksParams defines parameters for GetAnonymizedTermsAndConditionsLinks.
@@ -1425,16 +1490,16 @@ type ServerInterface interface {
 	GetAnonymizedBranding(c *fiber.Ctx, id OfferID, params GetAnonymizedBrandingParams) error
 	// CreateCrmContact Leave contact details
 	// (POST /crm/contacts)
-	CreateCrmContact(c *fiber.Ctx) error
+	CreateCrmContact(c *fiber.Ctx, params CreateCrmContactParams) error
 	// ValidateDiscount Check a discount code
 	// (POST /discount/validate)
-	ValidateDiscount(c *fiber.Ctx) error
+	ValidateDiscount(c *fiber.Ctx, params ValidateDiscountParams) error
 	// AddAccessoryFeedback Give feedback on an offer line's accessories
 	// (POST /feedback/accessory_feedback)
-	AddAccessoryFeedback(c *fiber.Ctx) error
+	AddAccessoryFeedback(c *fiber.Ctx, params AddAccessoryFeedbackParams) error
 	// ReceiveIdvResult Receive a provider's verification result
 	// (POST /idv/callback)
-	ReceiveIdvResult(c *fiber.Ctx) error
+	ReceiveIdvResult(c *fiber.Ctx, params ReceiveIdvResultParams) error
 	// ShowOffer Show an offer
 	// (GET /offers/{id})
 	ShowOffer(c *fiber.Ctx, id OfferID, params ShowOfferParams) error
@@ -1562,8 +1627,33 @@ func (siw *ServerInterfaceWrapper) GetAnonymizedBranding(c *fiber.Ctx) error {
 // CreateCrmContact operation middleware
 func (siw *ServerInterfaceWrapper) CreateCrmContact(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateCrmContactParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.CreateCrmContact(c)
+		return siw.Handler.CreateCrmContact(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -1580,8 +1670,33 @@ func (siw *ServerInterfaceWrapper) CreateCrmContact(c *fiber.Ctx) error {
 // ValidateDiscount operation middleware
 func (siw *ServerInterfaceWrapper) ValidateDiscount(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ValidateDiscountParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.ValidateDiscount(c)
+		return siw.Handler.ValidateDiscount(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -1598,8 +1713,33 @@ func (siw *ServerInterfaceWrapper) ValidateDiscount(c *fiber.Ctx) error {
 // AddAccessoryFeedback operation middleware
 func (siw *ServerInterfaceWrapper) AddAccessoryFeedback(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params AddAccessoryFeedbackParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.AddAccessoryFeedback(c)
+		return siw.Handler.AddAccessoryFeedback(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -1616,8 +1756,33 @@ func (siw *ServerInterfaceWrapper) AddAccessoryFeedback(c *fiber.Ctx) error {
 // ReceiveIdvResult operation middleware
 func (siw *ServerInterfaceWrapper) ReceiveIdvResult(c *fiber.Ctx) error {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReceiveIdvResultParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
-		return siw.Handler.ReceiveIdvResult(c)
+		return siw.Handler.ReceiveIdvResult(c, params)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -2115,6 +2280,23 @@ func (siw *ServerInterfaceWrapper) FindTermsAndConditionsLinks(c *fiber.Ctx) err
 
 	}
 
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := func(c *fiber.Ctx) error {
 		return siw.Handler.FindTermsAndConditionsLinks(c, id, params)
 	}
@@ -2492,7 +2674,8 @@ func (response GetAnonymizedBranding404ApplicationvndGoaErrorResponse) VisitGetA
 }
 
 type CreateCrmContactRequestObject struct {
-	Body *CreateCrmContactJSONRequestBody
+	Params CreateCrmContactParams
+	Body   *CreateCrmContactJSONRequestBody
 }
 
 type CreateCrmContactResponseObject interface {
@@ -2565,7 +2748,8 @@ func (response CreateCrmContact429ApplicationvndGoaErrorResponse) VisitCreateCrm
 }
 
 type ValidateDiscountRequestObject struct {
-	Body *ValidateDiscountJSONRequestBody
+	Params ValidateDiscountParams
+	Body   *ValidateDiscountJSONRequestBody
 }
 
 type ValidateDiscountResponseObject interface {
@@ -2647,7 +2831,8 @@ func (response ValidateDiscount422JSONResponse) VisitValidateDiscountResponse(ct
 }
 
 type AddAccessoryFeedbackRequestObject struct {
-	Body *AddAccessoryFeedbackJSONRequestBody
+	Params AddAccessoryFeedbackParams
+	Body   *AddAccessoryFeedbackJSONRequestBody
 }
 
 type AddAccessoryFeedbackResponseObject interface {
@@ -2721,7 +2906,8 @@ func (response AddAccessoryFeedback429ApplicationvndGoaErrorResponse) VisitAddAc
 }
 
 type ReceiveIdvResultRequestObject struct {
-	Body *ReceiveIdvResultJSONRequestBody
+	Params ReceiveIdvResultParams
+	Body   *ReceiveIdvResultJSONRequestBody
 }
 
 type ReceiveIdvResultResponseObject interface {
@@ -4212,8 +4398,10 @@ func (sh *strictHandler) GetAnonymizedBranding(ctx *fiber.Ctx, id OfferID, param
 }
 
 // CreateCrmContact operation middleware
-func (sh *strictHandler) CreateCrmContact(ctx *fiber.Ctx) error {
+func (sh *strictHandler) CreateCrmContact(ctx *fiber.Ctx, params CreateCrmContactParams) error {
 	var request CreateCrmContactRequestObject
+
+	request.Params = params
 
 	var body CreateCrmContactJSONRequestBody
 	var err error
@@ -4251,8 +4439,10 @@ func (sh *strictHandler) CreateCrmContact(ctx *fiber.Ctx) error {
 }
 
 // ValidateDiscount operation middleware
-func (sh *strictHandler) ValidateDiscount(ctx *fiber.Ctx) error {
+func (sh *strictHandler) ValidateDiscount(ctx *fiber.Ctx, params ValidateDiscountParams) error {
 	var request ValidateDiscountRequestObject
+
+	request.Params = params
 
 	var body ValidateDiscountJSONRequestBody
 	var err error
@@ -4290,8 +4480,10 @@ func (sh *strictHandler) ValidateDiscount(ctx *fiber.Ctx) error {
 }
 
 // AddAccessoryFeedback operation middleware
-func (sh *strictHandler) AddAccessoryFeedback(ctx *fiber.Ctx) error {
+func (sh *strictHandler) AddAccessoryFeedback(ctx *fiber.Ctx, params AddAccessoryFeedbackParams) error {
 	var request AddAccessoryFeedbackRequestObject
+
+	request.Params = params
 
 	var body AddAccessoryFeedbackJSONRequestBody
 	var err error
@@ -4329,8 +4521,10 @@ func (sh *strictHandler) AddAccessoryFeedback(ctx *fiber.Ctx) error {
 }
 
 // ReceiveIdvResult operation middleware
-func (sh *strictHandler) ReceiveIdvResult(ctx *fiber.Ctx) error {
+func (sh *strictHandler) ReceiveIdvResult(ctx *fiber.Ctx, params ReceiveIdvResultParams) error {
 	var request ReceiveIdvResultRequestObject
+
+	request.Params = params
 
 	var body ReceiveIdvResultJSONRequestBody
 	var err error

@@ -272,6 +272,7 @@ Tenure is running (%s).
 
   API            %s
   Contract       %s/openapi/seller.yaml
+  API reference  %s/docs
   Temporal UI    %s
 %s
   Sandbox seller %s
@@ -283,6 +284,6 @@ Get an access token:
   curl -s -u '%s:%s' -d grant_type=client_credentials -d scope=client %s/oauth2/token
 
 Press Ctrl-C to stop.
-`, cfg.Environment, s.APIURL, s.APIURL, s.TemporalUIURL, metrics, s.SellerID, s.ClientID, s.ClientSecret,
+`, cfg.Environment, s.APIURL, s.APIURL, s.APIURL, s.TemporalUIURL, metrics, s.SellerID, s.ClientID, s.ClientSecret,
 		filepath.Join(cfg.DataDir, "sandbox-seller.json"), s.ClientID, s.ClientSecret, s.APIURL)
 }

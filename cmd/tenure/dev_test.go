@@ -217,6 +217,13 @@ func TestDevRunsTheWholeStack(t *testing.T) {
 	} else {
 		ui.Body.Close()
 	}
+	reference := p.banner(t, "API reference")
+	docs, err := http.Get(reference)
+	if err != nil || docs.StatusCode != http.StatusOK {
+		t.Errorf("the API reference at %s does not answer: %v", reference, err)
+	} else {
+		docs.Body.Close()
+	}
 
 	runReadmeSnippet(t, apiURL, filepath.Join(dataDir, "sandbox-seller.json"))
 

@@ -4,18 +4,15 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/internal/browsertest"
 )
 
 // pageTimeout bounds everything one browser does in a test.
@@ -23,19 +20,6 @@ const pageTimeout = 3 * time.Minute
 
 // waitTimeout bounds one wait for the page to show something.
 const waitTimeout = 20 * time.Second
-
-// chromiumPath is Debian's Chromium; CI installs it (.ci/run), and a
-// machine without it skips the browser tests, saying so.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	t.Skip("no chromium on PATH: install Debian's chromium package (apt-get install -y chromium) to run the browser tests")
-	return ""
-}
 
 // browser is one Chromium, with a fresh profile, showing one tab.
 type browser struct {
@@ -48,15 +32,12 @@ type browser struct {
 
 // viewport is the size of the browser's window and the language it asks
 // pages in.
-type viewport struct {
-	width, height  int64
-	acceptLanguage string
-}
+type viewport = browsertest.Window
 
 var (
-	phoneGerman    = viewport{360, 780, "de-DE,de;q=0.9,en;q=0.5"}
-	desktopEnglish = viewport{1280, 900, "en-GB,en;q=0.9"}
-	desktopDutch   = viewport{1280, 900, "nl-NL,nl;q=0.9"}
+	phoneGerman    = viewport{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9,en;q=0.5"}
+	desktopEnglish = viewport{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}
+	desktopDutch   = viewport{Width: 1280, Height: 900, AcceptLanguage: "nl-NL,nl;q=0.9"}
 )
 
 // cspRecorder collects the page's Content-Security-Policy violations, so a
@@ -64,72 +45,17 @@ var (
 const cspRecorder = `window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));`
 
-// newBrowser starts Chromium headless with the flags this machine's closed
-// network needs (no background networking, no component updates, no QUIC).
+// newBrowser starts Chromium (see browsertest.Start) recording the page's
+// policy violations; its screenshots go to checkout/<test> of the
+// artifacts.
 func newBrowser(t *testing.T, v viewport) *browser {
 	t.Helper()
-	path := chromiumPath(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(int(v.width), int(v.height)),
-	)
-	ctx, cancel := context.WithTimeout(t.Context(), pageTimeout)
-	t.Cleanup(cancel)
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(cancelAlloc)
-	ctx, cancelTab := chromedp.NewContext(ctx)
-	t.Cleanup(cancelTab)
-	b := &browser{t: t, ctx: ctx, shots: artifacts(t)}
-	userAgent, err := chromedp.Run(ctx, chromedp.Evaluate[string]("navigator.userAgent"))
-	if err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	if _, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{
-		UserAgent: userAgent, AcceptLanguage: v.acceptLanguage,
-	}); err != nil {
-		t.Fatal(err)
-	}
-	var mobile []chromedp.EmulateViewportOption
-	if v.width < 600 {
-		mobile = append(mobile, chromedp.EmulateMobile)
-	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(v.width, v.height, mobile...)); err != nil {
-		t.Fatal(err)
-	}
+	ctx := browsertest.Start(t, pageTimeout, v)
+	b := &browser{t: t, ctx: ctx, shots: browsertest.Artifacts(t, "checkout")}
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder}); err != nil {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// artifacts is the folder of a test's screenshots: $TENURE_ARTIFACTS, else
-// .tenure/test-artifacts in the repository, then checkout/<test>. It is
-// emptied first, so it holds the last run only.
-func artifacts(t *testing.T) string {
-	t.Helper()
-	root := os.Getenv("TENURE_ARTIFACTS")
-	if root == "" {
-		repo, err := testenv.RepoRoot()
-		if err != nil {
-			t.Fatal(err)
-		}
-		root = filepath.Join(repo, ".tenure", "test-artifacts")
-	}
-	dir := filepath.Join(root, "checkout", regexp.MustCompile(`[^A-Za-z0-9_-]+`).ReplaceAllString(t.Name(), "_"))
-	if err := os.RemoveAll(dir); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshots in %s", dir)
-	return dir
 }
 
 func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -183,7 +184,7 @@ func allowedAnyway(op *openapi3.Operation, status int, body []byte) bool {
 	case http.StatusConflict, http.StatusUnprocessableEntity:
 		var e struct{ Name string }
 		_ = json.Unmarshal(body, &e)
-		return e.Name == idempotencyRefusals[status]
+		return slices.Contains(idempotencyRefusals[status], e.Name)
 	case http.StatusRequestEntityTooLarge, http.StatusRequestURITooLong, http.StatusTooManyRequests,
 		http.StatusRequestHeaderFieldsTooLarge, http.StatusServiceUnavailable:
 		return true
@@ -199,10 +200,10 @@ func allowedAnyway(op *openapi3.Operation, status int, body []byte) bool {
 }
 
 // idempotencyRefusals are the names of Idempotency-Key's refusals, which
-// every POST may answer.
-var idempotencyRefusals = map[int]string{
-	http.StatusConflict:            "idempotency_key_in_use",
-	http.StatusUnprocessableEntity: "idempotency_key_reused",
+// every POST may answer: the Seller API's, then the Customer-Facing API's.
+var idempotencyRefusals = map[int][]string{
+	http.StatusConflict:            {"idempotency_key_in_use", "IdempotencyKeyInUse"},
+	http.StatusUnprocessableEntity: {"idempotency_key_reused", "IdempotencyKeyReused"},
 }
 
 // checkErrorObject checks an exception's body: the contract's error object.
