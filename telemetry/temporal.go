@@ -14,8 +14,8 @@ import (
 // and slot counts) into m's registry when m is not nil, and, when tracing
 // is on, the SDK's OpenTelemetry interceptor, which carries a trace from
 // the client call into the workflow and its activities (workers built on
-// the client inherit both). Call it once per process: the bridge registers
-// its metrics in m's registry.
+// the client inherit both). Call it once per registry: the bridge
+// registers its collector in m's registry.
 func TemporalOptions(opts *client.Options, m *Metrics, tracing bool, logger *slog.Logger) error {
 	if m != nil {
 		handler, err := m.temporalHandler(logger)

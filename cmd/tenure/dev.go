@@ -151,7 +151,7 @@ func runDev(ctx context.Context, cfg *config.Config, logger *slog.Logger, out io
 	if err != nil {
 		return err
 	}
-	defer obs.close()
+	defer obs.close(logger)
 	dataDir, err := filepath.Abs(cfg.DataDir)
 	if err != nil {
 		return err

@@ -38,7 +38,9 @@ func observe(ctx context.Context, cfg *config.Config) (observability, error) {
 	}
 	tracing, err := telemetry.StartTracing(ctx, "tenure")
 	if err != nil {
-		o.close()
+		if o.admin != nil {
+			o.admin.Close()
+		}
 		return observability{}, err
 	}
 	o.tracing = tracing
@@ -69,12 +71,12 @@ func (o observability) serveAdmin(ctx context.Context, store *db.Store, tc clien
 
 // close exports the spans still buffered and closes the admin listener if
 // nothing served it.
-func (o observability) close() {
+func (o observability) close(logger *slog.Logger) {
 	if o.admin != nil {
 		o.admin.Close()
 	}
 	if err := o.tracing.Shutdown(context.Background()); err != nil {
-		slog.Warn("exporting the last spans failed", "error", err)
+		logger.Warn("exporting the last spans failed", "error", err)
 	}
 }
 

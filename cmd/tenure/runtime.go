@@ -126,5 +126,5 @@ func (c *connections) close() {
 	if c.store != nil {
 		c.store.Pool.Close()
 	}
-	c.obs.close()
+	c.obs.close(c.logger)
 }
