@@ -83,9 +83,9 @@ contract-check:
 bench-catalog: temporal-cli
 	go test -run '^$$' -bench 'Catalog' -benchtime 1x -timeout 60m ./internal/catalogbench/
 
-## bench-offers: offer creation rate and latency, GET latency and lifecycles per second on the real stack; takes minutes
+## bench-offers: offer creation rate and latency, GET latency, lifecycles per second and the cost of metrics and tracing on the real stack; takes minutes
 bench-offers: temporal-cli
-	go test -run '^$$' -bench 'BenchmarkOfferCreation|BenchmarkGetOffer|BenchmarkLifecycles' -benchtime 1x -timeout 60m ./internal/offerbench/
+	go test -run '^$$' -bench 'BenchmarkOfferCreation|BenchmarkGetOffer|BenchmarkLifecycles|BenchmarkObservabilityCost' -benchtime 1x -timeout 60m ./internal/offerbench/
 
 ## bench-csv: CSV import of 1,000,000 generated rows against psql \copy, a re-import, and peak memory with 25 MB and 250 MB files
 bench-csv: temporal-cli

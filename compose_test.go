@@ -2,13 +2,17 @@ package tenure
 
 import (
 	"context"
+	"net"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
+	"gopkg.in/yaml.v3"
 )
 
 func loadCompose(t *testing.T, env ...string) (*types.Project, error) {
@@ -123,5 +127,87 @@ func TestComposeDemandsSecrets(t *testing.T) {
 	_, err := loadCompose(t)
 	if err == nil || !strings.Contains(err.Error(), "TENURE_AUTH_SIGNING_KEY") {
 		t.Errorf("compose without secrets must say which is missing, got %v", err)
+	}
+}
+
+// Prometheus scrapes the admin listener of every API and worker container,
+// on the port they listen on, without publishing it; Grafana gets the
+// Prometheus data source and the dashboard of deploy/grafana.
+func TestComposeObservability(t *testing.T) {
+	p, err := loadCompose(t, composeSecrets...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("deploy/prometheus/prometheus.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prom struct {
+		ScrapeConfigs []struct {
+			JobName      string `yaml:"job_name"`
+			DNSSDConfigs []struct {
+				Names []string `yaml:"names"`
+				Port  int      `yaml:"port"`
+			} `yaml:"dns_sd_configs"`
+		} `yaml:"scrape_configs"`
+	}
+	if err := yaml.Unmarshal(raw, &prom); err != nil {
+		t.Fatal(err)
+	}
+	scraped := map[string]int{}
+	for _, sc := range prom.ScrapeConfigs {
+		for _, sd := range sc.DNSSDConfigs {
+			for _, name := range sd.Names {
+				scraped[name] = sd.Port
+			}
+		}
+	}
+	for _, name := range []string{"tenure-api", "tenure-worker"} {
+		s, err := p.GetService(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := s.Environment["TENURE_HTTP_ADMIN_ADDR"]
+		if addr == nil {
+			t.Errorf("%s has no admin listener", name)
+			continue
+		}
+		_, port, _ := net.SplitHostPort(*addr)
+		if want := strconv.Itoa(scraped[name]); port != want {
+			t.Errorf("%s's admin listener is %s, Prometheus scrapes port %s", name, *addr, want)
+		}
+		for _, published := range s.Ports {
+			if strconv.Itoa(int(published.Target)) == port {
+				t.Errorf("%s publishes its admin port %s", name, port)
+			}
+		}
+	}
+	mounts := func(service, source, target string) {
+		t.Helper()
+		s, err := p.GetService(service)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs, _ := filepath.Abs(source)
+		if !slices.ContainsFunc(s.Volumes, func(v types.ServiceVolumeConfig) bool { return v.Source == abs && v.Target == target }) {
+			t.Errorf("%s does not mount %s at %s: %+v", service, source, target, s.Volumes)
+		}
+	}
+	mounts("prometheus", "deploy/prometheus/prometheus.yml", "/etc/prometheus/prometheus.yml")
+	mounts("grafana", "deploy/grafana/provisioning", "/etc/grafana/provisioning")
+	mounts("grafana", "deploy/grafana/dashboards", "/var/lib/grafana/dashboards")
+	raw, err = os.ReadFile("deploy/grafana/provisioning/dashboards/tenure.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), "path: /var/lib/grafana/dashboards") {
+		t.Error("the dashboard provider does not read the mounted dashboards")
+	}
+	raw, err = os.ReadFile("deploy/grafana/provisioning/datasources/prometheus.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), "uid: prometheus") || !strings.Contains(string(raw), "url: http://prometheus:9090") {
+		t.Error("the data source is not the compose Prometheus under the uid the dashboard names")
 	}
 }

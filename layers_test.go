@@ -28,7 +28,7 @@ var layers = []struct {
 	{"domain", []string{
 		"config", "optional", "refusal", "pricing", "links", "identity", "idempotency", "listing",
 		"catalog/...", "csvimport", "webhook", "offers", "orders", "fixtures",
-		"checkout", "sellers", "discounts", "idv", "terms",
+		"checkout", "sellers", "discounts", "idv", "terms", "telemetry",
 		"internal/csvgen", "internal/sellerclient", "internal/temporalcli",
 	}},
 	{"activities", []string{"activities"}},
@@ -43,7 +43,7 @@ var layers = []struct {
 	{"cmd", []string{
 		"cmd/...", "internal/testenv", "internal/histories", "internal/catalogbench", "internal/csvbench",
 		"internal/offerbench", "internal/clustertest", "internal/contractcheck", "internal/csvgen/gencsv", ".",
-		"internal/checkouttest", "internal/browsertest", "web/checkout/genlegalforms",
+		"internal/checkouttest", "internal/browsertest", "web/checkout/genlegalforms", "internal/observetest",
 	}},
 }
 

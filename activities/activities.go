@@ -16,6 +16,7 @@ import (
 	"github.com/tenurehq/tenure/csvimport"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/telemetry"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -30,6 +31,8 @@ type Deps struct {
 	Views      Views
 	Starters   Starters
 	Fixtures   FixtureDriver
+	// Metrics counts what activities commit and send; nil counts nothing.
+	Metrics *telemetry.Metrics
 }
 
 // Activities gathers the activity groups the worker registers.
@@ -61,20 +64,21 @@ func New(d Deps) (*Activities, error) {
 		ProductImports: &ProductImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
 		CSV: &CSVImports{
 			Jobs:      csvimport.Jobs{Store: d.Store},
-			Processor: csvimport.Processor{Store: d.Store, Bucket: bucket, Importer: importer, ChunkRows: d.Config.Catalog.Imports.ChunkRows},
+			Processor: csvimport.Processor{Store: d.Store, Bucket: bucket, Importer: importer, ChunkRows: d.Config.Catalog.Imports.ChunkRows, Metrics: d.Metrics},
 			Reports:   csvimport.ErrorReport{Store: d.Store, Bucket: bucket},
 		},
 		Deliveries: &Deliveries{
-			Store:  d.Store,
-			Box:    box,
-			Sender: webhook.NewSender(webhook.PolicyFor(d.Config.Environment), d.Config.Webhooks.AttemptTimeout),
-			Logger: d.Logger,
+			Store:   d.Store,
+			Box:     box,
+			Sender:  webhook.NewSender(webhook.PolicyFor(d.Config.Environment), d.Config.Webhooks.AttemptTimeout),
+			Logger:  d.Logger,
+			Metrics: d.Metrics,
 		},
 		Offers: &Offers{
 			Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters,
-			Risk: offers.NewRiskRules(d.Config.Risk), Logger: d.Logger,
+			Risk: offers.NewRiskRules(d.Config.Risk), Logger: d.Logger, Metrics: d.Metrics,
 		},
-		Orders:                &Orders{Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Logger: d.Logger},
+		Orders:                &Orders{Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Logger: d.Logger, Metrics: d.Metrics},
 		MaxConcurrentAttempts: d.Config.Webhooks.MaxConcurrentAttempts,
 	}, nil
 }

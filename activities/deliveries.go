@@ -10,6 +10,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/telemetry"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -19,6 +20,9 @@ type Deliveries struct {
 	Box    *webhook.SecretBox
 	Sender *webhook.Sender
 	Logger *slog.Logger
+	// Metrics counts the attempts sent and the delivery latency; nil
+	// counts nothing.
+	Metrics *telemetry.Metrics
 }
 
 // AttemptInput names one attempt of one delivery run.
@@ -109,7 +113,14 @@ func (w *Deliveries) SendAttempt(ctx context.Context, in AttemptInput) (AttemptO
 	out := w.Sender.Send(ctx, ep.Url, webhook.Message{
 		ID: ev.ID.String(), Type: ev.Type, Body: ev.Payload, Secrets: secrets, Timestamp: now,
 	})
-	return attemptOutcome(now, out), nil
+	outcome := attemptOutcome(now, out)
+	w.Metrics.WebhookAttempt(string(outcome.Verdict), outcome.ErrorClass)
+	if outcome.Verdict == VerdictDelivered {
+		// The event's row was written in the transaction of the change
+		// it announces: its creation is the commit, to a few milliseconds.
+		w.Metrics.WebhookDelivered(time.Since(ev.CreatedAt))
+	}
+	return outcome, nil
 }
 
 // claimedBefore reports an attempt an earlier execution claimed: its

@@ -13,6 +13,7 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/telemetry"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -26,6 +27,7 @@ type Offers struct {
 	Starters   Starters
 	Risk       offers.RiskRules
 	Logger     *slog.Logger
+	Metrics    *telemetry.Metrics
 }
 
 // OfferRef names an offer to an activity that needs nothing else.
@@ -90,8 +92,19 @@ func (a *Offers) Create(ctx context.Context, d offers.Draft) error {
 	if err != nil {
 		return err
 	}
-	return refuseTakenReference(a.Store.CreateOffer(ctx, row), d.SellerOfferReference)
+	if err := refuseTakenReference(a.Store.CreateOffer(ctx, row), d.SellerOfferReference); err != nil {
+		return err
+	}
+	a.Metrics.Transition(offerEntity, "", string(offers.Created))
+	return nil
 }
+
+// offerEntity and orderEntity name the state machines in the transition
+// metrics.
+const (
+	offerEntity = "offer"
+	orderEntity = "order"
+)
 
 func refuseTakenReference(err error, reference string) error {
 	if db.IsUniqueViolation(err, activeReferenceIndex) {
@@ -103,12 +116,12 @@ func refuseTakenReference(err error, reference string) error {
 // Transition moves an offer between statuses and records the event of the
 // new status.
 func (a *Offers) Transition(ctx context.Context, in OfferTransition) error {
-	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
-		row, already, err := moveOffer(ctx, q, in)
+	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
+		row, already, err := moveOffer(ctx, q, fx, in)
 		if err != nil || already {
 			return err
 		}
-		return a.emitOfferEvent(emit, row, in.Event)
+		return a.emitOfferEvent(fx.emit, row, in.Event)
 	})
 }
 
@@ -119,8 +132,8 @@ func (a *Offers) Transition(ctx context.Context, in OfferTransition) error {
 func (a *Offers) Accept(ctx context.Context, in OfferAcceptance) (OfferAccepted, error) {
 	var result OfferAccepted
 	o := in.Offer
-	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
-		row, already, err := moveOffer(ctx, q, o)
+	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
+		row, already, err := moveOffer(ctx, q, fx, o)
 		if err != nil {
 			return err
 		}
@@ -133,14 +146,15 @@ func (a *Offers) Accept(ctx context.Context, in OfferAcceptance) (OfferAccepted,
 		if err := createOrder(ctx, q, result.OrderID, row); err != nil {
 			return err
 		}
-		if err := a.emitOfferEvent(emit, row, o.Event); err != nil {
+		fx.moved(orderEntity, "", string(in.OrderStatus))
+		if err := a.emitOfferEvent(fx.emit, row, o.Event); err != nil {
 			return err
 		}
 		stored, err := orders.Load(ctx, q, o.SellerID, result.OrderID)
 		if err != nil {
 			return err
 		}
-		return emitOrder(emit, a.Views, stored, in.OrderEvent, in.OrderStatus)
+		return emitOrder(fx.emit, a.Views, stored, in.OrderEvent, in.OrderStatus)
 	})
 	return result, err
 }
@@ -172,8 +186,8 @@ func createOrder(ctx context.Context, q *dbgen.Queries, orderID uuid.UUID, row d
 // Edit voids an offer in favour of the one its draft describes, stored in
 // the same transaction (so the new offer may keep the old one's reference).
 func (a *Offers) Edit(ctx context.Context, in OfferEdit) error {
-	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
-		row, already, err := moveOffer(ctx, q, in.Offer)
+	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
+		row, already, err := moveOffer(ctx, q, fx, in.Offer)
 		if err != nil || already {
 			return err
 		}
@@ -184,7 +198,8 @@ func (a *Offers) Edit(ctx context.Context, in OfferEdit) error {
 		if err := refuseTakenReference(q.CreateOffer(ctx, created), in.Draft.SellerOfferReference); err != nil {
 			return err
 		}
-		return a.emitOfferEvent(emit, row, in.Offer.Event)
+		fx.moved(offerEntity, "", string(offers.Created))
+		return a.emitOfferEvent(fx.emit, row, in.Offer.Event)
 	})
 }
 
@@ -221,10 +236,13 @@ func (a *Offers) ReviewRisk(ctx context.Context, ref OfferRef) (offers.ReviewRes
 // reports already=true when the offer is in the target status (a retried
 // activity whose first run committed) and fails for any other status: the
 // workflow and the row disagree, which is a fault, not a refusal.
-func moveOffer(ctx context.Context, q *dbgen.Queries, in OfferTransition) (dbgen.Offer, bool, error) {
+func moveOffer(ctx context.Context, q *dbgen.Queries, fx *effects, in OfferTransition) (dbgen.Offer, bool, error) {
 	row, err := q.SetOfferStatus(ctx, dbgen.SetOfferStatusParams{
 		SellerID: in.SellerID, ID: in.OfferID, FromStatus: string(in.From), ToStatus: string(in.To), SupersededByID: in.SupersededBy,
 	})
+	if err == nil {
+		fx.moved(offerEntity, string(in.From), string(in.To))
+	}
 	if !db.IsNotFound(err) {
 		return row, false, err
 	}

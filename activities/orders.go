@@ -15,6 +15,7 @@ import (
 	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/orders"
 	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/telemetry"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -25,6 +26,7 @@ type Orders struct {
 	Dispatcher *webhook.Dispatcher
 	Views      Views
 	Logger     *slog.Logger
+	Metrics    *telemetry.Metrics
 }
 
 // OrderTransition asks for one status change of an order, as its
@@ -79,20 +81,20 @@ func (s *OrderShipped) UnmarshalJSON(raw []byte) error {
 // Transition moves an order between statuses and records the event of the
 // new status, if the spec has one.
 func (a *Orders) Transition(ctx context.Context, in OrderTransition) error {
-	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
-		already, err := moveOrder(ctx, q, in)
+	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
+		already, err := moveOrder(ctx, q, fx, in)
 		if err != nil || already {
 			return err
 		}
-		return a.emitOrderEvent(ctx, q, emit, in.SellerID, in.OrderID, in.To, in.Event)
+		return a.emitOrderEvent(ctx, q, fx.emit, in.SellerID, in.OrderID, in.To, in.Event)
 	})
 }
 
 // Accept accepts (confirms) an order and activates one rental contract per
 // rented line, starting today (UTC), in one transaction.
 func (a *Orders) Accept(ctx context.Context, in OrderTransition) error {
-	return a.Store.InTx(ctx, func(q *dbgen.Queries) error {
-		already, err := moveOrder(ctx, q, in)
+	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
+		already, err := moveOrder(ctx, q, fx, in)
 		if err != nil || already {
 			return err
 		}
@@ -132,7 +134,7 @@ func (a *Orders) Accept(ctx context.Context, in OrderTransition) error {
 // event. It answers whether the order's last items were shipped.
 func (a *Orders) Ship(ctx context.Context, in OrderShipment) (OrderShipped, error) {
 	var shipped OrderShipped
-	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, func(q *dbgen.Queries, emit emitFunc) error {
+	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
 		recorded, err := q.ShipmentExists(ctx, in.ShipmentID)
 		if err != nil {
 			return err
@@ -187,10 +189,10 @@ func (a *Orders) Ship(ctx context.Context, in OrderShipment) (OrderShipped, erro
 			target = in.Complete
 		}
 		shipped.Complete = complete
-		if _, err := moveOrder(ctx, q, OrderTransition{OrderID: in.OrderID, SellerID: in.SellerID, From: in.From, To: target.To}); err != nil {
+		if _, err := moveOrder(ctx, q, fx, OrderTransition{OrderID: in.OrderID, SellerID: in.SellerID, From: in.From, To: target.To}); err != nil {
 			return err
 		}
-		return a.emitOrderEvent(ctx, q, emit, in.SellerID, in.OrderID, target.To, target.Event)
+		return a.emitOrderEvent(ctx, q, fx.emit, in.SellerID, in.OrderID, target.To, target.Event)
 	})
 	return shipped, err
 }
@@ -222,10 +224,13 @@ func refuseShippedSerials(ctx context.Context, q *dbgen.Queries, sellerID uuid.U
 // reports already=true when the order is in the target status (a retried
 // activity whose first run committed) and fails for any other status: the
 // workflow and the row disagree, which is a fault, not a refusal.
-func moveOrder(ctx context.Context, q *dbgen.Queries, in OrderTransition) (already bool, err error) {
+func moveOrder(ctx context.Context, q *dbgen.Queries, fx *effects, in OrderTransition) (already bool, err error) {
 	_, err = q.SetOrderStatus(ctx, dbgen.SetOrderStatusParams{
 		SellerID: in.SellerID, ID: in.OrderID, FromStatus: string(in.From), ToStatus: string(in.To),
 	})
+	if err == nil {
+		fx.moved(orderEntity, string(in.From), string(in.To))
+	}
 	if !db.IsNotFound(err) {
 		return false, err
 	}

@@ -5,10 +5,11 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"go.opentelemetry.io/otel/trace"
 )
 
-// accessLog writes one structured line per request, with the request id and,
-// once authenticated, the seller id.
+// accessLog writes one structured line per request, with the request id, the
+// trace id when the request is traced and, once authenticated, the seller id.
 func accessLog(logger *slog.Logger) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
@@ -26,6 +27,9 @@ func accessLog(logger *slog.Logger) fiber.Handler {
 			"path", c.Path(),
 			"status", c.Response().StatusCode(),
 			"duration", time.Since(start),
+		}
+		if span := trace.SpanContextFromContext(c.UserContext()); span.IsValid() {
+			attrs = append(attrs, "trace_id", span.TraceID().String())
 		}
 		if claims, ok := claimsFrom(c.UserContext()); ok {
 			attrs = append(attrs, "seller_id", claims.SellerID.String())

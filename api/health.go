@@ -1,12 +1,9 @@
 package api
 
 import (
-	"context"
-	"time"
-
 	"github.com/gofiber/fiber/v2"
-	"github.com/jackc/pgx/v5/pgxpool"
-	"go.temporal.io/sdk/client"
+
+	"github.com/tenurehq/tenure/telemetry"
 )
 
 // healthz answers as long as the process serves HTTP.
@@ -15,28 +12,14 @@ func healthz(c *fiber.Ctx) error {
 }
 
 // readiness reports whether the dependencies a request needs answer:
-// PostgreSQL and the Temporal frontend.
-type readiness struct {
-	pool     *pgxpool.Pool
-	temporal client.Client
-}
-
-func (r readiness) handle(c *fiber.Ctx) error {
-	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
-	defer cancel()
-	checks := fiber.Map{"postgres": "ok", "temporal": "ok"}
-	ready := true
-	if err := r.pool.Ping(ctx); err != nil {
-		checks["postgres"], ready = "unreachable", false
+// PostgreSQL and the Temporal frontend (the admin listener answers the
+// same at its own /readyz).
+func readiness(r telemetry.Readiness) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		report, ok := r.Check(c.UserContext())
+		if !ok {
+			c.Status(fiber.StatusServiceUnavailable)
+		}
+		return c.JSON(report)
 	}
-	if _, err := r.temporal.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
-		checks["temporal"], ready = "unreachable", false
-	}
-	if !ready {
-		c.Status(fiber.StatusServiceUnavailable)
-		checks["status"] = "unavailable"
-	} else {
-		checks["status"] = "ok"
-	}
-	return c.JSON(checks)
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/services"
+	"github.com/tenurehq/tenure/telemetry"
 	"github.com/tenurehq/tenure/webhook"
 	"github.com/tenurehq/tenure/workflows/delivery"
 )
@@ -34,6 +35,8 @@ type Deps struct {
 	Temporal client.Client
 	Tokens   *identity.Tokens
 	Logger   *slog.Logger
+	// Metrics counts requests; nil counts nothing.
+	Metrics *telemetry.Metrics
 }
 
 // sellerAPI implements the generated Seller API interface, one embedded
@@ -84,7 +87,7 @@ func New(d Deps) (*fiber.App, error) {
 		WriteTimeout: 60 * time.Second,
 		IdleTimeout:  2 * time.Minute,
 	})
-	app.Use(requestIDMiddleware, accessLog(d.Logger), recover.New(recover.Config{
+	app.Use(requestIDMiddleware, observeRequests(d.Metrics), accessLog(d.Logger), recover.New(recover.Config{
 		EnableStackTrace: true,
 		StackTraceHandler: func(c *fiber.Ctx, e any) {
 			d.Logger.Error("panic while serving a request", "request_id", requestID(c), "panic", e)
@@ -92,7 +95,7 @@ func New(d Deps) (*fiber.App, error) {
 	}), limitHead)
 
 	app.Get("/healthz", healthz)
-	app.Get("/readyz", readiness{pool: d.Store.Pool, temporal: d.Temporal}.handle)
+	app.Get("/readyz", readiness(telemetry.NewReadiness(d.Store.Pool, d.Temporal)))
 	app.Get("/openapi/seller.yaml", sellerContract)
 	app.Get("/openapi/customer.yaml", customerContract)
 	if err := mountDocs(app); err != nil {
@@ -106,10 +109,10 @@ func New(d Deps) (*fiber.App, error) {
 	// health checks and the contract are not, so orchestrators always get in.
 	byAddress := limits.perAddress(refuseWithError)
 	// Registered before limitBody: an upload streams past the body limit.
-	app.Put(uploadPath, byAddress, files.upload)
+	app.Put(uploadPath, named("uploadCatalogImportFile"), byAddress, files.upload)
 	app.Use(limitBody(d.Config.HTTP.BodyLimit))
-	app.Get(errorsPath, byAddress, files.errorReport)
-	app.Post("/oauth2/token", limits.perAddress(token.overLimit), token.handle)
+	app.Get(errorsPath, named("downloadCatalogImportErrors"), byAddress, files.errorReport)
+	app.Post("/oauth2/token", named("issueToken"), limits.perAddress(token.overLimit), token.handle)
 
 	keys, err := newKeyLedger(d)
 	if err != nil {

@@ -66,7 +66,17 @@ type HTTPConfig struct {
 	// front of the API, whose X-Forwarded-For names the client address
 	// the per-address limits count.
 	TrustedProxies []string `mapstructure:"trusted_proxies"`
+	// AdminAddr is where the admin listener (metrics, health checks)
+	// listens; empty for none. `tenure dev` listens on DevAdminAddr
+	// unless the file or the environment gives it.
+	AdminAddr string `mapstructure:"admin_addr"`
+	// AdminAddrGiven is set when the file or the environment gives
+	// admin_addr, even as empty.
+	AdminAddrGiven bool `mapstructure:"-"`
 }
+
+// DevAdminAddr is the admin listener of `tenure dev` unless configured.
+const DevAdminAddr = "127.0.0.1:9090"
 
 // DatabaseCfg configures the PostgreSQL pool.
 type DatabaseCfg struct {
@@ -250,6 +260,7 @@ var defaults = map[string]any{
 	"http.addr":                        "127.0.0.1:8080",
 	"http.public_url":                  "",
 	"http.body_limit":                  8 << 20,
+	"http.admin_addr":                  "",
 	"database.url":                     "postgres://postgres@127.0.0.1:5432/tenure?sslmode=disable",
 	"database.max_conns":               20,
 	"temporal.address":                 "127.0.0.1:7233",
@@ -342,6 +353,8 @@ func Load(file string) (*Config, error) {
 		return nil, fmt.Errorf("config: %s", describeDecodeError(err))
 	}
 	c.Temporal.AddressGiven = v.InConfig("temporal.address") || os.Getenv(EnvName("temporal.address")) != ""
+	_, adminInEnv := os.LookupEnv(EnvName("http.admin_addr"))
+	c.HTTP.AdminAddrGiven = v.InConfig("http.admin_addr") || adminInEnv
 	if c.HTTP.PublicURL == "" {
 		c.HTTP.PublicURL = "http://" + c.HTTP.Addr
 	}
@@ -463,6 +476,13 @@ func (c *Config) Validate(need Need) error {
 		}
 		if c.Temporal.Namespace == "" {
 			bad("temporal.namespace", "must not be empty")
+		}
+	}
+	if c.HTTP.AdminAddr != "" {
+		if _, _, err := net.SplitHostPort(c.HTTP.AdminAddr); err != nil {
+			bad("http.admin_addr", "must be host:port or empty (no admin listener), got %q", c.HTTP.AdminAddr)
+		} else if need&NeedHTTP != 0 && c.HTTP.AdminAddr == c.HTTP.Addr {
+			bad("http.admin_addr", "must differ from http.addr (%s): metrics are never served on the public listener", c.HTTP.Addr)
 		}
 	}
 	if need&NeedHTTP != 0 {

@@ -20,6 +20,7 @@ import (
 	"github.com/tenurehq/tenure/catalog/catalogcsv"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/telemetry"
 )
 
 // MaxRecordSize bounds one CSV record, so memory stays flat whatever the
@@ -33,6 +34,8 @@ type Processor struct {
 	Bucket    *blob.Bucket
 	Importer  catalog.Importer
 	ChunkRows int
+	// Metrics counts the rows of each committed chunk; nil counts nothing.
+	Metrics *telemetry.Metrics
 }
 
 // FileError is a file refused as a whole before any row is read: the job
@@ -300,6 +303,7 @@ func (p Processor) store(ctx context.Context, job Job, currency string, c chunk)
 	if err != nil {
 		return Job{}, err
 	}
+	p.Metrics.CSVRows(int(stored.Succeeded-job.Succeeded), int(stored.Failed-job.Failed))
 	return jobOf(stored), nil
 }
 

@@ -60,6 +60,7 @@ func Connect(ctx context.Context, url string, maxConns int32) (*pgxpool.Pool, er
 	if maxConns > 0 {
 		cfg.MaxConns = maxConns
 	}
+	cfg.ConnConfig.Tracer = queryTracer()
 	cfg.AfterConnect = func(_ context.Context, conn *pgx.Conn) error {
 		encodeUUIDsAsBytes(conn.TypeMap())
 		return nil

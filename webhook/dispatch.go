@@ -63,6 +63,8 @@ func (d *Dispatcher) Dispatch(ctx context.Context, eventIDs ...uuid.UUID) error 
 type claimedEvent struct {
 	id      uuid.UUID
 	pending []dbgen.WebhookDelivery
+	// traceParent is the trace of the change that recorded the event.
+	traceParent *string
 }
 
 // dispatch creates the deliveries of the events lock returns and commits
@@ -101,7 +103,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, lock func(q *dbgen.Queries) (
 // createDeliveries creates the deliveries of an event to its recipients
 // and returns those still pending.
 func (d *Dispatcher) createDeliveries(ctx context.Context, q *dbgen.Queries, ev dbgen.Event) (claimedEvent, error) {
-	c := claimedEvent{id: ev.ID}
+	c := claimedEvent{id: ev.ID, traceParent: ev.TraceParent}
 	endpoints, err := d.recipients(ctx, q, ev)
 	if err != nil {
 		return c, err
@@ -125,8 +127,10 @@ func (d *Dispatcher) createDeliveries(ctx context.Context, q *dbgen.Queries, ev 
 }
 
 // launch starts the workflows of an event's pending deliveries (an
-// existing one counts as started) and marks the event dispatched.
+// existing one counts as started) and marks the event dispatched. The
+// relay's starts continue the trace of the change that recorded the event.
 func (d *Dispatcher) launch(ctx context.Context, c claimedEvent) error {
+	ctx = continueTrace(ctx, c.traceParent)
 	for _, dl := range c.pending {
 		if err := d.start(ctx, dl, false); err != nil && !errors.Is(err, ErrDeliveryStarted) {
 			return err

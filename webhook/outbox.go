@@ -60,6 +60,7 @@ func record(ctx context.Context, q *dbgen.Queries, e NewEvent, endpointID *uuid.
 	}
 	err := q.InsertEvent(ctx, dbgen.InsertEventParams{
 		ID: id, SellerID: e.SellerID, Type: e.Type, ObjectID: e.ObjectID, EndpointID: endpointID, Payload: e.Payload,
+		TraceParent: traceParent(ctx),
 	})
 	if err != nil {
 		return uuid.Nil, fmt.Errorf("recording a %s event: %w", e.Type, err)

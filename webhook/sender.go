@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 )
 
 // UserAgent names Tenure to webhook receivers.
@@ -80,7 +82,13 @@ func NewSender(policy URLPolicy, timeout time.Duration) *Sender {
 	}
 	return &Sender{
 		client: &http.Client{
-			Transport: transport,
+			// Each attempt is a client span of the delivery's trace, the
+			// trace of the change that recorded the event (the dispatcher
+			// starts the delivery from it); with tracing on, the request
+			// carries a traceparent header.
+			Transport: otelhttp.NewTransport(transport, otelhttp.WithSpanNameFormatter(func(string, *http.Request) string {
+				return "webhook attempt"
+			})),
 			// A redirect is a failed attempt: following it could lead
 			// anywhere, including where the URL policy forbids.
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },

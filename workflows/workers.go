@@ -15,6 +15,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/internal/permanent"
+	"github.com/tenurehq/tenure/telemetry"
 	"github.com/tenurehq/tenure/webhook"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
 	"github.com/tenurehq/tenure/workflows/delivery"
@@ -85,6 +86,9 @@ type Deps struct {
 	Logger   *slog.Logger
 	Views    activities.Views
 	Fixtures activities.FixtureDriver
+	// Metrics counts transitions, webhook attempts and CSV rows; nil
+	// counts nothing.
+	Metrics *telemetry.Metrics
 }
 
 // Workers are the workers of one process and its webhook relay.
@@ -100,7 +104,7 @@ func NewWorkers(c client.Client, d Deps) (*Workers, error) {
 	dispatcher := delivery.NewDispatcher(d.Store, c, d.Config.Webhooks)
 	acts, err := activities.New(activities.Deps{
 		Config: d.Config, Store: d.Store, Logger: d.Logger, Dispatcher: dispatcher,
-		Views: d.Views, Starters: starters{client: c}, Fixtures: d.Fixtures,
+		Views: d.Views, Starters: starters{client: c}, Fixtures: d.Fixtures, Metrics: d.Metrics,
 	})
 	if err != nil {
 		return nil, err

@@ -79,6 +79,9 @@ func devConfig(file string) (*config.Config, error) {
 		cfg.Webhooks.SecretKey = secrets.WebhooksSecretKey
 	}
 	cfg.Temporal.Address = net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Dev.TemporalPort))
+	if !cfg.HTTP.AdminAddrGiven {
+		cfg.HTTP.AdminAddr = config.DevAdminAddr
+	}
 	return cfg, cfg.Validate(config.NeedDatabase | config.NeedTemporal | config.NeedHTTP | config.NeedDev | config.NeedWebhooks)
 }
 
@@ -144,6 +147,11 @@ func runDev(ctx context.Context, cfg *config.Config, logger *slog.Logger, out io
 		return err
 	}
 	defer ln.Close()
+	obs, err := observe(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer obs.close(logger)
 	dataDir, err := filepath.Abs(cfg.DataDir)
 	if err != nil {
 		return err
@@ -194,7 +202,7 @@ func runDev(ctx context.Context, cfg *config.Config, logger *slog.Logger, out io
 			logger.Warn("Temporal dev server stopped uncleanly", "error", err)
 		}
 	}()
-	tc, err := dialTemporal(ctx, cfg, logger)
+	tc, err := dialTemporal(ctx, cfg, logger, obs)
 	if err != nil {
 		return err
 	}
@@ -203,8 +211,9 @@ func runDev(ctx context.Context, cfg *config.Config, logger *slog.Logger, out io
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g, gctx := errgroup.WithContext(runCtx)
-	g.Go(func() error { return runWorkers(gctx, cfg, store, tc, logger) })
-	g.Go(func() error { return serveHTTP(gctx, ln, cfg, store, tc, logger) })
+	g.Go(func() error { return runWorkers(gctx, cfg, store, tc, logger, obs) })
+	g.Go(func() error { return serveHTTP(gctx, ln, cfg, store, tc, logger, obs.metrics) })
+	g.Go(func() error { return obs.serveAdmin(gctx, store, tc, logger) })
 
 	seller, err := devSeller(gctx, cfg, store, tc, devServer.UIURL())
 	if err != nil {
@@ -254,6 +263,10 @@ func credentialsWork(ctx context.Context, store *db.Store, s sandboxSellerFile) 
 }
 
 func printDevBanner(out io.Writer, cfg *config.Config, s sandboxSellerFile) {
+	metrics := ""
+	if cfg.HTTP.AdminAddr != "" {
+		metrics = fmt.Sprintf("  Metrics        http://%s/metrics\n", cfg.HTTP.AdminAddr)
+	}
 	fmt.Fprintf(out, `
 Tenure is running (%s).
 
@@ -261,7 +274,7 @@ Tenure is running (%s).
   Contract       %s/openapi/seller.yaml
   API reference  %s/docs
   Temporal UI    %s
-
+%s
   Sandbox seller %s
   Client id      %s
   Client secret  %s
@@ -271,6 +284,6 @@ Get an access token:
   curl -s -u '%s:%s' -d grant_type=client_credentials -d scope=client %s/oauth2/token
 
 Press Ctrl-C to stop.
-`, cfg.Environment, s.APIURL, s.APIURL, s.APIURL, s.TemporalUIURL, s.SellerID, s.ClientID, s.ClientSecret,
+`, cfg.Environment, s.APIURL, s.APIURL, s.APIURL, s.TemporalUIURL, metrics, s.SellerID, s.ClientID, s.ClientSecret,
 		filepath.Join(cfg.DataDir, "sandbox-seller.json"), s.ClientID, s.ClientSecret, s.APIURL)
 }

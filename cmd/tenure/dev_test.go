@@ -79,6 +79,7 @@ func devEnv(t *testing.T, dataDir, databaseURL string) []string {
 		"TENURE_DATABASE_URL="+databaseURL,
 		"TENURE_DEV_TEMPORAL_PORT="+fmt.Sprint(testenv.FreePort(t)),
 		"TENURE_DEV_UI_PORT="+fmt.Sprint(testenv.FreePort(t)),
+		"TENURE_HTTP_ADMIN_ADDR="+fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t)),
 		"TENURE_DEV_TEMPORAL_CLI="+testenv.TemporalCLI(t),
 	)
 }
@@ -249,6 +250,7 @@ func TestDevRunsTheWholeStack(t *testing.T) {
 	if !refs["e2e-courier"] || !refs["ups-standard"] || len(page.Data) != 4 {
 		t.Errorf("the list holds the two sandbox fixtures and the two new methods: %+v", page.Data)
 	}
+	checkAdminListener(t, p.banner(t, "Metrics"))
 	p.stop(t, syscall.SIGTERM)
 	if _, err := net.Dial("tcp", strings.TrimPrefix(apiURL, "http://")); err == nil {
 		t.Error("the API still listens after SIGTERM")
@@ -391,4 +393,28 @@ func runDevToFailure(t *testing.T, env []string) string {
 		t.Fatalf("tenure dev succeeded:\n%s", out)
 	}
 	return string(out)
+}
+
+// checkAdminListener checks that the admin listener the banner names serves
+// the process's metrics, with the requests just made counted by operation,
+// and that it is ready.
+func checkAdminListener(t *testing.T, metricsURL string) {
+	t.Helper()
+	resp, err := http.Get(metricsURL)
+	if err != nil {
+		t.Fatalf("GET %s: %v", metricsURL, err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{`tenure_http_requests_total{method="GET",operation="listShippingMethods",status_class="2xx"}`, "temporal_request_total", "tenure_db_pool_max_connections 20"} {
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
+			t.Errorf("GET %s: %d, no %s in:\n%.2000s", metricsURL, resp.StatusCode, want, body)
+		}
+	}
+	ready, err := http.Get(strings.TrimSuffix(metricsURL, "/metrics") + "/readyz")
+	if err != nil || ready.StatusCode != http.StatusOK {
+		t.Errorf("the admin listener is not ready: %v", err)
+	} else {
+		ready.Body.Close()
+	}
 }

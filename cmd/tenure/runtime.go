@@ -43,12 +43,18 @@ func openStore(ctx context.Context, cfg *config.Config) (*db.Store, error) {
 }
 
 // dialTemporal connects to the Temporal frontend and checks it answers.
-func dialTemporal(ctx context.Context, cfg *config.Config, logger *slog.Logger) (client.Client, error) {
-	c, err := client.DialContext(ctx, client.Options{
+// The client carries the process's observability: the SDK's metrics and
+// its tracing interceptor, which the workers built on it inherit.
+func dialTemporal(ctx context.Context, cfg *config.Config, logger *slog.Logger, obs observability) (client.Client, error) {
+	opts := client.Options{
 		HostPort:  cfg.Temporal.Address,
 		Namespace: cfg.Temporal.Namespace,
 		Logger:    temporallog.NewStructuredLogger(logger.With("component", "temporal")),
-	})
+	}
+	if err := obs.temporalOptions(&opts, logger); err != nil {
+		return nil, err
+	}
+	c, err := client.DialContext(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("cannot reach Temporal at %s, namespace %q: %w\n"+
 			"Start a Temporal server or set temporal.address (TENURE_TEMPORAL_ADDRESS) and temporal.namespace (TENURE_TEMPORAL_NAMESPACE)",
@@ -63,6 +69,7 @@ type connections struct {
 	logger   *slog.Logger
 	store    *db.Store
 	temporal client.Client
+	obs      observability
 }
 
 // connect loads and validates the configuration a command needs and opens
@@ -70,6 +77,17 @@ type connections struct {
 // Unless the configuration gives temporal.address, a dev server `tenure
 // dev` runs for the same data directory is preferred to the default.
 func connect(ctx context.Context, file string, need config.Need) (*connections, error) {
+	return open(ctx, file, need, false)
+}
+
+// connectObserved is connect for the long-running processes (serve,
+// worker): they also export metrics when an admin listener is configured,
+// and traces when the OTEL_* variables ask for them.
+func connectObserved(ctx context.Context, file string, need config.Need) (*connections, error) {
+	return open(ctx, file, need, true)
+}
+
+func open(ctx context.Context, file string, need config.Need, observed bool) (*connections, error) {
 	cfg, err := loadConfig(file, need)
 	if err != nil {
 		return nil, err
@@ -80,13 +98,19 @@ func connect(ctx context.Context, file string, need config.Need) (*connections, 
 		}
 	}
 	c := &connections{cfg: cfg, logger: newLogger(cfg)}
+	if observed {
+		if c.obs, err = observe(ctx, cfg); err != nil {
+			return nil, err
+		}
+	}
 	if need&config.NeedDatabase != 0 {
 		if c.store, err = openStore(ctx, cfg); err != nil {
+			c.close()
 			return nil, err
 		}
 	}
 	if need&config.NeedTemporal != 0 {
-		if c.temporal, err = dialTemporal(ctx, cfg, c.logger); err != nil {
+		if c.temporal, err = dialTemporal(ctx, cfg, c.logger, c.obs); err != nil {
 			c.close()
 			return nil, err
 		}
@@ -102,4 +126,5 @@ func (c *connections) close() {
 	if c.store != nil {
 		c.store.Pool.Close()
 	}
+	c.obs.close(c.logger)
 }

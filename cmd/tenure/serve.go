@@ -15,6 +15,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/telemetry"
 )
 
 func serveCommand(file func() string) *cobra.Command {
@@ -23,7 +24,7 @@ func serveCommand(file func() string) *cobra.Command {
 		Short: "Run the HTTP APIs (stateless: run as many as you need)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := connect(cmd.Context(), file(), config.NeedDatabase|config.NeedTemporal|config.NeedHTTP|config.NeedWebhooks)
+			c, err := connectObserved(cmd.Context(), file(), config.NeedDatabase|config.NeedTemporal|config.NeedHTTP|config.NeedWebhooks)
 			if err != nil {
 				return err
 			}
@@ -32,7 +33,9 @@ func serveCommand(file func() string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return serveHTTP(cmd.Context(), ln, c.cfg, c.store, c.temporal, c.logger)
+			return c.obs.alongside(cmd.Context(), c.store, c.temporal, c.logger, func(ctx context.Context) error {
+				return serveHTTP(ctx, ln, c.cfg, c.store, c.temporal, c.logger, c.obs.metrics)
+			})
 		},
 	}
 }
@@ -51,13 +54,14 @@ func listen(key, addr string) (net.Listener, error) {
 }
 
 // serveHTTP serves the APIs on ln until ctx ends, then drains open requests.
-func serveHTTP(ctx context.Context, ln net.Listener, cfg *config.Config, store *db.Store, tc client.Client, logger *slog.Logger) error {
+func serveHTTP(ctx context.Context, ln net.Listener, cfg *config.Config, store *db.Store, tc client.Client, logger *slog.Logger, metrics *telemetry.Metrics) error {
 	app, err := api.New(api.Deps{
 		Config:   cfg,
 		Store:    store,
 		Temporal: tc,
 		Tokens:   identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL),
 		Logger:   logger,
+		Metrics:  metrics,
 	})
 	if err != nil {
 		return err

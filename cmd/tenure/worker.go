@@ -20,19 +20,21 @@ func workerCommand(file func() string) *cobra.Command {
 		Short: "Run the Temporal worker (run as many as you need)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := connect(cmd.Context(), file(), config.NeedDatabase|config.NeedTemporal|config.NeedWebhooks)
+			c, err := connectObserved(cmd.Context(), file(), config.NeedDatabase|config.NeedTemporal|config.NeedWebhooks)
 			if err != nil {
 				return err
 			}
 			defer c.close()
-			return runWorkers(cmd.Context(), c.cfg, c.store, c.temporal, c.logger)
+			return c.obs.alongside(cmd.Context(), c.store, c.temporal, c.logger, func(ctx context.Context) error {
+				return runWorkers(ctx, c.cfg, c.store, c.temporal, c.logger, c.obs)
+			})
 		},
 	}
 }
 
 // runWorkers polls every task queue and runs the webhook relay until ctx
 // ends, then stops them, which lets running activities finish.
-func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc client.Client, logger *slog.Logger) error {
+func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc client.Client, logger *slog.Logger, obs observability) error {
 	if err := workflows.EnsureSearchAttributes(ctx, tc, cfg.Temporal.Namespace); err != nil {
 		return err
 	}
@@ -40,7 +42,10 @@ func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc cli
 	if err != nil {
 		return err
 	}
-	workers, err := workflows.NewWorkers(tc, workflows.Deps{Config: cfg, Store: store, Logger: logger, Views: api.EventViews{}, Fixtures: fixtures})
+	obs.watchWorker(store, logger)
+	workers, err := workflows.NewWorkers(tc, workflows.Deps{
+		Config: cfg, Store: store, Logger: logger, Views: api.EventViews{}, Fixtures: fixtures, Metrics: obs.metrics,
+	})
 	if err != nil {
 		return err
 	}

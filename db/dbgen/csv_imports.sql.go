@@ -56,6 +56,39 @@ func (q *Queries) CountActiveCSVImports(ctx context.Context, sellerID uuid.UUID)
 	return count, err
 }
 
+const countCSVImportQueue = `-- name: CountCSVImportQueue :many
+SELECT status, count(*) AS jobs FROM csv_imports
+WHERE status IN ('pending', 'queued', 'running')
+GROUP BY status
+`
+
+type CountCSVImportQueueRow struct {
+	Status string
+	Jobs   int64
+}
+
+// The CSV import queue: jobs pending an upload, queued or running, per
+// status (over the partial index of active jobs).
+func (q *Queries) CountCSVImportQueue(ctx context.Context) ([]CountCSVImportQueueRow, error) {
+	rows, err := q.db.Query(ctx, countCSVImportQueue)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CountCSVImportQueueRow{}
+	for rows.Next() {
+		var i CountCSVImportQueueRow
+		if err := rows.Scan(&i.Status, &i.Jobs); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const createCSVImport = `-- name: CreateCSVImport :exec
 INSERT INTO csv_imports (id, seller_id, filename, object_path)
 VALUES ($1, $2, $3, $4)

@@ -57,8 +57,21 @@ func (q *Queries) CountEvents(ctx context.Context, arg CountEventsParams) (int64
 	return count, err
 }
 
+const countUndispatchedEvents = `-- name: CountUndispatchedEvents :one
+SELECT count(*) FROM events WHERE dispatched_at IS NULL
+`
+
+// Events committed whose deliveries nobody started yet: the relay's work
+// (over the partial index of undispatched events).
+func (q *Queries) CountUndispatchedEvents(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, countUndispatchedEvents)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const getEvent = `-- name: GetEvent :one
-SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at FROM events WHERE id = $1 AND seller_id = $2
+SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at, trace_parent FROM events WHERE id = $1 AND seller_id = $2
 `
 
 type GetEventParams struct {
@@ -78,12 +91,13 @@ func (q *Queries) GetEvent(ctx context.Context, arg GetEventParams) (Event, erro
 		&i.Payload,
 		&i.CreatedAt,
 		&i.DispatchedAt,
+		&i.TraceParent,
 	)
 	return i, err
 }
 
 const getEventByID = `-- name: GetEventByID :one
-SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at FROM events WHERE id = $1
+SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at, trace_parent FROM events WHERE id = $1
 `
 
 func (q *Queries) GetEventByID(ctx context.Context, id uuid.UUID) (Event, error) {
@@ -98,23 +112,25 @@ func (q *Queries) GetEventByID(ctx context.Context, id uuid.UUID) (Event, error)
 		&i.Payload,
 		&i.CreatedAt,
 		&i.DispatchedAt,
+		&i.TraceParent,
 	)
 	return i, err
 }
 
 const insertEvent = `-- name: InsertEvent :exec
-INSERT INTO events (id, seller_id, type, object_id, endpoint_id, payload)
-VALUES ($1, $2, $3, $4, $5, $6)
+INSERT INTO events (id, seller_id, type, object_id, endpoint_id, payload, trace_parent)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
 ON CONFLICT (id) DO NOTHING
 `
 
 type InsertEventParams struct {
-	ID         uuid.UUID
-	SellerID   uuid.UUID
-	Type       string
-	ObjectID   uuid.UUID
-	EndpointID *uuid.UUID
-	Payload    []byte
+	ID          uuid.UUID
+	SellerID    uuid.UUID
+	Type        string
+	ObjectID    uuid.UUID
+	EndpointID  *uuid.UUID
+	Payload     []byte
+	TraceParent *string
 }
 
 // A retried activity records the same event id again: nothing changes.
@@ -126,12 +142,13 @@ func (q *Queries) InsertEvent(ctx context.Context, arg InsertEventParams) error 
 		arg.ObjectID,
 		arg.EndpointID,
 		arg.Payload,
+		arg.TraceParent,
 	)
 	return err
 }
 
 const listEvents = `-- name: ListEvents :many
-SELECT e.id, e.seller_id, e.type, e.object_id, e.endpoint_id, e.payload, e.created_at, e.dispatched_at FROM events e
+SELECT e.id, e.seller_id, e.type, e.object_id, e.endpoint_id, e.payload, e.created_at, e.dispatched_at, e.trace_parent FROM events e
 WHERE e.seller_id = $1
   AND ($2::text IS NULL OR e.type = $2)
   AND ($3::uuid IS NULL OR e.object_id = $3)
@@ -194,6 +211,7 @@ func (q *Queries) ListEvents(ctx context.Context, arg ListEventsParams) ([]Event
 			&i.Payload,
 			&i.CreatedAt,
 			&i.DispatchedAt,
+			&i.TraceParent,
 		); err != nil {
 			return nil, err
 		}
@@ -206,7 +224,7 @@ func (q *Queries) ListEvents(ctx context.Context, arg ListEventsParams) ([]Event
 }
 
 const lockUndispatchedEvent = `-- name: LockUndispatchedEvent :one
-SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at FROM events
+SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at, trace_parent FROM events
 WHERE id = $1 AND dispatched_at IS NULL
 FOR UPDATE SKIP LOCKED
 `
@@ -225,12 +243,13 @@ func (q *Queries) LockUndispatchedEvent(ctx context.Context, id uuid.UUID) (Even
 		&i.Payload,
 		&i.CreatedAt,
 		&i.DispatchedAt,
+		&i.TraceParent,
 	)
 	return i, err
 }
 
 const lockUndispatchedEvents = `-- name: LockUndispatchedEvents :many
-SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at FROM events
+SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at, trace_parent FROM events
 WHERE dispatched_at IS NULL
   AND created_at < now() - make_interval(secs => $1::float8)
 ORDER BY created_at
@@ -263,6 +282,7 @@ func (q *Queries) LockUndispatchedEvents(ctx context.Context, arg LockUndispatch
 			&i.Payload,
 			&i.CreatedAt,
 			&i.DispatchedAt,
+			&i.TraceParent,
 		); err != nil {
 			return nil, err
 		}

@@ -80,6 +80,7 @@ type Event struct {
 	Payload      []byte
 	CreatedAt    time.Time
 	DispatchedAt *time.Time
+	TraceParent  *string
 }
 
 type IdempotencyKey struct {

@@ -75,3 +75,10 @@ SELECT processed FROM csv_imports WHERE id = $1 FOR UPDATE;
 -- name: RelaxCommitDurability :exec
 -- Lets the current transaction commit without waiting for its WAL flush.
 SET LOCAL synchronous_commit = off;
+
+-- name: CountCSVImportQueue :many
+-- The CSV import queue: jobs pending an upload, queued or running, per
+-- status (over the partial index of active jobs).
+SELECT status, count(*) AS jobs FROM csv_imports
+WHERE status IN ('pending', 'queued', 'running')
+GROUP BY status;

@@ -1,7 +1,7 @@
 -- name: InsertEvent :exec
 -- A retried activity records the same event id again: nothing changes.
-INSERT INTO events (id, seller_id, type, object_id, endpoint_id, payload)
-VALUES ($1, $2, $3, $4, $5, $6)
+INSERT INTO events (id, seller_id, type, object_id, endpoint_id, payload, trace_parent)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
 ON CONFLICT (id) DO NOTHING;
 
 -- name: LockUndispatchedEvent :one
@@ -67,3 +67,8 @@ WHERE e.seller_id = sqlc.arg(seller_id)
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status <> 'delivered'))
        OR (NOT sqlc.narg(delivery_success)::boolean
            AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'failed')));
+
+-- name: CountUndispatchedEvents :one
+-- Events committed whose deliveries nobody started yet: the relay's work
+-- (over the partial index of undispatched events).
+SELECT count(*) FROM events WHERE dispatched_at IS NULL;

@@ -3,7 +3,9 @@ package offerbench_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -15,12 +17,14 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/telemetry"
 	"github.com/tenurehq/tenure/workflows"
 )
 
@@ -38,11 +42,46 @@ type stack struct {
 
 func newStack(b *testing.B) *stack {
 	b.Helper()
+	addr := os.Getenv("TENURE_BENCH_ADMIN_ADDR")
+	if addr == "" {
+		return newObservedStack(b, nil, false)
+	}
+	// Watched: the stack counts into a registry served on the admin
+	// address, for Prometheus to scrape while the benchmark runs.
+	metrics := telemetry.NewMetrics()
+	s := newObservedStack(b, metrics, false)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		b.Fatalf("TENURE_BENCH_ADMIN_ADDR: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- telemetry.NewAdmin(metrics, telemetry.NewReadiness(s.store.Pool, s.temporal), testenv.AppLogger()).Serve(ctx, ln)
+	}()
+	b.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return s
+}
+
+// newObservedStack is newStack whose API, worker and Temporal client count
+// into metrics (none when nil) and, when tracing, whose Temporal client
+// carries the SDK's tracing interceptor.
+func newObservedStack(b *testing.B, metrics *telemetry.Metrics, tracing bool) *stack {
+	b.Helper()
 	cfg := testenv.Config(b)
 	store := testenv.Database(b)
-	tc := testenv.Temporal(b)
-	testenv.Worker(b, cfg, store, tc)
-	baseURL := testenv.API(b, cfg, store, tc)
+	var opts client.Options
+	if err := telemetry.TemporalOptions(&opts, metrics, tracing, testenv.AppLogger()); err != nil {
+		b.Fatal(err)
+	}
+	tc := testenv.ClientWith(b, testenv.Namespace(b), opts)
+	metrics.WatchPool(store.Pool)
+	testenv.ObservedWorker(b, cfg, store, tc, metrics)
+	baseURL := testenv.ServeAPI(b, api.Deps{Config: cfg, Store: store, Temporal: tc,
+		Tokens: identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL), Logger: testenv.AppLogger(), Metrics: metrics})
 	seller, err := identity.CreateSeller(b.Context(), store, "Benchmark Shop", "EUR")
 	if err != nil {
 		b.Fatal(err)

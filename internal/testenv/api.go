@@ -16,8 +16,14 @@ import (
 // ends and returns its base URL.
 func API(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) string {
 	t.Helper()
-	app, err := api.New(api.Deps{Config: cfg, Store: store, Temporal: c,
+	return ServeAPI(t, api.Deps{Config: cfg, Store: store, Temporal: c,
 		Tokens: identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL), Logger: AppLogger()})
+}
+
+// ServeAPI is API with the dependencies given, such as a metrics registry.
+func ServeAPI(t testing.TB, d api.Deps) string {
+	t.Helper()
+	app, err := api.New(d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,16 @@ func Temporal(t testing.TB) client.Client {
 // server, closed when the test ends.
 func ClientFor(t testing.TB, ns string) client.Client {
 	t.Helper()
-	c, err := client.Dial(client.Options{HostPort: TemporalAddress(t), Namespace: ns, Logger: Logger()})
+	return ClientWith(t, ns, client.Options{})
+}
+
+// ClientWith is ClientFor with options of the test's own (a metrics
+// handler, interceptors); the address, namespace and logger are the
+// package's.
+func ClientWith(t testing.TB, ns string, opts client.Options) client.Client {
+	t.Helper()
+	opts.HostPort, opts.Namespace, opts.Logger = TemporalAddress(t), ns, Logger()
+	c, err := client.Dial(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/services"
+	"github.com/tenurehq/tenure/telemetry"
 	"github.com/tenurehq/tenure/workflows"
 )
 
@@ -39,11 +40,19 @@ func Config(t testing.TB) *config.Config {
 // until the test ends, as `tenure worker` does.
 func Worker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) {
 	t.Helper()
+	ObservedWorker(t, cfg, store, c, nil)
+}
+
+// ObservedWorker is Worker counting into metrics.
+func ObservedWorker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client, metrics *telemetry.Metrics) {
+	t.Helper()
 	fixtures, err := services.NewFixtures(cfg, store, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	workers, err := workflows.NewWorkers(c, workflows.Deps{Config: cfg, Store: store, Logger: AppLogger(), Views: api.EventViews{}, Fixtures: fixtures})
+	workers, err := workflows.NewWorkers(c, workflows.Deps{
+		Config: cfg, Store: store, Logger: AppLogger(), Views: api.EventViews{}, Fixtures: fixtures, Metrics: metrics,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
