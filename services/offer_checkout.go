@@ -51,8 +51,8 @@ var ErrIncompatibleEntity = errors.New("the billing country is not one the selle
 // Terms are what the offer's customer is shown with it: the seller, the
 // entity financing the offer and the countries it bills to.
 type Terms struct {
-	Seller          sellers.Profile
-	Entity          string
+	Seller           sellers.Profile
+	Entity           string
 	BillingCountries []string
 }
 
@@ -263,4 +263,3 @@ func invalidFields(what string, fields []checkout.FieldError) *ValidationFailed 
 	}
 	return &ValidationFailed{Message: fmt.Sprintf("%s: %d fields are invalid or missing (%s)", what, len(fields), strings.Join(names, ", ")), Fields: fields}
 }
-
