@@ -9,7 +9,7 @@ REFERENCE_CONTRACT ?= ../shared/reference/seller-api-1.0.0.openapi.yaml
 # The hosted checkout's legal forms, generated from package checkout.
 LEGAL_FORMS_JS := web/checkout/assets/legal-forms.js
 
-.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-csv record-histories
+.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-customer bench-csv record-histories
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -74,6 +74,10 @@ bench-catalog: temporal-cli
 ## bench-offers: offer creation rate and latency, GET latency and lifecycles per second on the real stack; takes minutes
 bench-offers: temporal-cli
 	go test -run '^$$' -bench 'BenchmarkOfferCreation|BenchmarkGetOffer|BenchmarkLifecycles' -benchtime 1x -timeout 60m ./internal/offerbench/
+
+## bench-customer: the Customer-Facing API's GET /offers/{id} at 500/s, token exchanges at 200/s and acceptance to pending_review at 20/s, p99 each
+bench-customer: temporal-cli
+	go test -run '^$$' -bench 'BenchmarkCustomerGetOffer|BenchmarkTokenExchange|BenchmarkAcceptToPendingReview' -benchtime 1x -timeout 30m ./internal/offerbench/
 
 ## bench-csv: CSV import of 1,000,000 generated rows against psql \copy, a re-import, and peak memory with 25 MB and 250 MB files
 bench-csv: temporal-cli

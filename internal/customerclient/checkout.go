@@ -79,6 +79,13 @@ func (c *Customer) Checkout(ctx context.Context, choice Choice) (Offer, error) {
 	return c.Accept(ctx, at, choice.DiscountCode)
 }
 
+// Show reads the offer as its customer sees it (after Exchange).
+func (c *Customer) Show(ctx context.Context) (Offer, error) {
+	var o Offer
+	err := c.call(ctx, http.MethodGet, "", nil, &o)
+	return o, err
+}
+
 // Accept accepts the offer as last read at updatedAt.
 func (c *Customer) Accept(ctx context.Context, updatedAt time.Time, discountCode string) (Offer, error) {
 	body := map[string]any{"last_updated_at": updatedAt.Format(time.RFC3339Nano)}

@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/tenurehq/tenure/catalog"
+	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
@@ -34,11 +35,16 @@ type stack struct {
 	store    *db.Store
 	client   *sellerclient.Client
 	product  sellerclient.Product
+	// apiURL is where the API listens.
+	apiURL string
 }
 
-func newStack(b *testing.B) *stack {
+func newStack(b *testing.B, tune ...func(*config.Config)) *stack {
 	b.Helper()
 	cfg := testenv.Config(b)
+	for _, f := range tune {
+		f(cfg)
+	}
 	store := testenv.Database(b)
 	tc := testenv.Temporal(b)
 	testenv.Worker(b, cfg, store, tc)
@@ -66,7 +72,7 @@ func newStack(b *testing.B) *stack {
 	if err != nil {
 		b.Fatal(err)
 	}
-	st := &stack{temporal: tc, store: store, client: c,
+	st := &stack{temporal: tc, store: store, client: c, apiURL: baseURL,
 		product: sellerclient.Product{Source: "sku", Reference: "workstation", Net: 250000, Currency: "EUR"}}
 	// The first offer of a fresh namespace waits for the worker's first
 	// polls and caches: time it apart, so the windows measure steady state.
