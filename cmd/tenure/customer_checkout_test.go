@@ -121,10 +121,18 @@ func (s checkoutStack) order(t *testing.T, reference string) []orderLine {
 		t.Fatal(err)
 	}
 	var o struct {
+		Customer struct {
+			Company struct {
+				Name string `json:"name"`
+			} `json:"company"`
+		} `json:"customer_info"`
 		Lines []orderLine `json:"order_lines"`
 	}
 	if status, body, err := s.seller.Do(t.Context(), http.MethodGet, sellerclient.OrderPath(orderID), nil, &o); status != http.StatusOK || err != nil {
 		t.Fatalf("read order: %d %s %v", status, body, err)
+	}
+	if o.Customer.Company.Name != "Kunde GmbH" {
+		t.Errorf("the order's company is %q, not the customer's Kunde GmbH", o.Customer.Company.Name)
 	}
 	return o.Lines
 }

@@ -48,7 +48,7 @@ func TestCheckoutInTheSandbox(t *testing.T) {
 			b.waitHeading(msg(t, c.lang, "status.accepted.heading"))
 			b.check("accepted")
 			b.press("main a.button", c.keyboard)
-			landed := s.shop.waitLanding(t)
+			landed := s.shop.waitLanding(t, o.ID)
 			q := landed.Query()
 			if landed.Path != "/checkout/done" || q.Get("cart") != "42" || q.Get("offer_id") != o.ID ||
 				q.Get("status") != "accepted" || q.Get("seller_offer_reference") != o.Reference {
@@ -63,6 +63,7 @@ func TestCheckoutInTheSandbox(t *testing.T) {
 // order.
 func TestCheckoutInProduction(t *testing.T) {
 	s := newStack(t, func(c *config.Config) { c.Environment = config.Production })
+	s.call(t, http.MethodPost, "/v1/discount-codes", map[string]any{"code": "SPRING10", "percent_off": 1000}, http.StatusCreated, nil)
 	o := s.createOffer(t, "SO-PRODUCTION", time.Now().Add(72*time.Hour))
 	b := newBrowser(t, desktopEnglish)
 	walkToAcceptance(t, b, o, "en", false)
@@ -71,27 +72,32 @@ func TestCheckoutInProduction(t *testing.T) {
 
 	var orders struct {
 		Orders []struct {
-			Status       string `json:"status"`
-			CustomerInfo struct {
-				Company struct {
-					Name string `json:"name"`
-				} `json:"company"`
-			} `json:"customer_info"`
-			Lines []struct {
-				Title        string `json:"title"`
-				ContractType string `json:"contract_type"`
-				Duration     int    `json:"duration"`
-				Services     []struct {
-					Type string `json:"type"`
-				} `json:"selected_first_party_services"`
-			} `json:"order_lines"`
+			ID string `json:"id"`
 		} `json:"orders"`
 	}
 	s.call(t, http.MethodGet, "/v1/orders/paginated?query="+url.QueryEscape(o.Reference), nil, http.StatusOK, &orders)
 	if len(orders.Orders) != 1 {
 		t.Fatalf("orders of %s: %+v", o.Reference, orders)
 	}
-	order := orders.Orders[0]
+	var order struct {
+		CustomerInfo struct {
+			Company struct {
+				Name string `json:"name"`
+			} `json:"company"`
+		} `json:"customer_info"`
+		Lines []struct {
+			Title        string `json:"title"`
+			ContractType string `json:"contract_type"`
+			Duration     int    `json:"duration"`
+			Services     []struct {
+				Type string `json:"type"`
+			} `json:"selected_first_party_services"`
+		} `json:"order_lines"`
+	}
+	s.call(t, http.MethodGet, "/v1/orders/"+orders.Orders[0].ID, nil, http.StatusOK, &order)
+	if len(order.Lines) != 2 {
+		t.Errorf("the order has %d lines, want the laptops and the mouse", len(order.Lines))
+	}
 	if order.CustomerInfo.Company.Name != "Buyer Systems GmbH" {
 		t.Errorf("the order's company is %q, as the customer entered it: Buyer Systems GmbH", order.CustomerInfo.Company.Name)
 	}
