@@ -3,6 +3,7 @@ package api_test
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -222,5 +223,68 @@ func TestCustomerAcceptPrerequisites(t *testing.T) {
 	}
 	if got := f.getOffer(t, o.id).Status; got != "created" {
 		t.Errorf("refused acceptances changed the offer: %s", got)
+	}
+}
+
+// readyToAccept gives an offer's customer data and answers the offer's
+// updated_at to accept it with.
+func (f offerFixture) readyToAccept(t *testing.T, o customerOffer, token string) time.Time {
+	t.Helper()
+	if resp := f.h.customer(t, http.MethodPut, "/offers/"+o.id+"/end-customer-info", token, validEndCustomer()); resp.status != http.StatusOK {
+		t.Fatalf("customer data: %d %s", resp.status, resp.body)
+	}
+	return f.h.customerOffer(t, http.MethodGet, "/offers/"+o.id, token, nil).UpdatedAt
+}
+
+// Two customers race for the last use of a discount code: one acceptance
+// applies it, the other is refused with exhausted and leaves its offer
+// open; the code counts once.
+func TestCustomerAcceptRacingForADiscount(t *testing.T) {
+	f := newCustomerFixture(t)
+	h := f.h
+	f.createDiscountCode(t, map[string]any{"code": "LAST-ONE", "percent_off": 1000, "usage_limit": 1})
+	type racer struct {
+		o     customerOffer
+		token string
+		at    time.Time
+		resp  response
+	}
+	racers := make([]*racer, 2)
+	for i := range racers {
+		o := f.newCustomerOffer(t, "race-"+string(rune('a'+i)), rentableLine)
+		token := h.customerToken(t, o, "")
+		racers[i] = &racer{o: o, token: token, at: f.readyToAccept(t, o, token)}
+	}
+	var wg sync.WaitGroup
+	for _, r := range racers {
+		wg.Go(func() {
+			r.resp = h.customer(t, http.MethodPut, "/offers/"+r.o.id+"/accept", r.token,
+				map[string]any{"last_updated_at": r.at.Format(time.RFC3339Nano), "discount_code": "last-one"})
+		})
+	}
+	wg.Wait()
+	var won, lost *racer
+	for _, r := range racers {
+		switch r.resp.status {
+		case http.StatusOK:
+			won = r
+		case http.StatusUnprocessableEntity:
+			lost = r
+		}
+	}
+	if won == nil || lost == nil {
+		t.Fatalf("not one winner: %d %s / %d %s", racers[0].resp.status, racers[0].resp.body, racers[1].resp.status, racers[1].resp.body)
+	}
+	if !strings.Contains(string(won.resp.body), `"applied_discount":{"amount"`) || !strings.Contains(string(won.resp.body), `"code":"LAST-ONE"`) {
+		t.Errorf("the winner's offer shows no discount: %s", won.resp.body)
+	}
+	if !strings.Contains(string(lost.resp.body), `"name":"InvalidDiscountCodeError"`) || !strings.Contains(string(lost.resp.body), `"type":"exhausted"`) {
+		t.Errorf("the loser is not told the code is used up: %s", lost.resp.body)
+	}
+	if got := f.getOffer(t, lost.o.id).Status; got != "created" {
+		t.Errorf("the refused acceptance moved its offer to %s", got)
+	}
+	if n := h.count(t, "SELECT times_used FROM discount_codes WHERE code = 'LAST-ONE'"); n != 1 {
+		t.Errorf("the code counted %d uses", n)
 	}
 }
