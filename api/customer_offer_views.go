@@ -17,7 +17,7 @@ import (
 // the checkout link of the offer that supersedes it, if any.
 type customerSight struct {
 	priced         pricing.Checkout
-	terms          services.Terms
+	terms          services.SellerTerms
 	supersedingURL string
 }
 

@@ -48,9 +48,9 @@ func (v *ValidationFailed) Error() string { return v.Message }
 // seller's contractual entity does not serve.
 var ErrIncompatibleEntity = errors.New("the billing country is not one the seller's contractual entity serves")
 
-// Terms are what the offer's customer is shown with it: the seller, the
+// SellerTerms are what the offer's customer is shown with it: the seller, the
 // entity financing the offer and the countries it bills to.
-type Terms struct {
+type SellerTerms struct {
 	Seller           sellers.Profile
 	Entity           string
 	BillingCountries []string
@@ -58,16 +58,16 @@ type Terms struct {
 
 // Seller is the offer's seller as its customer sees it, with the entity
 // financing the offer and the billing countries it serves.
-func (c *Checkout) Seller(ctx context.Context, o offers.Stored) (Terms, error) {
+func (c *Checkout) Seller(ctx context.Context, o offers.Stored) (SellerTerms, error) {
 	p, err := sellers.Load(ctx, c.Offers.Store.Queries, o.Row.SellerID)
 	if err != nil {
-		return Terms{}, err
+		return SellerTerms{}, err
 	}
 	entity, countries, _ := c.Entities(p.ContractualEntity)
 	if countries == nil {
 		countries = []string{}
 	}
-	return Terms{Seller: p, Entity: entity, BillingCountries: countries}, nil
+	return SellerTerms{Seller: p, Entity: entity, BillingCountries: countries}, nil
 }
 
 // Price prices the offer with the customer's choices, the given ones
