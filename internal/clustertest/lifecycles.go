@@ -2,6 +2,7 @@ package clustertest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -93,8 +94,8 @@ var (
 // Customer-Facing API of the step's process: token exchange, a 24-month
 // term with every service, the company's data, a shipping address and the
 // acceptance, which submits the offer for review. A checkout cut short
-// (a process stopping under it) is tried again from the start until the
-// offer is under review.
+// (a process stopping under it, a 429 or 5xx) is tried again from the
+// start until the offer is under review; a refusal ends the lifecycle.
 var customerChecksOut = step{"customer checks out", func(ctx context.Context, c *sellerclient.Client, j *journey) error {
 	var o struct {
 		Status      string `json:"status"`
@@ -111,8 +112,10 @@ var customerChecksOut = step{"customer checks out", func(ctx context.Context, c 
 			if openErr != nil {
 				return openErr
 			}
-			if _, err = customer.Checkout(ctx, customerclient.Choice{Months: 24, Services: true}); err == nil {
-				return nil
+			_, err = customer.Checkout(ctx, customerclient.Choice{Months: 24, Services: true})
+			var refused *customerclient.Refused
+			if err == nil || (errors.As(err, &refused) && refused.Status < 500 && refused.Status != http.StatusTooManyRequests) {
+				return err
 			}
 		} else if err == nil {
 			err = fmt.Errorf("reading the offer answered %d: %s", status, body)
