@@ -13,7 +13,7 @@ LEGAL_FORMS_JS := web/checkout/assets/legal-forms.js
 DOCS := web/docs
 SWAGGER_UI_FILES := swagger-ui-bundle.js swagger-ui-bundle.js.LICENSE.txt swagger-ui.css LICENSE NOTICE
 
-.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-csv record-histories vendor-docs
+.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-customer bench-csv record-histories vendor-docs
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -86,6 +86,10 @@ bench-catalog: temporal-cli
 ## bench-offers: offer creation rate and latency, GET latency, lifecycles per second and the cost of metrics and tracing on the real stack; takes minutes
 bench-offers: temporal-cli
 	go test -run '^$$' -bench 'BenchmarkOfferCreation|BenchmarkGetOffer|BenchmarkLifecycles|BenchmarkObservabilityCost' -benchtime 1x -timeout 60m ./internal/offerbench/
+
+## bench-customer: the Customer-Facing API's GET /offers/{id} at 500/s, token exchanges at 200/s and acceptance to pending_review at 20/s, p99 each
+bench-customer: temporal-cli
+	go test -run '^$$' -bench 'BenchmarkCustomerGetOffer|BenchmarkTokenExchange|BenchmarkAcceptToPendingReview' -benchtime 1x -timeout 30m ./internal/offerbench/
 
 ## bench-csv: CSV import of 1,000,000 generated rows against psql \copy, a re-import, and peak memory with 25 MB and 250 MB files
 bench-csv: temporal-cli

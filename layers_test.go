@@ -29,7 +29,7 @@ var layers = []struct {
 		"config", "optional", "refusal", "pricing", "links", "identity", "idempotency", "listing",
 		"catalog/...", "csvimport", "webhook", "offers", "orders", "fixtures",
 		"checkout", "sellers", "discounts", "idv", "terms", "telemetry",
-		"internal/csvgen", "internal/sellerclient", "internal/temporalcli",
+		"internal/csvgen", "internal/sellerclient", "internal/customerclient", "internal/temporalcli",
 	}},
 	{"activities", []string{"activities"}},
 	{"workflows", []string{"workflows/...", "internal/replay", "internal/permanent"}},

@@ -70,7 +70,7 @@ func New(d Deps) (*Activities, error) {
 		Deliveries: &Deliveries{
 			Store:   d.Store,
 			Box:     box,
-			Sender:  webhook.NewSender(webhook.PolicyFor(d.Config.Environment), d.Config.Webhooks.AttemptTimeout),
+			Sender:  webhook.NewSender(webhook.PolicyFor(d.Config), d.Config.Webhooks.AttemptTimeout),
 			Logger:  d.Logger,
 			Metrics: d.Metrics,
 		},

@@ -14,6 +14,7 @@ import (
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/services"
 )
 
 // customerAPI implements the generated Customer-Facing API interface, one
@@ -50,7 +51,7 @@ func limitPublicBody(c *fiber.Ctx) error {
 // of the operations marked x-tenure-public; its POST operations honour
 // Idempotency-Key through keys. Requests from proxies are attributed to the
 // client X-Forwarded-For names.
-func mountCustomerAPI(app *fiber.App, d Deps, tokens *identity.OfferTokens, keys *idempotentRequests, publicLimits []fiber.Handler, proxies []netip.Prefix) error {
+func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, tokens *identity.OfferTokens, keys *idempotentRequests, publicLimits []fiber.Handler, proxies []netip.Prefix) error {
 	ops, err := loadContract(openapi.Customer)
 	if err != nil {
 		return err
@@ -77,7 +78,9 @@ func mountCustomerAPI(app *fiber.App, d Deps, tokens *identity.OfferTokens, keys
 	}
 	shared := sharedTokens{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey)}
 	impl := customerAPI{
-		customerOffers:    customerOffers{shared: shared},
+		customerOffers: customerOffers{shared: shared, checkout: &services.Checkout{
+			Offers: offerService, Entities: d.Config.Sellers.ContractualEntity, IDV: d.Config.IDV.Rules(), Now: time.Now,
+		}},
 		customerBranding:  customerBranding{store: d.Store, shared: shared},
 		customerTerms:     customerTerms{store: d.Store, deployment: d.Config.Terms, shared: shared},
 		customerDiscounts: customerDiscounts{store: d.Store, now: time.Now},

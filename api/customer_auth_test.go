@@ -141,9 +141,9 @@ func TestCustomerErrorsInTheirOwnWords(t *testing.T) {
 	if resp.status != http.StatusBadRequest || resp.errorName(t) != "InvalidToken" {
 		t.Errorf("wrong shared token: %d %s", resp.status, resp.body)
 	}
-	resp = h.customer(t, http.MethodGet, "/offers/"+o.id, token, nil)
-	if resp.status != http.StatusNotImplemented || resp.errorName(t) != "not_implemented" {
-		t.Errorf("an operation of a later version: %d %s", resp.status, resp.body)
+	resp = h.customer(t, http.MethodPut, "/offers/"+o.id+"/accept", token, map[string]any{"last_updated_at": "2001-02-03T04:05:06Z"})
+	if resp.status != http.StatusUnprocessableEntity || resp.errorName(t) != "OutOfDate" {
+		t.Errorf("a stale acceptance: %d %s", resp.status, resp.body)
 	}
 	expired, _, _ := identity.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(o.id), f.seller.Seller.ID, identity.CustomerScopes, time.Now().Add(time.Second))
 	time.Sleep(1100 * time.Millisecond)

@@ -6,7 +6,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/discounts"
+	"github.com/tenurehq/tenure/services"
 )
 
 // InvalidToken refuses an anonymised request whose shared token is wrong,
@@ -69,11 +71,22 @@ type invalidDiscountCode struct {
 // writeCustomerError answers the errors only the Customer-Facing API has,
 // whose bodies are not the error object; it reports whether err was one.
 func writeCustomerError(c *fiber.Ctx, err error) (bool, error) {
-	var code *discounts.Invalid
-	if !isCustomerRequest(c) || !errors.As(err, &code) {
+	if !isCustomerRequest(c) {
 		return false, nil
 	}
-	return true, c.Status(http.StatusUnprocessableEntity).JSON(invalidDiscountCode{
-		Name: "InvalidDiscountCodeError", Message: code.Message, Type: string(code.Reason),
-	})
+	var code *discounts.Invalid
+	if errors.As(err, &code) {
+		return true, c.Status(http.StatusUnprocessableEntity).JSON(invalidDiscountCode{
+			Name: "InvalidDiscountCodeError", Message: code.Message, Type: string(code.Reason),
+		})
+	}
+	var invalid *services.ValidationFailed
+	if errors.As(err, &invalid) {
+		body := customerapi.ValidationError{Name: "ValidationError", Message: invalid.Message, Errors: make([]customerapi.FieldError, len(invalid.Fields))}
+		for i, f := range invalid.Fields {
+			body.Errors[i] = customerapi.FieldError{Code: f.Code, Field: f.Field, Message: f.Message}
+		}
+		return true, c.Status(http.StatusUnprocessableEntity).JSON(body)
+	}
+	return false, nil
 }

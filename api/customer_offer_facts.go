@@ -10,9 +10,8 @@ import (
 )
 
 // offerFacts are what the customer operations that leave the offer alone
-// read of it. They come from the offer's row and its Seller API document;
-// the customer's legal form and language have no place there yet and stay
-// empty until the offer's document holds the customer's data.
+// read of it: from the offer's row and its document, the customer's legal
+// form and language once the customer gave them.
 type offerFacts struct {
 	ID       uuid.UUID
 	SellerID uuid.UUID
@@ -41,6 +40,9 @@ func factsOf(row dbgen.Offer) (offerFacts, error) {
 	}
 	if doc.Pricing != nil {
 		f.PurchaseAmount = doc.Pricing.InsteadOf.Gross
+	}
+	if e := doc.EndCustomer(); e != nil {
+		f.LegalForm, f.Language = e.LegalForm, e.Language
 	}
 	return f, nil
 }

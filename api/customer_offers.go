@@ -2,80 +2,268 @@ package api
 
 import (
 	"context"
+	"errors"
+	"net/http"
 
 	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/checkout"
+	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/services"
 )
 
 // customerOffers serves the operations that show or change the offer's
-// own document. This version does not serve them yet: after their access
-// checks they answer 501, so a caller learns about its credentials first.
+// own document, through the checkout service: every change is an update
+// of the offer's workflow.
 type customerOffers struct {
-	shared sharedTokens
+	shared   sharedTokens
+	checkout *services.Checkout
 }
 
-func notServedYet(what string) error {
-	return NotImplemented("%s is not served by this version of Tenure yet", what)
-}
-
-// notServedToBearer answers a bearer operation of a later version once the
-// token has been found to be rawID's.
-func notServedToBearer(ctx context.Context, rawID, what string) error {
-	if _, err := tokenOffer(ctx, rawID); err != nil {
-		return err
+// bearerStored reads the offer a bearer request acts on.
+func (h customerOffers) bearerStored(ctx context.Context, rawID string) (offers.Stored, error) {
+	row, err := bearerOffer(ctx, h.shared.store.Queries, rawID)
+	if err != nil {
+		return offers.Stored{}, err
 	}
-	return notServedYet(what)
+	return offers.Decode(row)
+}
+
+// sight prices the offer with the customer's choices (the given ones
+// replacing the stored) and reads what else the views show.
+func (h customerOffers) sight(ctx context.Context, o offers.Stored, choices []offers.Choice) (customerSight, error) {
+	priced, err := h.checkout.Price(o, choices)
+	if err != nil {
+		return customerSight{}, customerOfferError(err)
+	}
+	terms, err := h.checkout.Seller(ctx, o)
+	if err != nil {
+		return customerSight{}, err
+	}
+	s := customerSight{priced: priced, terms: terms}
+	if id := o.Row.SupersededByID; id != nil {
+		if next, err := h.checkout.Offers.Get(ctx, o.Row.SellerID, *id); err == nil {
+			s.supersedingURL = next.Document.CheckoutURL
+		}
+	}
+	return s, nil
+}
+
+// view is the offer as its customer sees it now.
+func (h customerOffers) view(ctx context.Context, o offers.Stored) (customerapi.CustomerOffer, error) {
+	s, err := h.sight(ctx, o, nil)
+	if err != nil {
+		return customerapi.CustomerOffer{}, err
+	}
+	return customerOfferView(o, s), nil
 }
 
 // ShowOffer implements showOffer.
-func (customerOffers) ShowOffer(ctx context.Context, r customerapi.ShowOfferRequestObject) (customerapi.ShowOfferResponseObject, error) {
-	return nil, notServedToBearer(ctx, r.Id, "showing an offer to its customer")
-}
-
-// AcceptOffer implements acceptOffer.
-func (customerOffers) AcceptOffer(ctx context.Context, r customerapi.AcceptOfferRequestObject) (customerapi.AcceptOfferResponseObject, error) {
-	return nil, notServedToBearer(ctx, r.Id, "accepting an offer")
+func (h customerOffers) ShowOffer(ctx context.Context, r customerapi.ShowOfferRequestObject) (customerapi.ShowOfferResponseObject, error) {
+	o, err := h.bearerStored(ctx, r.Id)
+	if err != nil {
+		return nil, err
+	}
+	v, err := h.view(ctx, o)
+	return customerapi.ShowOffer200JSONResponse(v), err
 }
 
 // GetAnonymizedOffer implements getAnonymizedOffer.
-func (o customerOffers) GetAnonymizedOffer(ctx context.Context, r customerapi.GetAnonymizedOfferRequestObject) (customerapi.GetAnonymizedOfferResponseObject, error) {
-	if _, err := o.shared.offer(ctx, r.Id, r.Params.Token); err != nil {
+func (h customerOffers) GetAnonymizedOffer(ctx context.Context, r customerapi.GetAnonymizedOfferRequestObject) (customerapi.GetAnonymizedOfferResponseObject, error) {
+	row, err := h.shared.offer(ctx, r.Id, r.Params.Token)
+	if err != nil {
 		return nil, err
 	}
-	return nil, notServedYet("showing an anonymised offer")
+	o, err := offers.Decode(row)
+	if err != nil {
+		return nil, err
+	}
+	s, err := h.sight(ctx, o, nil)
+	if err != nil {
+		return nil, err
+	}
+	return customerapi.GetAnonymizedOffer200JSONResponse(anonymizedOfferView(o, s)), nil
 }
 
 // CustomizeTermsAndServices implements customizeTermsAndServices.
-func (customerOffers) CustomizeTermsAndServices(ctx context.Context, r customerapi.CustomizeTermsAndServicesRequestObject) (customerapi.CustomizeTermsAndServicesResponseObject, error) {
-	return nil, notServedToBearer(ctx, r.Id, "choosing terms and services")
+func (h customerOffers) CustomizeTermsAndServices(ctx context.Context, r customerapi.CustomizeTermsAndServicesRequestObject) (customerapi.CustomizeTermsAndServicesResponseObject, error) {
+	o, err := h.bearerStored(ctx, r.Id)
+	if err != nil {
+		return nil, err
+	}
+	changed, err := h.checkout.Choose(ctx, o, choicesOf(*r.Body))
+	if err != nil {
+		return nil, customerOfferError(err)
+	}
+	v, err := h.view(ctx, changed)
+	return customerapi.CustomizeTermsAndServices200JSONResponse(v), err
 }
 
 // PreviewCustomizedTermsAndServices implements
 // previewCustomizedTermsAndServices: the shared token opens it, or else a
-// bearer token.
-func (o customerOffers) PreviewCustomizedTermsAndServices(ctx context.Context, r customerapi.PreviewCustomizedTermsAndServicesRequestObject) (customerapi.PreviewCustomizedTermsAndServicesResponseObject, error) {
-	if r.Params.Token != nil {
-		if _, err := o.shared.offer(ctx, r.Id, *r.Params.Token); err != nil {
+// bearer token. It stores nothing, so a closed offer may be previewed too.
+func (h customerOffers) PreviewCustomizedTermsAndServices(ctx context.Context, r customerapi.PreviewCustomizedTermsAndServicesRequestObject) (customerapi.PreviewCustomizedTermsAndServicesResponseObject, error) {
+	var o offers.Stored
+	switch {
+	case r.Params.Token != nil:
+		row, err := h.shared.offer(ctx, r.Id, *r.Params.Token)
+		if err != nil {
 			return nil, err
 		}
-	} else if _, ok := offerClaimsFrom(ctx); !ok {
-		return nil, Unauthorized("send the offer's shared token as ?token= or an Authorization: Bearer <access token> header")
-	} else if _, err := tokenOffer(ctx, r.Id); err != nil {
+		if o, err = offers.Decode(row); err != nil {
+			return nil, err
+		}
+	default:
+		if _, ok := offerClaimsFrom(ctx); !ok {
+			return nil, Unauthorized("send the offer's shared token as ?token= or an Authorization: Bearer <access token> header")
+		}
+		var err error
+		if o, err = h.bearerStored(ctx, r.Id); err != nil {
+			return nil, err
+		}
+	}
+	s, err := h.sight(ctx, o, choicesOf(*r.Body))
+	if err != nil {
 		return nil, err
 	}
-	return nil, notServedYet("previewing terms and services")
+	return customerapi.PreviewCustomizedTermsAndServices200JSONResponse(anonymizedOfferView(o, s)), nil
 }
 
 // GetEndCustomerInfo implements getEndCustomerInfo.
-func (customerOffers) GetEndCustomerInfo(ctx context.Context, r customerapi.GetEndCustomerInfoRequestObject) (customerapi.GetEndCustomerInfoResponseObject, error) {
-	return nil, notServedToBearer(ctx, r.Id, "showing the customer's data")
+func (h customerOffers) GetEndCustomerInfo(ctx context.Context, r customerapi.GetEndCustomerInfoRequestObject) (customerapi.GetEndCustomerInfoResponseObject, error) {
+	o, err := h.bearerStored(ctx, r.Id)
+	if err != nil {
+		return nil, err
+	}
+	return customerapi.GetEndCustomerInfo200JSONResponse(endCustomerInfoView(o.Document)), nil
 }
 
 // UpdateEndCustomerInfo implements updateEndCustomerInfo.
-func (customerOffers) UpdateEndCustomerInfo(ctx context.Context, r customerapi.UpdateEndCustomerInfoRequestObject) (customerapi.UpdateEndCustomerInfoResponseObject, error) {
-	return nil, notServedToBearer(ctx, r.Id, "changing the customer's data")
+func (h customerOffers) UpdateEndCustomerInfo(ctx context.Context, r customerapi.UpdateEndCustomerInfoRequestObject) (customerapi.UpdateEndCustomerInfoResponseObject, error) {
+	o, err := h.bearerStored(ctx, r.Id)
+	if err != nil {
+		return nil, err
+	}
+	changed, err := h.checkout.SetEndCustomer(ctx, o, endCustomerInfoOf(*r.Body))
+	if err != nil {
+		return nil, customerOfferError(err)
+	}
+	return customerapi.UpdateEndCustomerInfo200JSONResponse(endCustomerInfoView(changed.Document)), nil
 }
 
 // UpdateShippingAddress implements updateShippingAddress.
-func (customerOffers) UpdateShippingAddress(ctx context.Context, r customerapi.UpdateShippingAddressRequestObject) (customerapi.UpdateShippingAddressResponseObject, error) {
-	return nil, notServedToBearer(ctx, r.Id, "changing the shipping address")
+func (h customerOffers) UpdateShippingAddress(ctx context.Context, r customerapi.UpdateShippingAddressRequestObject) (customerapi.UpdateShippingAddressResponseObject, error) {
+	o, err := h.bearerStored(ctx, r.Id)
+	if err != nil {
+		return nil, err
+	}
+	a := r.Body
+	changed, err := h.checkout.SetShippingAddress(ctx, o, checkout.ShippingAddress{
+		Address: checkout.Address{
+			Line1: a.Line1, Line2: optional.Value(a.Line2), PostalCode: a.PostalCode, City: a.City,
+			Region: optional.Value(a.Region), CountryCode: a.CountryCode,
+		},
+		RecipientName: optional.Value(a.RecipientName),
+	})
+	if err != nil {
+		return nil, customerOfferError(err)
+	}
+	v, err := h.view(ctx, changed)
+	return customerapi.UpdateShippingAddress200JSONResponse(v), err
+}
+
+// AcceptOffer implements acceptOffer.
+func (h customerOffers) AcceptOffer(ctx context.Context, r customerapi.AcceptOfferRequestObject) (customerapi.AcceptOfferResponseObject, error) {
+	o, err := h.bearerStored(ctx, r.Id)
+	if err != nil {
+		return nil, err
+	}
+	accepted, err := h.checkout.Accept(ctx, o, services.Acceptance{
+		LastUpdatedAt:    r.Body.LastUpdatedAt,
+		DiscountCode:     optional.Value(r.Body.DiscountCode),
+		RiskSessionToken: optional.Value(r.Body.RiskSessionToken),
+	})
+	if err != nil {
+		return nil, customerOfferError(err)
+	}
+	v, err := h.view(ctx, accepted)
+	return customerapi.AcceptOffer200JSONResponse(v), err
+}
+
+// choicesOf are the customer's choices as sent.
+func choicesOf(r customerapi.CustomizeTermsRequest) []offers.Choice {
+	out := make([]offers.Choice, len(r.Lines))
+	for i, l := range r.Lines {
+		services := []string{}
+		if l.SelectedServices != nil {
+			services = *l.SelectedServices
+		}
+		out[i] = offers.Choice{LineID: l.OfferLineId, TermID: l.SelectedContractTermsId, ServiceIDs: services}
+	}
+	return out
+}
+
+// endCustomerInfoOf is the customer's data as sent, for package checkout
+// to check.
+func endCustomerInfoOf(r customerapi.EndCustomerInfoUpdate) checkout.EndCustomerInfo {
+	var info checkout.EndCustomerInfo
+	if c := r.EndCustomer; c != nil {
+		info.Company = checkout.Company{
+			LegalForm:          optional.Value(c.Type),
+			Name:               optional.Value(c.Name),
+			RegistrationNumber: optional.Value(c.CompanyRegistrationNumber),
+			VATNumber:          optional.Value(c.VatNumber),
+			TaxNumber:          optional.Value(c.TaxNumber),
+			BillingAddress:     checkoutAddressOf(c.BillingAddress),
+			CompanyAddress:     checkoutAddressOf(c.CompanyAddress),
+			Language:           optional.Value(c.Language),
+			NotVATRegistered:   optional.Value(c.NotVatRegistered),
+		}
+	}
+	if u := r.EndUser; u != nil {
+		info.User = checkout.User{
+			FirstName:           optional.Value(u.FirstName),
+			LastName:            optional.Value(u.LastName),
+			PhoneCountryCode:    optional.Value(u.PhoneCountryCode),
+			PhoneNationalNumber: optional.Value(u.PhoneNationalNumber),
+			PhoneType:           optional.Value(u.PhoneType),
+		}
+	}
+	return info
+}
+
+func checkoutAddressOf(a *customerapi.Address) *checkout.Address {
+	if a == nil {
+		return nil
+	}
+	return &checkout.Address{
+		Line1: optional.Value(a.Line1), Line2: optional.Value(a.Line2), PostalCode: optional.Value(a.PostalCode),
+		City: optional.Value(a.City), Region: optional.Value(a.Region), CountryCode: optional.Value(a.CountryCode),
+	}
+}
+
+// customerOfferError answers what the checkout service refuses in the
+// Customer-Facing API's words: a choice the offer does not allow and a
+// closed offer are Unprocessable, a stale acceptance OutOfDate, a billing
+// country the entity does not serve IncompatibleContractualEntity; bad
+// customer data (ValidationError) and discount codes are written by the
+// error handler.
+func customerOfferError(err error) error {
+	var refused *pricing.RefusedSelection
+	var r *refusal.Error
+	switch {
+	case errors.As(err, &refused):
+		return Unprocessable("%s", refused.Error())
+	case errors.Is(err, services.ErrIncompatibleEntity):
+		return newError(http.StatusConflict, "IncompatibleContractualEntity", "%s", err.Error())
+	case errors.As(err, &r) && r.Kind == refusal.OutOfDate:
+		return newError(http.StatusUnprocessableEntity, "OutOfDate", "%s", r.Message)
+	}
+	var invalid *services.ValidationFailed
+	if errors.As(err, &invalid) {
+		return err
+	}
+	return entityError("offer", err)
 }

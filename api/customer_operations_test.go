@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db/dbgen"
@@ -205,35 +204,5 @@ func TestAccessoryFeedback(t *testing.T) {
 	var count int
 	if err := h.store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM accessory_feedback").Scan(&count); err != nil || count != 2 {
 		t.Errorf("stored remarks: %d %v", count, err)
-	}
-}
-
-func TestOfferOperationsOfALaterVersion(t *testing.T) {
-	f := newCustomerFixture(t)
-	h := f.h
-	o := f.newCustomerOffer(t, "later-1")
-	token := h.customerToken(t, o, "")
-	for _, c := range []struct {
-		method, target, token string
-		body                  any
-	}{
-		{http.MethodGet, "/offers/" + o.id, token, nil},
-		{http.MethodGet, "/offers/" + o.id + "/anonymized?token=" + o.token, "", nil},
-		{http.MethodPut, "/offers/" + o.id + "/accept", token, map[string]any{"last_updated_at": time.Now().UTC().Format(time.RFC3339)}},
-		{http.MethodPut, "/offers/" + o.id + "/customize-terms-services", token, map[string]any{"lines": []map[string]any{{"offer_line_id": "l", "selected_contract_terms_id": "t"}}}},
-		{http.MethodPut, "/offers/" + o.id + "/preview-customize-terms-services?token=" + o.token, "", map[string]any{"lines": []map[string]any{{"offer_line_id": "l", "selected_contract_terms_id": "t"}}}},
-		{http.MethodPut, "/offers/" + o.id + "/preview-customize-terms-services", token, map[string]any{"lines": []map[string]any{{"offer_line_id": "l", "selected_contract_terms_id": "t"}}}},
-		{http.MethodGet, "/offers/" + o.id + "/end-customer-info", token, nil},
-		{http.MethodPut, "/offers/" + o.id + "/end-customer-info", token, map[string]any{}},
-		{http.MethodPut, "/offers/" + o.id + "/update-shipping-address", token, map[string]any{"line1": "Main street 1", "postal_code": "10115", "city": "Berlin", "country_code": "DE"}},
-	} {
-		resp := h.customer(t, c.method, c.target, c.token, c.body)
-		if resp.status != http.StatusNotImplemented || resp.errorName(t) != "not_implemented" {
-			t.Errorf("%s %s: %d %s", c.method, c.target, resp.status, resp.body)
-		}
-	}
-	resp := h.customer(t, http.MethodPut, "/offers/"+o.id+"/preview-customize-terms-services", "", map[string]any{"lines": []map[string]any{{"offer_line_id": "l", "selected_contract_terms_id": "t"}}})
-	if resp.status != http.StatusUnauthorized || !strings.Contains(string(resp.body), "token") {
-		t.Errorf("preview without any credentials: %d %s", resp.status, resp.body)
 	}
 }

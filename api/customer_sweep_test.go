@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -108,6 +109,9 @@ func (w sweepWorld) base(t *testing.T, op customerOperation) sweepRequest {
 // where a property names one, the smallest values the schema allows
 // elsewhere.
 func (w sweepWorld) example(name string, s *openapi3.Schema) any {
+	if name == "selected_services" && s.Type.Is(openapi3.TypeString) {
+		return w.lineA + "-service-replace"
+	}
 	switch name {
 	case "offer_id":
 		return w.a.id
@@ -117,6 +121,24 @@ func (w sweepWorld) example(name string, s *openapi3.Schema) any {
 		return w.sessionA
 	case "discount_code":
 		return "SWEEP"
+	case "selected_contract_terms_id":
+		return w.lineA + "-rent-24"
+	case "last_updated_at":
+		return w.updatedAt()
+	case "type":
+		return "de_gmbh"
+	case "country_code", "phone_country_code":
+		return "DE"
+	case "postal_code":
+		return "10115"
+	case "vat_number":
+		return "DE123456789"
+	case "language":
+		return "de"
+	case "phone_national_number":
+		return "030 1234567"
+	case "phone_type":
+		return "landline"
 	case "email":
 		return "jane@company.example"
 	}
@@ -139,6 +161,15 @@ func (w sweepWorld) example(name string, s *openapi3.Schema) any {
 		return time.Now().UTC().Format(time.RFC3339)
 	}
 	return strings.Repeat("x", max(int(s.MinLength), 2))
+}
+
+// updatedAt is offer A's updated_at, which an acceptance must name.
+func (w sweepWorld) updatedAt() string {
+	var at time.Time
+	if err := w.f.h.store.Pool.QueryRow(context.Background(), "SELECT updated_at FROM offers WHERE id = $1", w.a.id).Scan(&at); err != nil {
+		panic(err)
+	}
+	return at.UTC().Format(time.RFC3339Nano)
 }
 
 // variant is a bad request and the statuses that refuse it.
@@ -417,7 +448,7 @@ func TestCustomerBadInputSweep(t *testing.T) {
 		c.RateLimit.Address = config.BucketConfig{PerSecond: 1_000_000, Burst: 1_000_000}
 	})
 	h := f.h
-	w := sweepWorld{f: f, a: f.newCustomerOffer(t, "sweep-a"), b: f.newCustomerOffer(t, "sweep-b"), sellerToken: f.token}
+	w := sweepWorld{f: f, a: f.newCustomerOffer(t, "sweep-a", rentableLine), b: f.newCustomerOffer(t, "sweep-b"), sellerToken: f.token}
 	w.lineA = w.a.view.Lines[0].ID
 	w.tokenA = h.customerToken(t, w.a, "")
 	w.expiredA, _, _ = identity.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(w.a.id), f.seller.Seller.ID, identity.CustomerScopes, time.Now().Add(time.Second))
@@ -432,6 +463,10 @@ func TestCustomerBadInputSweep(t *testing.T) {
 	w.sessionA = link.Query().Get("session_id")
 
 	ops := customerOperations(t)
+	// The acceptance goes last: it closes offer A to every other change.
+	slices.SortStableFunc(ops, func(a, b customerOperation) int {
+		return cmpBool(a.id == "acceptOffer", b.id == "acceptOffer")
+	})
 	served := map[string]bool{}
 	for _, op := range ops {
 		resp := w.send(t, w.base(t, op))
@@ -465,4 +500,15 @@ func TestCustomerBadInputSweep(t *testing.T) {
 		t.Errorf("the sweep sent %d requests; the contract should give more", count)
 	}
 	t.Logf("%d bad requests; operations served by this version: %d of %d", count, len(served), len(ops))
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

@@ -3,7 +3,9 @@ package api
 import (
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/pricing"
 )
 
 // orderView is an order as GET /v1/orders/{id} returns it and as the order
@@ -88,7 +90,7 @@ func orderSublineView(l orders.Line) sellerapi.OrderSubline {
 		MonthlyPrice:               apiview.Money(l.MonthlyPrice),
 		PrettyId:                   l.PrettyID,
 		Quantity:                   l.Quantity,
-		SelectedFirstPartyServices: []sellerapi.FirstPartyService{},
+		SelectedFirstPartyServices: selectedServicesView(l.Services),
 		SellerProductReferences:    referencesView(l.References),
 		Subtitle:                   l.Subtitle,
 		Title:                      l.Title,
@@ -132,4 +134,16 @@ func orderLineView(l orders.Line) sellerapi.OrderLine {
 		v.Sublines = &subs
 	}
 	return v
+}
+
+// selectedServicesView lists the services chosen with a line under the
+// published contract's type names; never null.
+func selectedServicesView(services []offers.AgreedService) []sellerapi.FirstPartyService {
+	out := make([]sellerapi.FirstPartyService, len(services))
+	for i, s := range services {
+		out[i] = sellerapi.FirstPartyService{
+			Id: s.ID, MonthlyPrice: apiview.Money(s.Monthly), Type: sellerapi.FirstPartyServiceType(pricing.ServiceTypes[s.Type]),
+		}
+	}
+	return out
 }

@@ -126,8 +126,13 @@ func New(d Deps) (*fiber.App, error) {
 	// address, like the other routes callable without a token, and take
 	// small bodies only.
 	publicLimits := []fiber.Handler{byAddress, limitPublicBody}
+	engine, err := d.Config.Pricing.NewEngine()
+	if err != nil {
+		return nil, err
+	}
+	offerService := services.NewOffers(d.Config, d.Store, d.Temporal, engine)
 	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
-	if err := mountCustomerAPI(app, d, customerTokens, customerKeys, publicLimits, limits.proxies); err != nil {
+	if err := mountCustomerAPI(app, d, offerService, customerTokens, customerKeys, publicLimits, limits.proxies); err != nil {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {
@@ -138,16 +143,11 @@ func New(d Deps) (*fiber.App, error) {
 	revocations := identity.NewRevocations(d.Store, d.Logger)
 	listenForRevocations(app, revocations)
 	app.Use("/v1", bearerAuth(d.Tokens, revocations, d.Logger), limits.perSeller)
-	engine, err := d.Config.Pricing.NewEngine()
-	if err != nil {
-		return nil, err
-	}
 	endpoints, err := webhook.NewEndpoints(d.Store, d.Config)
 	if err != nil {
 		return nil, err
 	}
 	dispatcher := delivery.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
-	offerService := services.NewOffers(d.Config, d.Store, d.Temporal, engine)
 	orderService := &services.Orders{Store: d.Store, Temporal: d.Temporal}
 	impl := sellerAPI{
 		shippingMethods: shippingMethods{store: d.Store},

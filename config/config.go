@@ -126,6 +126,10 @@ type WebhooksCfg struct {
 	RelayGrace time.Duration `mapstructure:"relay_grace"`
 	// MaxConcurrentAttempts bounds the HTTP attempts one worker runs at once.
 	MaxConcurrentAttempts int `mapstructure:"max_concurrent_attempts"`
+	// AllowPrivateAddresses lets production call endpoints on loopback and
+	// private addresses, as the sandbox always may: for deployments whose
+	// merchants sit in the same private network, and for tests.
+	AllowPrivateAddresses bool `mapstructure:"allow_private_addresses"`
 }
 
 // StandardWebhooksSchedule is the retry schedule of the Standard Webhooks
@@ -275,6 +279,7 @@ var defaults = map[string]any{
 	"webhooks.relay_interval":          "1s",
 	"webhooks.relay_grace":             "5s",
 	"webhooks.max_concurrent_attempts": 200,
+	"webhooks.allow_private_addresses": false,
 	"log.level":                        "info",
 	"log.format":                       "json",
 	"dev.temporal_port":                7233,

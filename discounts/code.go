@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/pricing"
 )
 
 // Code is a seller's discount code.
@@ -66,4 +67,13 @@ func (c Code) usable(now time.Time) *Invalid {
 		return invalid(Exhausted, "discount code %s has been used as often as it may be", c.Code)
 	}
 	return nil
+}
+
+// Pricing is the code as the pricing engine applies it.
+func (c Code) Pricing() pricing.Discount {
+	d := pricing.Discount{ID: c.ID.String(), BasisPoints: int64(c.PercentOff)}
+	if c.AmountOff != nil {
+		d.FixedNet, d.Currency = c.AmountOff.Net, c.Currency
+	}
+	return d
 }

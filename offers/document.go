@@ -14,10 +14,12 @@ import (
 //     created_at, expires_at) included. They decode as version 1, whose
 //     keys are theirs; the row's fields are ignored, the row has them.
 //   - 1: the offer's own document.
+//   - 2: adds the end customer's checkout (choices, data, agreement);
+//     version 1 documents have none and decode unchanged.
 //
 // A later version that changes the meaning of a key upcasts older ones in
 // Document.UnmarshalJSON.
-const DocumentVersion = 1
+const DocumentVersion = 2
 
 // Document is what an offer says, priced when it was made: its customer,
 // shipping, lines with their contract terms, pricing and links. What its
@@ -36,6 +38,8 @@ type Document struct {
 	// Metadata is nil when the merchant sent none, empty when it sent {}.
 	Metadata map[string]string `json:"metadata"`
 	Pricing  *Pricing          `json:"pricing_overview,omitempty"`
+	// Checkout is what the end customer did at checkout; nil until then.
+	Checkout *Checkout `json:"checkout,omitempty"`
 }
 
 // Customer is the company an offer is made for and the person who checks

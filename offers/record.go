@@ -25,7 +25,7 @@ func Row(d Draft) (dbgen.CreateOfferParams, error) {
 		SalesChannel:         d.SalesChannel,
 		CreatedBy:            d.CreatedBy,
 		Partner:              d.Partner,
-		SearchText:           searchText(d),
+		SearchText:           searchText(d.SellerOfferReference, d.Document),
 		Document:             doc,
 		ExitRedirect:         d.ExitRedirect,
 		SuccessRedirect:      d.SuccessRedirect,
@@ -35,14 +35,14 @@ func Row(d Draft) (dbgen.CreateOfferParams, error) {
 
 // searchText is what the list operations' `query` matches: the reference,
 // the customer, the company and the sales agent, lower-cased.
-func searchText(d Draft) string {
-	parts := []string{d.SellerOfferReference}
-	c := d.Document.Customer
+func searchText(reference string, d Document) string {
+	parts := []string{reference}
+	c := d.Customer
 	parts = append(parts, optional.Value(c.FullName), optional.Value(c.Email), optional.Value(c.Phone))
 	if c.Company != nil {
 		parts = append(parts, optional.Value(c.Company.Name))
 	}
-	if a := d.Document.SalesAgent; a != nil {
+	if a := d.SalesAgent; a != nil {
 		parts = append(parts, a.Name, a.Email)
 	}
 	return strings.ToLower(strings.Join(parts, "\n"))
@@ -75,4 +75,37 @@ func Load(ctx context.Context, q *dbgen.Queries, sellerID, offerID uuid.UUID) (S
 		return Stored{}, err
 	}
 	return Decode(row)
+}
+
+// CheckoutRow is the update that stores a customer's change of an open
+// offer: the changed document and what lists then find it by.
+func CheckoutRow(o Stored, c CustomerChange) (dbgen.SetOfferCheckoutParams, error) {
+	doc := o.Document
+	doc.Version = DocumentVersion
+	doc.ApplyCustomerChange(c)
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return dbgen.SetOfferCheckoutParams{}, err
+	}
+	return dbgen.SetOfferCheckoutParams{
+		SellerID: o.Row.SellerID, ID: o.Row.ID, Document: raw, SearchText: searchText(o.Row.SellerOfferReference, doc),
+	}, nil
+}
+
+// SubmissionRow is the update that moves an offer from one status to
+// another with what its customer agreed to.
+func SubmissionRow(o Stored, from, to Status, a Agreement) (dbgen.SubmitOfferCheckoutParams, error) {
+	doc := o.Document
+	doc.Version = DocumentVersion
+	if doc.Checkout == nil {
+		doc.Checkout = &Checkout{}
+	}
+	doc.Checkout.Agreement = &a
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return dbgen.SubmitOfferCheckoutParams{}, err
+	}
+	return dbgen.SubmitOfferCheckoutParams{
+		SellerID: o.Row.SellerID, ID: o.Row.ID, FromStatus: string(from), ToStatus: string(to), Document: raw,
+	}, nil
 }

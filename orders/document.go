@@ -15,7 +15,9 @@ import (
 //     seller's capability flags (all false). They decode as version 1,
 //     whose keys are theirs.
 //   - 1: the order's own document.
-const DocumentVersion = 1
+//   - 2: adds what the customer chose at checkout (services and the
+//     discount per line, the discount); version 1 documents have none.
+const DocumentVersion = 2
 
 // Contract types of an order line.
 const (
@@ -36,6 +38,8 @@ type Document struct {
 	Shipping        *offers.Shipping   `json:"shipping_info,omitempty"`
 	Seller          Seller             `json:"seller_info"`
 	Lines           []Line             `json:"order_lines"`
+	// Discount is the discount code the customer applied, if any.
+	Discount *offers.AppliedDiscount `json:"discount,omitempty"`
 }
 
 // Seller is what an order says about its seller.
@@ -63,5 +67,10 @@ type Line struct {
 	ContractType string        `json:"contract_type"`
 	Duration     int           `json:"duration"`
 	MonthlyPrice pricing.Money `json:"monthly_price"`
-	Sublines     []Line        `json:"sublines,omitempty"`
+	// Services are the first-party services chosen with the line, priced
+	// per unit and month; MonthlyDiscount is the line's share of the
+	// discount for its quantity.
+	Services        []offers.AgreedService `json:"services,omitempty"`
+	MonthlyDiscount *pricing.Money         `json:"monthly_discount,omitempty"`
+	Sublines        []Line                 `json:"sublines,omitempty"`
 }

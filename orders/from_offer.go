@@ -20,8 +20,10 @@ type NewOrder struct {
 }
 
 // FromOffer builds the order an accepted offer becomes. Each line takes the
-// contract the offer line selected, else rent when the line offers it,
-// else pay now.
+// contract its customer agreed to at checkout (with the services and the
+// discount); an offer accepted without a checkout (the sandbox's
+// simulations) takes the contract the offer line selected, else rent when
+// the line offers it, else pay now.
 func FromOffer(orderID uuid.UUID, offer offers.Stored, seller Seller) (NewOrder, error) {
 	row, doc := offer.Row, offer.Document
 	d := Document{
@@ -31,6 +33,10 @@ func FromOffer(orderID uuid.UUID, offer offers.Stored, seller Seller) (NewOrder,
 		ShippingAddress: doc.ShippingAddress,
 		Shipping:        doc.Shipping,
 		Seller:          seller,
+	}
+	agreement := doc.Agreement()
+	if agreement != nil {
+		d.Discount = agreement.Discount
 	}
 	var assets []dbgen.CreateOrderAssetsParams
 	addAssets := func(l offers.Line) error {
@@ -54,11 +60,21 @@ func FromOffer(orderID uuid.UUID, offer offers.Stored, seller Seller) (NewOrder,
 	}
 	for _, l := range doc.Lines {
 		line := lineOf(l)
+		agreed := agreedLine(agreement, l.ID)
+		if agreed != nil {
+			line.agree(*agreed)
+		}
 		if err := addAssets(l); err != nil {
 			return NewOrder{}, err
 		}
 		for _, sub := range l.Sublines {
-			line.Sublines = append(line.Sublines, lineOf(sub))
+			subline := lineOf(sub)
+			if agreed != nil {
+				// The line's price holds its sublines'.
+				subline.ContractType, subline.Duration = line.ContractType, line.Duration
+				subline.MonthlyPrice = pricing.Money{Currency: subline.MonthlyPrice.Currency}
+			}
+			line.Sublines = append(line.Sublines, subline)
 			if err := addAssets(sub); err != nil {
 				return NewOrder{}, err
 			}
@@ -127,4 +143,33 @@ func lineOf(l offers.Line) Line {
 		line.MonthlyPrice = pricing.Money{Currency: m.Currency, Gross: m.Gross, Net: m.Net}
 	}
 	return line
+}
+
+// agreedLine is what the customer agreed to for a line, nil without a
+// checkout.
+func agreedLine(a *offers.Agreement, lineID string) *offers.AgreedLine {
+	if a == nil {
+		return nil
+	}
+	for i := range a.Lines {
+		if a.Lines[i].LineID == lineID {
+			return &a.Lines[i]
+		}
+	}
+	return nil
+}
+
+// agree gives the line the contract the customer agreed to: its type and
+// duration, the monthly rent of one unit with its sublines, the services
+// and the line's share of the discount.
+func (l *Line) agree(a offers.AgreedLine) {
+	l.ContractType, l.Duration = a.ContractType, a.Duration
+	l.MonthlyPrice = pricing.Money{Currency: a.UnitAmount.Currency}
+	if a.ContractType == Rent {
+		l.MonthlyPrice = pricing.Money{Currency: a.UnitAmount.Currency, Net: a.UnitAmount.Net, Gross: a.UnitAmount.Gross}
+	}
+	l.Services = a.Services
+	if a.MonthlyDiscount.Net != 0 || a.MonthlyDiscount.Gross != 0 {
+		l.MonthlyDiscount = &a.MonthlyDiscount
+	}
 }

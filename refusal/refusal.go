@@ -51,6 +51,9 @@ const (
 	ExpiryInThePast               Kind = "ExpiryInThePast"
 	// AlreadyCheckedOut refuses to edit an offer that left `created`.
 	AlreadyCheckedOut Kind = "AlreadyCheckedOut"
+	// OutOfDate refuses a customer's acceptance of an offer that changed
+	// since the customer last read it.
+	OutOfDate Kind = "OutOfDate"
 	// OfferNotCreated answers a creation resumed under its Idempotency-Key
 	// whose offer's workflow ended without creating it.
 	OfferNotCreated Kind = "OfferNotCreated"
@@ -61,7 +64,7 @@ var kinds = map[Kind]bool{
 	StatusNotAllowed: true, InvalidShipment: true, InvalidSuperseding: true,
 	EmptyOffer: true, ProductsNotFound: true, ProductsNotSupported: true, DuplicateSellerOfferReference: true,
 	ShippingMethodNotSupported: true, CurrenciesMismatch: true, ShippingAddressRequired: true, ExpiryInThePast: true,
-	AlreadyCheckedOut: true, OfferNotCreated: true,
+	AlreadyCheckedOut: true, OfferNotCreated: true, OutOfDate: true,
 }
 
 // Known reports whether name is a kind of refusal: what a workflow or an
@@ -71,7 +74,7 @@ func Known(name string) bool { return kinds[Kind(name)] }
 // OfferPayload reports whether the kind refuses an offer's payload, which
 // the contract answers with an OfferError {name, message, references}.
 func (k Kind) OfferPayload() bool {
-	return k != StatusNotAllowed && k != InvalidShipment && k != InvalidSuperseding
+	return k != StatusNotAllowed && k != InvalidShipment && k != InvalidSuperseding && k != OutOfDate
 }
 
 // Error is a change refused, with the kind and the reason in the spec's

@@ -82,7 +82,7 @@ func NewEndpoints(store *db.Store, cfg *config.Config) (*Endpoints, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Endpoints{store: store, box: box, policy: PolicyFor(cfg.Environment), overlap: cfg.Webhooks.RotationOverlap}, nil
+	return &Endpoints{store: store, box: box, policy: PolicyFor(cfg), overlap: cfg.Webhooks.RotationOverlap}, nil
 }
 
 // Create validates and registers an endpoint with a fresh secret.

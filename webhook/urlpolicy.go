@@ -35,10 +35,11 @@ type URLPolicy struct {
 	Resolver Resolver
 }
 
-// PolicyFor is the URL policy of an environment: the sandbox allows every
-// address, production only public ones.
-func PolicyFor(env config.Environment) URLPolicy {
-	return URLPolicy{AllowPrivate: env == config.Sandbox}
+// PolicyFor is the URL policy of a configuration: the sandbox allows every
+// address, production only public ones unless
+// webhooks.allow_private_addresses says otherwise.
+func PolicyFor(cfg *config.Config) URLPolicy {
+	return URLPolicy{AllowPrivate: cfg.Environment == config.Sandbox || cfg.Webhooks.AllowPrivateAddresses}
 }
 
 // BlockedAddressError refuses an address the policy does not let Tenure call.

@@ -39,3 +39,94 @@ func (q *Queries) FindOffer(ctx context.Context, id uuid.UUID) (Offer, error) {
 	)
 	return i, err
 }
+
+const setOfferCheckout = `-- name: SetOfferCheckout :one
+UPDATE offers
+SET document = $1, search_text = $2, updated_at = now()
+WHERE seller_id = $3 AND id = $4 AND status = 'created'
+RETURNING id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, exit_redirect, success_redirect, superseded_by_id, expires_at, created_at, updated_at
+`
+
+type SetOfferCheckoutParams struct {
+	Document   []byte
+	SearchText string
+	SellerID   uuid.UUID
+	ID         uuid.UUID
+}
+
+// Stores a change the end customer made while the offer is open; the
+// offer's workflow runs it, one change at a time.
+func (q *Queries) SetOfferCheckout(ctx context.Context, arg SetOfferCheckoutParams) (Offer, error) {
+	row := q.db.QueryRow(ctx, setOfferCheckout,
+		arg.Document,
+		arg.SearchText,
+		arg.SellerID,
+		arg.ID,
+	)
+	var i Offer
+	err := row.Scan(
+		&i.ID,
+		&i.SellerID,
+		&i.SellerOfferReference,
+		&i.Status,
+		&i.SalesChannel,
+		&i.CreatedBy,
+		&i.Partner,
+		&i.SearchText,
+		&i.Document,
+		&i.ExitRedirect,
+		&i.SuccessRedirect,
+		&i.SupersededByID,
+		&i.ExpiresAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const submitOfferCheckout = `-- name: SubmitOfferCheckout :one
+UPDATE offers
+SET status = $1, document = $2, updated_at = now()
+WHERE seller_id = $3 AND id = $4 AND status = $5
+RETURNING id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner, search_text, document, exit_redirect, success_redirect, superseded_by_id, expires_at, created_at, updated_at
+`
+
+type SubmitOfferCheckoutParams struct {
+	ToStatus   string
+	Document   []byte
+	SellerID   uuid.UUID
+	ID         uuid.UUID
+	FromStatus string
+}
+
+// Moves an open offer to review with what its customer agreed to, in the
+// transaction that redeems the discount; only while it is still as the
+// customer last read it.
+func (q *Queries) SubmitOfferCheckout(ctx context.Context, arg SubmitOfferCheckoutParams) (Offer, error) {
+	row := q.db.QueryRow(ctx, submitOfferCheckout,
+		arg.ToStatus,
+		arg.Document,
+		arg.SellerID,
+		arg.ID,
+		arg.FromStatus,
+	)
+	var i Offer
+	err := row.Scan(
+		&i.ID,
+		&i.SellerID,
+		&i.SellerOfferReference,
+		&i.Status,
+		&i.SalesChannel,
+		&i.CreatedBy,
+		&i.Partner,
+		&i.SearchText,
+		&i.Document,
+		&i.ExitRedirect,
+		&i.SuccessRedirect,
+		&i.SupersededByID,
+		&i.ExpiresAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}

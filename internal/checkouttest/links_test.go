@@ -89,14 +89,7 @@ func TestCheckoutLinks(t *testing.T) {
 	t.Run("open offer", func(t *testing.T) {
 		b := newBrowser(t, desktopEnglish)
 		b.open(open.CheckoutURL)
-		if s.offerOperationsServed(t, open) {
-			b.waitHeading(msg(t, "en", "offer.heading"))
-		} else {
-			// This build answers the offer operations with 501: the page says
-			// it cannot show the offer now.
-			b.waitHeading(msg(t, "en", "end.unavailable.heading"))
-			b.check("unavailable")
-		}
+		b.waitHeading(msg(t, "en", "offer.heading"))
 		exchanged := b.waitFor("the token exchange", func() (string, bool) {
 			status := eval[int](b, `(() => { const e = performance.getEntriesByType('resource').find((r) => r.name.endsWith('/oauth2/token')); return e ? e.responseStatus : 0; })()`)
 			return http.StatusText(status), status == http.StatusOK
@@ -125,21 +118,4 @@ func TestCheckoutLinks(t *testing.T) {
 			t.Errorf("the shared token is not kept for the return from identity verification: %v", stored)
 		}
 	})
-}
-
-// offerOperationsServed says whether this build serves the Customer-Facing
-// offer operations the checkout's steps need: until part 2 of that API is
-// merged they answer 501.
-func (s *stack) offerOperationsServed(t *testing.T, o offer) bool {
-	t.Helper()
-	link, err := url.Parse(o.CheckoutURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.Get(s.url + "/customer/offers/" + o.ID + "/anonymized?token=" + url.QueryEscape(link.Query().Get("token")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp.StatusCode != http.StatusNotImplemented
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -163,21 +164,22 @@ func newShop(t *testing.T) *shop {
 	return s
 }
 
-// waitLanding waits for a customer to land at the shop and returns where.
-func (s *shop) waitLanding(t *testing.T) url.URL {
+// waitLanding waits for the customer of an offer to land at the shop and
+// returns where.
+func (s *shop) waitLanding(t *testing.T, offerID string) url.URL {
 	t.Helper()
 	deadline := time.Now().Add(waitTimeout)
 	for time.Now().Before(deadline) {
 		s.mu.Lock()
-		n := len(s.visits)
-		s.mu.Unlock()
-		if n > 0 {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			return s.visits[n-1]
+		for _, v := range slices.Backward(s.visits) {
+			if v.Query().Get("offer_id") == offerID {
+				s.mu.Unlock()
+				return v
+			}
 		}
+		s.mu.Unlock()
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatal("no customer came back to the shop")
+	t.Fatalf("the customer of offer %s did not come back to the shop", offerID)
 	return url.URL{}
 }

@@ -2,12 +2,15 @@ package clustertest
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/tenurehq/tenure/internal/customerclient"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 )
 
@@ -87,11 +90,42 @@ var (
 	}}
 )
 
-// customerAccepts are the steps by which the customer accepts a reviewed
-// offer. In the sandbox the mark_offer_accepted simulation stands for
-// them; once the Customer-Facing API exists, its token exchange,
-// customisation, customer information and acceptance take this place.
-var customerAccepts = []step{simulation("mark_offer_accepted")}
+// customerChecksOut is the end customer's checkout through the
+// Customer-Facing API of the step's process: token exchange, a 24-month
+// term with every service, the company's data, a shipping address and the
+// acceptance, which submits the offer for review. A checkout cut short
+// (a process stopping under it, a 429 or 5xx) is tried again from the
+// start until the offer is under review; a refusal ends the lifecycle.
+var customerChecksOut = step{"customer checks out", func(ctx context.Context, c *sellerclient.Client, j *journey) error {
+	var o struct {
+		Status      string `json:"status"`
+		CheckoutURL string `json:"checkout_redirect_url"`
+	}
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		status, body, err := c.Do(ctx, http.MethodGet, sellerclient.OfferPath(j.offerID), nil, &o)
+		if err == nil && status == http.StatusOK && o.Status != "created" {
+			return nil
+		}
+		if err == nil && status == http.StatusOK {
+			customer, openErr := customerclient.Open(c.HTTP, c.BaseURL, o.CheckoutURL)
+			if openErr != nil {
+				return openErr
+			}
+			_, err = customer.Checkout(ctx, customerclient.Choice{Months: 24, Services: true})
+			var refused *customerclient.Refused
+			if err == nil || (errors.As(err, &refused) && refused.Status < 500 && refused.Status != http.StatusTooManyRequests) {
+				return err
+			}
+		} else if err == nil {
+			err = fmt.Errorf("reading the offer answered %d: %s", status, body)
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}}
 
 func simulation(scenario string) step {
 	return step{scenario, func(ctx context.Context, c *sellerclient.Client, j *journey) error {
@@ -106,10 +140,11 @@ func orderAction(action string) step {
 }
 
 var (
-	reviewed   = event{Type: "offer.pending_review"}
-	accepted   = event{Type: "offer.accepted"}
-	ordered    = event{Type: "order.created", OfOrder: true}
-	toTheOrder = slices.Concat([]step{createOffer, review}, customerAccepts, []step{findOrder})
+	reviewed = event{Type: "offer.pending_review"}
+	accepted = event{Type: "offer.accepted"}
+	ordered  = event{Type: "order.created", OfOrder: true}
+	// The sandbox's mark_offer_accepted stands for the review's verdict.
+	toTheOrder = []step{createOffer, customerChecksOut, simulation("mark_offer_accepted"), findOrder}
 )
 
 // planSet is the plans of a run.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/catalog"
+	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
@@ -38,18 +39,20 @@ type stack struct {
 	store    *db.Store
 	client   *sellerclient.Client
 	product  sellerclient.Product
+	// apiURL is where the API listens.
+	apiURL string
 }
 
-func newStack(b *testing.B) *stack {
+func newStack(b *testing.B, tune ...func(*config.Config)) *stack {
 	b.Helper()
 	addr := os.Getenv("TENURE_BENCH_ADMIN_ADDR")
 	if addr == "" {
-		return newObservedStack(b, nil, false)
+		return newObservedStack(b, nil, false, tune...)
 	}
 	// Watched: the stack counts into a registry served on the admin
 	// address, for Prometheus to scrape while the benchmark runs.
 	metrics := telemetry.NewMetrics()
-	s := newObservedStack(b, metrics, false)
+	s := newObservedStack(b, metrics, false, tune...)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		b.Fatalf("TENURE_BENCH_ADMIN_ADDR: %v", err)
@@ -68,10 +71,13 @@ func newStack(b *testing.B) *stack {
 
 // newObservedStack is newStack whose API, worker and Temporal client count
 // into metrics (none when nil) and, when tracing, whose Temporal client
-// carries the SDK's tracing interceptor.
-func newObservedStack(b *testing.B, metrics *telemetry.Metrics, tracing bool) *stack {
+// carries the SDK's tracing interceptor; tune adjusts its configuration.
+func newObservedStack(b *testing.B, metrics *telemetry.Metrics, tracing bool, tune ...func(*config.Config)) *stack {
 	b.Helper()
 	cfg := testenv.Config(b)
+	for _, f := range tune {
+		f(cfg)
+	}
 	store := testenv.Database(b)
 	var opts client.Options
 	if err := telemetry.TemporalOptions(&opts, metrics, tracing, testenv.AppLogger()); err != nil {
@@ -105,7 +111,7 @@ func newObservedStack(b *testing.B, metrics *telemetry.Metrics, tracing bool) *s
 	if err != nil {
 		b.Fatal(err)
 	}
-	st := &stack{temporal: tc, store: store, client: c,
+	st := &stack{temporal: tc, store: store, client: c, apiURL: baseURL,
 		product: sellerclient.Product{Source: "sku", Reference: "workstation", Net: 250000, Currency: "EUR"}}
 	// The first offer of a fresh namespace waits for the worker's first
 	// polls and caches: time it apart, so the windows measure steady state.

@@ -57,6 +57,25 @@ type CreateRequest struct {
 	Draft offers.Draft
 }
 
+// CustomerChangeRequest is the argument of the CustomerChange update.
+type CustomerChangeRequest struct {
+	Change offers.CustomerChange
+}
+
+// SubmitRequest is the argument of the SubmitForReview update. Checkout is
+// set when the customer accepted (nil for the sandbox's simulation, which
+// sends none).
+type SubmitRequest struct {
+	Checkout *Submission
+}
+
+// Submission is what the customer accepted: see activities.OfferSubmission.
+type Submission struct {
+	Agreement     offers.Agreement
+	DiscountCode  string
+	LastUpdatedAt time.Time
+}
+
 // VoidRequest voids the offer, naming the offer that supersedes it if any.
 type VoidRequest struct {
 	SupersededBy *uuid.UUID

@@ -13,7 +13,11 @@ import (
 var (
 	// Create stores the offer (Update-With-Start of POST /v1/offers).
 	Create = statemachine.Trigger{Name: "create", Update: "create", Verb: "created"}
-	// SubmitForReview is the customer's checkout (mark_offer_for_review).
+	// CustomerChange is a change the end customer makes to an open offer
+	// (choices, their data, the shipping address): the status stays.
+	CustomerChange = statemachine.Trigger{Name: "customer_change", Update: "customer_change", Verb: "changed by the customer"}
+	// SubmitForReview is the customer's checkout: the customer's accept,
+	// or the sandbox's mark_offer_for_review.
 	SubmitForReview = statemachine.Trigger{Name: "submit_for_review", Update: "submit_for_review", Verb: "submitted for review"}
 	// Accept is the review's acceptance (mark_offer_accepted, an operator).
 	Accept = statemachine.Trigger{Name: "accept", Update: "accept", Verb: "accepted"}
@@ -35,9 +39,10 @@ var (
 // Transitions is the offer's state machine: the spec's table, with
 // docs/decisions.md's choices where the spec is silent (voiding from
 // created or pending_review, editing from created, only created offers
-// expire, the production review).
+// expire, the production review, the customer's changes of an open offer).
 var Transitions = statemachine.Table[offers.Status]{Noun: "offers", Rows: []statemachine.Transition[offers.Status]{
 	{From: "", Trigger: Create, To: offers.Created},
+	{From: offers.Created, Trigger: CustomerChange, To: offers.Created},
 	{From: offers.Created, Trigger: SubmitForReview, To: offers.PendingReview, Event: webhook.OfferPendingReview},
 	{From: offers.Created, Trigger: Void, To: offers.Voided, Event: webhook.OfferVoided},
 	{From: offers.Created, Trigger: Edit, To: offers.Voided, Event: webhook.OfferVoided},

@@ -52,7 +52,8 @@ func (w *offerWorkflow) setup(ctx workflow.Context) error {
 		validator any
 	}{
 		{Create, w.create, func(CreateRequest) error { return w.validateCreate() }},
-		{SubmitForReview, w.submitForReview, func() error { return w.validate(SubmitForReview) }},
+		{CustomerChange, w.customerChange, func(CustomerChangeRequest) error { return w.validate(CustomerChange) }},
+		{SubmitForReview, w.submitForReview, func(SubmitRequest) error { return w.validate(SubmitForReview) }},
 		{Accept, w.accept, func() error { return w.validate(Accept) }},
 		{Decline, w.decline, func() error { return w.validate(Decline) }},
 		{Void, w.void, func(VoidRequest) error { return w.validate(Void) }},
@@ -136,9 +137,30 @@ func (w *offerWorkflow) create(ctx workflow.Context, req CreateRequest) error {
 	})
 }
 
-func (w *offerWorkflow) submitForReview(ctx workflow.Context) error {
+// customerChange stores a change of the customer's; the status stays.
+func (w *offerWorkflow) customerChange(ctx workflow.Context, req CustomerChangeRequest) error {
+	return w.change(ctx, CustomerChange, func(ctx workflow.Context) error {
+		return entity.Persist(ctx, a.ChangeCheckout, activities.OfferCustomerChange{Offer: w.ref(), Change: req.Change})
+	})
+}
+
+// submitForReview moves the offer to review; a customer's acceptance
+// stores what they agreed to and redeems the discount in the same
+// transaction.
+func (w *offerWorkflow) submitForReview(ctx workflow.Context, req SubmitRequest) error {
 	return w.change(ctx, SubmitForReview, func(ctx workflow.Context) error {
-		return w.move(ctx, SubmitForReview, nil)
+		if req.Checkout == nil {
+			return w.move(ctx, SubmitForReview, nil)
+		}
+		in := w.transition(SubmitForReview, nil)
+		s := req.Checkout
+		err := entity.Persist(ctx, a.Submit, activities.OfferSubmission{
+			Offer: in, Agreement: s.Agreement, DiscountCode: s.DiscountCode, LastUpdatedAt: s.LastUpdatedAt,
+		})
+		if err != nil {
+			return err
+		}
+		return w.moved(ctx, SubmitForReview, in)
 	})
 }
 
