@@ -17,8 +17,8 @@ func InvalidToken(format string, args ...any) *Error {
 	return newError(http.StatusBadRequest, "InvalidToken", format, args...)
 }
 
-// NotImplemented answers an operation this version of Tenure does not
-// serve (yet, or in this deployment).
+// NotImplemented answers an operation this deployment cannot serve (an
+// identity verification without a configured provider).
 func NotImplemented(format string, args ...any) *Error {
 	return newError(http.StatusNotImplemented, "not_implemented", format, args...)
 }

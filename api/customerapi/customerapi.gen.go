@@ -3094,24 +3094,6 @@ func (response ShowOffer422ApplicationvndGoaErrorResponse) VisitShowOfferRespons
 	return err
 }
 
-type ShowOffer501ApplicationvndGoaErrorResponse struct {
-	NotImplementedApplicationvndGoaErrorResponse
-}
-
-func (response ShowOffer501ApplicationvndGoaErrorResponse) VisitShowOfferResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(501)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type AcceptOfferRequestObject struct {
 	Id     OfferID `json:"id"`
 	Params AcceptOfferParams
@@ -3231,24 +3213,6 @@ func (response AcceptOffer422ApplicationvndGoaErrorResponse) VisitAcceptOfferRes
 	return err
 }
 
-type AcceptOffer501ApplicationvndGoaErrorResponse struct {
-	NotImplementedApplicationvndGoaErrorResponse
-}
-
-func (response AcceptOffer501ApplicationvndGoaErrorResponse) VisitAcceptOfferResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(501)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type GetAnonymizedOfferRequestObject struct {
 	Id     OfferID `json:"id"`
 	Params GetAnonymizedOfferParams
@@ -3295,24 +3259,6 @@ func (response GetAnonymizedOffer404ApplicationvndGoaErrorResponse) VisitGetAnon
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
-type GetAnonymizedOffer501ApplicationvndGoaErrorResponse struct {
-	NotImplementedApplicationvndGoaErrorResponse
-}
-
-func (response GetAnonymizedOffer501ApplicationvndGoaErrorResponse) VisitGetAnonymizedOfferResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(501)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3412,24 +3358,6 @@ func (response CustomizeTermsAndServices422ApplicationvndGoaErrorResponse) Visit
 	return err
 }
 
-type CustomizeTermsAndServices501ApplicationvndGoaErrorResponse struct {
-	NotImplementedApplicationvndGoaErrorResponse
-}
-
-func (response CustomizeTermsAndServices501ApplicationvndGoaErrorResponse) VisitCustomizeTermsAndServicesResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(501)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type GetEndCustomerInfoRequestObject struct {
 	Id OfferID `json:"id"`
 }
@@ -3493,24 +3421,6 @@ func (response GetEndCustomerInfo404ApplicationvndGoaErrorResponse) VisitGetEndC
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
-type GetEndCustomerInfo501ApplicationvndGoaErrorResponse struct {
-	NotImplementedApplicationvndGoaErrorResponse
-}
-
-func (response GetEndCustomerInfo501ApplicationvndGoaErrorResponse) VisitGetEndCustomerInfoResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(501)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3611,24 +3521,6 @@ func (response UpdateEndCustomerInfo422ApplicationvndGoaErrorResponse) VisitUpda
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(422)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
-type UpdateEndCustomerInfo501ApplicationvndGoaErrorResponse struct {
-	NotImplementedApplicationvndGoaErrorResponse
-}
-
-func (response UpdateEndCustomerInfo501ApplicationvndGoaErrorResponse) VisitUpdateEndCustomerInfoResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(501)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3898,24 +3790,6 @@ func (response PreviewCustomizedTermsAndServices422ApplicationvndGoaErrorRespons
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(422)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
-type PreviewCustomizedTermsAndServices501ApplicationvndGoaErrorResponse struct {
-	NotImplementedApplicationvndGoaErrorResponse
-}
-
-func (response PreviewCustomizedTermsAndServices501ApplicationvndGoaErrorResponse) VisitPreviewCustomizedTermsAndServicesResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(501)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -4237,24 +4111,6 @@ func (response UpdateShippingAddress422ApplicationvndGoaErrorResponse) VisitUpda
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(422)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
-type UpdateShippingAddress501ApplicationvndGoaErrorResponse struct {
-	NotImplementedApplicationvndGoaErrorResponse
-}
-
-func (response UpdateShippingAddress501ApplicationvndGoaErrorResponse) VisitUpdateShippingAddressResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(501)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
