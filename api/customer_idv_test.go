@@ -37,7 +37,7 @@ func newIDVFixture(t *testing.T, tune ...func(*config.Config)) idvFixture {
 		c.IDV.AmountThreshold = 100000
 	}}, tune...)...)
 	go func() { _ = f.h.app.Listener(ln) }()
-	t.Cleanup(func() { _ = f.h.app.Shutdown() })
+	t.Cleanup(func() { _ = f.h.app.ShutdownWithTimeout(5 * time.Second) })
 	return idvFixture{offerFixture: f, base: base}
 }
 

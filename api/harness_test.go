@@ -168,7 +168,7 @@ func (h *harness) serve(t *testing.T) string {
 		t.Fatal(err)
 	}
 	go func() { _ = h.app.Listener(ln) }()
-	t.Cleanup(func() { _ = h.app.Shutdown() })
+	t.Cleanup(func() { _ = h.app.ShutdownWithTimeout(5 * time.Second) })
 	return "http://" + ln.Addr().String()
 }
 

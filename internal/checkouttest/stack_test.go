@@ -58,7 +58,7 @@ func newStack(t *testing.T, tune ...func(*config.Config)) *stack {
 		t.Fatal(err)
 	}
 	go func() { _ = app.Listener(ln) }()
-	t.Cleanup(func() { _ = app.Shutdown() })
+	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 
 	s, err := identity.CreateSeller(t.Context(), store, "Musterhandel GmbH", "EUR")
 	if err != nil {

@@ -3,6 +3,7 @@ package testenv
 import (
 	"net"
 	"testing"
+	"time"
 
 	"go.temporal.io/sdk/client"
 
@@ -32,6 +33,9 @@ func ServeAPI(t testing.TB, d api.Deps) string {
 		t.Fatal(err)
 	}
 	go func() { _ = app.Listener(ln) }()
-	t.Cleanup(func() { _ = app.Shutdown() })
+	// Bounded: a connection a client opened but never sent a request on
+	// would hold a plain Shutdown until the read timeout (minutes, for
+	// uploads).
+	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 	return "http://" + ln.Addr().String()
 }
