@@ -13,12 +13,9 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/contractcheck"
 	"github.com/tenurehq/tenure/internal/customerclient"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/webhook"
 )
 
 // checkoutStack is Tenure with a seller, its server in the catalog and a
@@ -53,24 +50,7 @@ func newCheckoutStack(t *testing.T, env config.Environment) checkoutStack {
 	testenv.Worker(t, cfg, store, tc)
 	apiURL := testenv.API(t, cfg, store, tc)
 
-	seller, err := identity.CreateSeller(t.Context(), store, "Checkout Shop", "EUR")
-	if err != nil {
-		t.Fatal(err)
-	}
-	serverCatalog(t, store, cfg, seller.Seller.ID)
-	rcv := testenv.NewReceiver(t, testenv.Always(http.StatusOK))
-	endpoints, err := webhook.NewEndpoints(store, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := endpoints.Create(t.Context(), seller.Seller.ID, webhook.EndpointInput{URL: rcv.URL}); err != nil {
-		t.Fatal(err)
-	}
-	client, err := sellerclient.Login(t.Context(), apiURL, seller.Credentials.ClientID, seller.Credentials.ClientSecret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client.HTTP.Transport = contractcheck.Transport(t, client.HTTP.Transport)
+	client, rcv := serverSeller(t, store, cfg, apiURL, "Checkout Shop")
 	return checkoutStack{seller: client, apiURL: apiURL, receiver: rcv, env: append(os.Environ(),
 		"TENURE_DATABASE_URL="+databaseURL,
 		"TENURE_TEMPORAL_ADDRESS="+testenv.TemporalAddress(t),

@@ -197,16 +197,7 @@ func recordSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file, err := os.Open(filepath.Join(root, "examples", "catalog.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	info, err := file.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	csvID, err := s.api.ImportCSV(t.Context(), "catalog.csv", file, info.Size())
+	csvID, err := s.api.ImportCSVFile(t.Context(), filepath.Join(root, "examples", "catalog.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -93,16 +92,7 @@ func (s *stack) importCSV(t *testing.T) csvJob {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(root, "examples", "catalog.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := s.client.ImportCSV(t.Context(), "catalog.csv", f, info.Size())
+	id, err := s.client.ImportCSVFile(t.Context(), filepath.Join(root, "examples", "catalog.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,24 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 )
+
+// ImportCSVFile imports the CSV file at path under its base name, as
+// ImportCSV does; it returns the job's id.
+func (c *Client) ImportCSVFile(ctx context.Context, path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	return c.ImportCSV(ctx, filepath.Base(path), f, info.Size())
+}
 
 // ImportCSV creates a CSV import job and streams size bytes of body to its
 // upload link, as a merchant's integration does; it returns the job's id.
