@@ -102,10 +102,7 @@ func (h catalogReads) search(ctx context.Context, q catalog.Query) ([]sellerapi.
 	if err != nil {
 		return nil, 0, err
 	}
-	rows := make([]sellerapi.CatalogProduct, len(found.Items))
-	for i, it := range found.Items {
-		rows[i] = catalogProduct(it, q.Term, h.engine)
-	}
+	rows := viewsOf(found.Items, func(it catalog.Item) sellerapi.CatalogProduct { return catalogProduct(it, q.Term, h.engine) })
 	return rows, found.Total, nil
 }
 

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
@@ -25,10 +24,7 @@ func contractTerms(p dbgen.Product, engine *pricing.Engine) sellerapi.ContractTe
 }
 
 func catalogProduct(it catalog.Item, term string, engine *pricing.Engine) sellerapi.CatalogProduct {
-	refs := make([]sellerapi.SellerProductReference, len(it.References))
-	for i, r := range it.References {
-		refs[i] = apiview.Reference(r)
-	}
+	refs := referencesView(it.References)
 	archived := it.Archived
 	out := sellerapi.CatalogProduct{
 		Archived:                &archived,

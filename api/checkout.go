@@ -41,7 +41,7 @@ type shellView struct {
 // mountCheckout serves the page and its assets, every response of both
 // with the page's security headers.
 func mountCheckout(app *fiber.App, cfg config.CheckoutCfg) error {
-	assets, err := loadCheckoutAssets(checkoutpage.Assets())
+	assets, err := checkoutAssetsOnce()
 	if err != nil {
 		return err
 	}

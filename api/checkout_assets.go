@@ -9,6 +9,9 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
+
+	checkoutpage "github.com/tenurehq/tenure/web/checkout"
 )
 
 // checkoutAssets are the hosted checkout's files, ready to serve under
@@ -34,6 +37,13 @@ var checkoutMediaTypes = map[string]string{
 	".json": "application/json",
 	".svg":  "image/svg+xml",
 }
+
+// checkoutAssetsOnce loads the embedded assets once per process, like the
+// API reference's: compressing them for every server the tests build
+// would repeat the same work.
+var checkoutAssetsOnce = sync.OnceValues(func() (*checkoutAssets, error) {
+	return loadCheckoutAssets(checkoutpage.Assets())
+})
 
 // loadCheckoutAssets reads, versions and compresses every file of fsys,
 // and finds the shell's modules and message catalogs among them.

@@ -152,10 +152,7 @@ func customerLineView(l offers.Line, priced pricing.CheckoutLine, provider strin
 		v.AppliedDiscountId = &priced.DiscountID
 	}
 	if len(l.Sublines) > 0 {
-		subs := make([]customerapi.CustomerOfferSubline, len(l.Sublines))
-		for i, sub := range l.Sublines {
-			subs[i] = customerSublineView(sub, provider)
-		}
+		subs := viewsOf(l.Sublines, func(sub offers.Line) customerapi.CustomerOfferSubline { return customerSublineView(sub, provider) })
 		v.Sublines = &subs
 	}
 	return v
@@ -195,11 +192,9 @@ func customerSublineView(l offers.Line, provider string) customerapi.CustomerOff
 }
 
 func customerReferences(refs []catalog.Reference) []customerapi.SellerProductReference {
-	out := make([]customerapi.SellerProductReference, len(refs))
-	for i, r := range refs {
-		out[i] = customerapi.SellerProductReference{Source: r.Source, Reference: r.Reference}
-	}
-	return out
+	return viewsOf(refs, func(r catalog.Reference) customerapi.SellerProductReference {
+		return customerapi.SellerProductReference{Source: r.Source, Reference: r.Reference}
+	})
 }
 
 func contractTermsView(terms []pricing.ContractTerm) []customerapi.ContractTerm {
@@ -269,11 +264,9 @@ func customerPricingView(d offers.Document, priced pricing.Checkout) customerapi
 }
 
 func customerRents(terms []offers.RentTerm) []customerapi.RentAmount {
-	out := make([]customerapi.RentAmount, len(terms))
-	for i, t := range terms {
-		out[i] = customerapi.RentAmount{Duration: int64(t.Duration), MonthlyAmount: customerMoney(t.Monthly)}
-	}
-	return out
+	return viewsOf(terms, func(t offers.RentTerm) customerapi.RentAmount {
+		return customerapi.RentAmount{Duration: int64(t.Duration), MonthlyAmount: customerMoney(t.Monthly)}
+	})
 }
 
 func customerMoney(m pricing.Money) customerapi.Money {

@@ -91,9 +91,7 @@ func (t customerTerms) documents(ctx context.Context, sellerID uuid.UUID) (terms
 }
 
 func termsDocuments(docs []terms.Document) []customerapi.TermsDocument {
-	out := make([]customerapi.TermsDocument, len(docs))
-	for i, d := range docs {
-		out[i] = customerapi.TermsDocument{Id: d.ID, Type: d.Type, Url: d.URL}
-	}
-	return out
+	return viewsOf(docs, func(d terms.Document) customerapi.TermsDocument {
+		return customerapi.TermsDocument{Id: d.ID, Type: d.Type, Url: d.URL}
+	})
 }

@@ -67,11 +67,7 @@ func (h discountCodes) ListDiscountCodes(ctx context.Context, r sellerapi.ListDi
 	if err != nil {
 		return nil, err
 	}
-	out := make([]sellerapi.DiscountCode, len(codes))
-	for i, c := range codes {
-		out[i] = renderDiscountCode(c)
-	}
-	return sellerapi.ListDiscountCodes200JSONResponse{DiscountCodes: out, Pagination: pagination(f, total)}, nil
+	return sellerapi.ListDiscountCodes200JSONResponse{DiscountCodes: viewsOf(codes, renderDiscountCode), Pagination: pagination(f, total)}, nil
 }
 
 // GetDiscountCode implements getDiscountCode.

@@ -99,11 +99,7 @@ func shippingView(s *offers.Shipping) *sellerapi.OfferShipping {
 // referencesView lists reference pairs; never null, as the contract
 // requires the list.
 func referencesView(refs []catalog.Reference) []sellerapi.SellerProductReference {
-	out := make([]sellerapi.SellerProductReference, len(refs))
-	for i, r := range refs {
-		out[i] = apiview.Reference(r)
-	}
-	return out
+	return viewsOf(refs, apiview.Reference)
 }
 
 // offerSublineView is a priced line or subline without its sublines.
@@ -160,10 +156,7 @@ func offerLineView(l offers.Line) sellerapi.OfferLine {
 		Title:                   s.Title,
 	}
 	if len(l.Sublines) > 0 {
-		subs := make([]sellerapi.OfferSubline, len(l.Sublines))
-		for i, sub := range l.Sublines {
-			subs[i] = offerSublineView(sub)
-		}
+		subs := viewsOf(l.Sublines, offerSublineView)
 		v.Sublines = &subs
 	}
 	return v

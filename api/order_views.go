@@ -127,10 +127,7 @@ func orderLineView(l orders.Line) sellerapi.OrderLine {
 		UnitPrice:                  s.UnitPrice,
 	}
 	if len(l.Sublines) > 0 {
-		subs := make([]sellerapi.OrderSubline, len(l.Sublines))
-		for i, sub := range l.Sublines {
-			subs[i] = orderSublineView(sub)
-		}
+		subs := viewsOf(l.Sublines, orderSublineView)
 		v.Sublines = &subs
 	}
 	return v

@@ -24,12 +24,8 @@ import (
 func TestCSVImportSurvivesAKilledWorker(t *testing.T) {
 	const rows = 60_000
 	databaseURL := testenv.DatabaseURL(t)
-	pool, err := db.Connect(t.Context(), databaseURL, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	store := db.NewStore(pool)
+	store := testenv.Connect(t, databaseURL, 10)
+	pool := store.Pool
 	namespace := testenv.Namespace(t)
 	cfg := testenv.Config(t)
 	// The API (here) and the worker (a process) share the blob store.

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/internal/customerclient"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 	"github.com/tenurehq/tenure/internal/testenv"
@@ -39,12 +38,7 @@ func newCheckoutStack(t *testing.T, env config.Environment) checkoutStack {
 	cfg.IDV.AmountThreshold = 100_000_000
 	cfg.Webhooks.AllowPrivateAddresses = true
 	databaseURL := testenv.DatabaseURL(t)
-	pool, err := db.Connect(t.Context(), databaseURL, 6)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	store := db.NewStore(pool)
+	store := testenv.Connect(t, databaseURL, 6)
 	namespace := testenv.Namespace(t)
 	tc := testenv.ClientFor(t, namespace)
 	testenv.Worker(t, cfg, store, tc)

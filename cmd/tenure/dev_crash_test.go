@@ -17,7 +17,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/internal/temporalcli"
 	"github.com/tenurehq/tenure/internal/testenv"
@@ -79,12 +78,7 @@ func TestDevServerFollowsTenureDev(t *testing.T) {
 	if err := json.Unmarshal(tenureCLI(t, env, "sellers", "create", "--name", "Next Door", "--json", "--wait", "1m"), &created); err != nil {
 		t.Fatal(err)
 	}
-	pool, err := db.Connect(t.Context(), databaseURL, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	methods, err := db.NewStore(pool).ListShippingMethods(t.Context(), dbgen.ListShippingMethodsParams{SellerID: uuid.MustParse(created.SellerID), RowLimit: 10})
+	methods, err := testenv.Connect(t, databaseURL, 2).ListShippingMethods(t.Context(), dbgen.ListShippingMethodsParams{SellerID: uuid.MustParse(created.SellerID), RowLimit: 10})
 	if err != nil || len(methods) != 2 {
 		t.Errorf("the dev server's worker did not seed the new seller: %d methods, %v", len(methods), err)
 	}

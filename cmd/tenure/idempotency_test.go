@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 	"github.com/tenurehq/tenure/internal/testenv"
@@ -89,12 +88,8 @@ func keyedOffer(url, token, key string, payload []byte) (int, http.Header, []byt
 // the first request created (201), and the database holds that one offer.
 func TestOfferCreationSurvivesAKilledAPI(t *testing.T) {
 	databaseURL := testenv.DatabaseURL(t)
-	pool, err := db.Connect(t.Context(), databaseURL, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	store := db.NewStore(pool)
+	store := testenv.Connect(t, databaseURL, 4)
+	pool := store.Pool
 	cfg := testenv.Config(t)
 	env := append(os.Environ(),
 		"TENURE_DATABASE_URL="+databaseURL,

@@ -33,12 +33,8 @@ import (
 func TestLifecyclesSurviveAKilledWorker(t *testing.T) {
 	const lifecycles, concurrency = 200, 20
 	databaseURL := testenv.DatabaseURL(t)
-	pool, err := db.Connect(t.Context(), databaseURL, 20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	store := db.NewStore(pool)
+	store := testenv.Connect(t, databaseURL, 20)
+	pool := store.Pool
 	namespace := testenv.Namespace(t)
 	tc := testenv.ClientFor(t, namespace)
 	cfg := testenv.Config(t)

@@ -26,12 +26,7 @@ func TestProductionRiskReviewAndOperatorDecisions(t *testing.T) {
 	cfg := testenv.Config(t)
 	cfg.Environment = config.Production
 	databaseURL := testenv.DatabaseURL(t)
-	pool, err := db.Connect(t.Context(), databaseURL, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	store := db.NewStore(pool)
+	store := testenv.Connect(t, databaseURL, 4)
 	namespace := testenv.Namespace(t)
 	tc := testenv.ClientFor(t, namespace)
 	testenv.Worker(t, cfg, store, tc)

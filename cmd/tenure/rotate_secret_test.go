@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 	"github.com/tenurehq/tenure/internal/testenv"
@@ -18,12 +17,7 @@ import (
 // has told it of the rotation, and the new secret works.
 func TestRotateSecretRevokesTokens(t *testing.T) {
 	databaseURL := testenv.DatabaseURL(t)
-	pool, err := db.Connect(t.Context(), databaseURL, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	store := db.NewStore(pool)
+	store := testenv.Connect(t, databaseURL, 4)
 	base := testenv.API(t, testenv.Config(t), store, testenv.Temporal(t))
 	seller, err := identity.CreateSeller(t.Context(), store, "Rotating Shop", "EUR")
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
@@ -19,12 +18,7 @@ import (
 
 func TestSellerProfileAndLeadsCommands(t *testing.T) {
 	databaseURL := testenv.DatabaseURL(t)
-	pool, err := db.Connect(t.Context(), databaseURL, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	store := db.NewStore(pool)
+	store := testenv.Connect(t, databaseURL, 4)
 	// A deployment with a second contractual entity.
 	file := filepath.Join(t.TempDir(), "tenure.yaml")
 	if err := os.WriteFile(file, []byte("sellers:\n  contractual_entities:\n    tenure_nl: [NL, BE]\n"), 0o600); err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/fixtures"
 	"github.com/tenurehq/tenure/identity"
@@ -56,12 +55,7 @@ func tenureCLIFails(t *testing.T, env []string, args ...string) (string, error) 
 
 func TestSellersCommands(t *testing.T) {
 	databaseURL := testenv.DatabaseURL(t)
-	pool, err := db.Connect(t.Context(), databaseURL, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	store := db.NewStore(pool)
+	store := testenv.Connect(t, databaseURL, 4)
 	namespace := testenv.Namespace(t)
 	env := append(os.Environ(),
 		"TENURE_DATABASE_URL="+databaseURL,
@@ -144,12 +138,7 @@ func TestSellersCreateGivesUpWhenNoWorkerPolls(t *testing.T) {
 	if err := json.Unmarshal([]byte(first), &created); err != nil || created.ClientSecret == "" {
 		t.Fatalf("the credentials were not printed first: %v\n%s", err, out)
 	}
-	pool, err := db.Connect(t.Context(), databaseURL, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	if _, err := db.NewStore(pool).GetSeller(t.Context(), uuid.MustParse(created.SellerID)); err != nil {
+	if _, err := testenv.Connect(t, databaseURL, 2).GetSeller(t.Context(), uuid.MustParse(created.SellerID)); err != nil {
 		t.Errorf("the printed seller does not exist: %v", err)
 	}
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
@@ -23,12 +22,7 @@ import (
 
 func TestSetWebhookCommand(t *testing.T) {
 	databaseURL := testenv.DatabaseURL(t)
-	pool, err := db.Connect(t.Context(), databaseURL, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	store := db.NewStore(pool)
+	store := testenv.Connect(t, databaseURL, 4)
 	cfg := testenv.Config(t)
 	seller, err := identity.CreateSeller(t.Context(), store, "Hook Shop", "EUR")
 	if err != nil {
@@ -128,12 +122,8 @@ func (w *workerProcess) kill(t *testing.T) {
 func TestDeliveriesSurviveAKilledWorker(t *testing.T) {
 	const burst = 200
 	databaseURL := testenv.DatabaseURL(t)
-	pool, err := db.Connect(t.Context(), databaseURL, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	store := db.NewStore(pool)
+	store := testenv.Connect(t, databaseURL, 10)
+	pool := store.Pool
 	namespace := testenv.Namespace(t)
 	cfg := testenv.Config(t)
 	cfg.Webhooks.RetrySchedule = []time.Duration{0, 500 * time.Millisecond, time.Second, 2 * time.Second, 2 * time.Second, 4 * time.Second, 4 * time.Second, 8 * time.Second}

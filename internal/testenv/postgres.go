@@ -62,7 +62,14 @@ func DatabaseURL(t testing.TB) string {
 // Database is DatabaseURL opened as a store, closed when the test ends.
 func Database(t testing.TB) *db.Store {
 	t.Helper()
-	pool, err := db.Connect(background(), DatabaseURL(t), 20)
+	return Connect(t, DatabaseURL(t), 20)
+}
+
+// Connect is a store on the database at databaseURL with a pool of at most
+// maxConns connections, closed when the test ends.
+func Connect(t testing.TB, databaseURL string, maxConns int32) *db.Store {
+	t.Helper()
+	pool, err := db.Connect(background(), databaseURL, maxConns)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,11 @@
+package api
+
+// viewsOf renders each item with view, in order. An empty list renders as
+// an empty array, never null: the contracts require their lists.
+func viewsOf[T, V any](items []T, view func(T) V) []V {
+	out := make([]V, len(items))
+	for i, item := range items {
+		out[i] = view(item)
+	}
+	return out
+}
