@@ -300,3 +300,20 @@ func withoutSublines(p map[string]any) {
 		delete(line, "sub_lines")
 	}
 }
+
+// The sandbox provider's form refuses what its two buttons cannot send,
+// and the verification stays pending.
+func TestSandboxProviderRefusesAnUnknownOutcome(t *testing.T) {
+	f := newIDVFixture(t)
+	o := f.newCustomerOffer(t, "idv-outcome")
+	token := f.h.customerToken(t, o, "offer:read")
+	link := f.startVerification(t, o, token)
+	for _, outcome := range []string{"", "maybe", "VERIFIED", strings.Repeat("v", 300)} {
+		if resp := choose(t, link, outcome); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("outcome %.20q: %d", outcome, resp.StatusCode)
+		}
+	}
+	if got := f.requirement(t, o, token); got != "pending" {
+		t.Errorf("after refused outcomes: %s", got)
+	}
+}
