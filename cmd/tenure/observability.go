@@ -48,8 +48,8 @@ func observe(ctx context.Context, cfg *config.Config) (observability, error) {
 }
 
 // temporalOptions adds the SDK's metrics and tracing to a client's options.
-func (o observability) temporalOptions(opts *client.Options, logger *slog.Logger) error {
-	return telemetry.TemporalOptions(opts, o.metrics, o.tracing != nil, logger)
+func (o observability) temporalOptions(opts *client.Options) error {
+	return telemetry.TemporalOptions(opts, o.metrics, o.tracing != nil)
 }
 
 // watchWorker exports what the workers look after: the events waiting for

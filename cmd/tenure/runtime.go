@@ -51,7 +51,7 @@ func dialTemporal(ctx context.Context, cfg *config.Config, logger *slog.Logger, 
 		Namespace: cfg.Temporal.Namespace,
 		Logger:    temporallog.NewStructuredLogger(logger.With("component", "temporal")),
 	}
-	if err := obs.temporalOptions(&opts, logger); err != nil {
+	if err := obs.temporalOptions(&opts); err != nil {
 		return nil, err
 	}
 	c, err := client.DialContext(ctx, opts)

@@ -47,7 +47,7 @@ func newStack(t *testing.T, tracing bool) *stack {
 	logger := testenv.AppLogger()
 	s := &stack{cfg: testenv.Config(t), store: testenv.Database(t), metrics: telemetry.NewMetrics()}
 	var opts client.Options
-	if err := telemetry.TemporalOptions(&opts, s.metrics, tracing, logger); err != nil {
+	if err := telemetry.TemporalOptions(&opts, s.metrics, tracing); err != nil {
 		t.Fatal(err)
 	}
 	tc := testenv.ClientWith(t, testenv.Namespace(t), opts)

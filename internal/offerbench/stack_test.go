@@ -80,7 +80,7 @@ func newObservedStack(b *testing.B, metrics *telemetry.Metrics, tracing bool, tu
 	}
 	store := testenv.Database(b)
 	var opts client.Options
-	if err := telemetry.TemporalOptions(&opts, metrics, tracing, testenv.AppLogger()); err != nil {
+	if err := telemetry.TemporalOptions(&opts, metrics, tracing); err != nil {
 		b.Fatal(err)
 	}
 	tc := testenv.ClientWith(b, testenv.Namespace(b), opts)
