@@ -42,16 +42,27 @@ const (
 // interceptor on, batches exported over OTLP/HTTP to a collector stub on
 // 127.0.0.1 that decodes them and counts the spans). 16 clients create
 // offers as fast as they can; the variants take turns for 10 s each, seven
-// rounds, each round starting with the next variant. The cost is the drop in offers per second against the variant
-// without, and the rise in this process's CPU time per offer (the Temporal
-// server and PostgreSQL not counted), each per round and their medians.
+// rounds, each round starting with the next variant. The cost is the drop
+// in offers per second against the variant without, and the rise in this
+// process's CPU time per offer (the Temporal server and PostgreSQL not
+// counted), each per round and their medians. On a shared machine these
+// paired figures move by several percent from round to round, so the run
+// also profiles the process with each stack's goroutines labelled by its
+// variant and reports the share of each stack's CPU that is spent in the
+// code recording and exporting metrics or traces: a figure the other
+// stacks and the machine's load do not move.
 func BenchmarkObservabilityCost(b *testing.B) {
 	collector := newCollectorStub(b)
 	exporter, err := otlptracehttp.New(b.Context(), otlptracehttp.WithEndpointURL(collector.url+"/v1/traces"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	sdk := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithSampler(sdktrace.AlwaysSample()))
+	const traced = "metrics + traces (100 %)"
+	var sdk *sdktrace.TracerProvider
+	// The batcher's goroutine exports the traced variant's spans.
+	labelled(traced, "", func() {
+		sdk = sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithSampler(sdktrace.AlwaysSample()))
+	})
 	b.Cleanup(func() { _ = sdk.Shutdown(context.Background()) })
 	tracing := &switchedTracing{sdk: sdk, off: noop.NewTracerProvider()}
 	telemetry.UseTracerProvider(tracing)
@@ -65,28 +76,36 @@ func BenchmarkObservabilityCost(b *testing.B) {
 		// cpu is the benchmark process's CPU time per offer created.
 		cpu []time.Duration
 	}
-	withMetrics, withBoth := telemetry.NewMetrics(), telemetry.NewMetrics()
-	variants := []*variant{
-		{name: "off", stack: newObservedStack(b, nil, false)},
-		{name: "metrics", stack: newObservedStack(b, withMetrics, false), metrics: withMetrics},
-		{name: "metrics + traces (100 %)", stack: newObservedStack(b, withBoth, true), metrics: withBoth, traced: true},
+	variants := []*variant{{name: "off"}, {name: "metrics", metrics: telemetry.NewMetrics()},
+		{name: traced, metrics: telemetry.NewMetrics(), traced: true}}
+	for _, v := range variants {
+		labelled(v.name, "", func() { v.stack = newObservedStack(b, v.metrics, v.traced) })
 	}
+	stopAttribution := attribution(b)
 	for round := range costRounds {
 		// Each round starts with another variant, so that none always
 		// follows the same one.
 		order := append(slices.Clone(variants[round%len(variants):]), variants[:round%len(variants)]...)
 		for _, v := range order {
 			tracing.on.Store(v.traced)
-			stopScraping := scrapeEvery(v.metrics, 10*time.Second)
+			var stopScraping func()
+			labelled(v.name, "", func() { stopScraping = scrapeEvery(v.metrics, 10*time.Second) })
 			cpuBefore := processCPU(b)
-			got, elapsed, err := runFor(costWindow, concurrency, func(w, i int) error {
-				ref := fmt.Sprintf("cost-%d-%d-%d", round, w, i)
-				status, body, err := v.stack.client.Do(context.Background(), http.MethodPost, "/v1/offers",
-					sellerclient.OfferPayload(ref, v.stack.product, 1), nil)
-				if err == nil && status != http.StatusCreated {
-					err = fmt.Errorf("create offer: %d %s", status, body)
-				}
-				return err
+			var (
+				got     latencies
+				elapsed time.Duration
+				err     error
+			)
+			labelled(v.name, clientRole, func() {
+				got, elapsed, err = runFor(costWindow, concurrency, func(w, i int) error {
+					ref := fmt.Sprintf("cost-%d-%d-%d", round, w, i)
+					status, body, err := v.stack.client.Do(context.Background(), http.MethodPost, "/v1/offers",
+						sellerclient.OfferPayload(ref, v.stack.product, 1), nil)
+					if err == nil && status != http.StatusCreated {
+						err = fmt.Errorf("create offer: %d %s", status, body)
+					}
+					return err
+				})
 			})
 			cpu := processCPU(b) - cpuBefore
 			stopScraping()
@@ -103,6 +122,7 @@ func BenchmarkObservabilityCost(b *testing.B) {
 	if err := sdk.ForceFlush(context.Background()); err != nil {
 		b.Fatal(err)
 	}
+	shares := stopAttribution()
 
 	// Each round's variants ran back to back, so a cost is taken per round
 	// (against that round's run without) and the median over the rounds
@@ -128,6 +148,22 @@ func BenchmarkObservabilityCost(b *testing.B) {
 	fmt.Printf("spans the collector stub received: %d in %d OTLP requests\n", collector.spans.Load(), collector.requests.Load())
 	if collector.spans.Load() == 0 {
 		b.Fatal("the collector stub received no span: the traced variant exported nothing")
+	}
+	// The profile's attribution: how much of each stack's own CPU (the
+	// clients' not counted) was in the code that records and exports
+	// metrics, or traces. Unlike the paired runs, the other stacks and
+	// the machine's load do not move it.
+	for _, v := range variants {
+		if share := shares[v.name]; share != nil && share.stack > 0 {
+			fmt.Printf("%s: %.1f s of the stack's CPU profiled, %.1f %% of it recording and exporting metrics, %.1f %% tracing\n",
+				v.name, float64(share.stack)/1e9, 100*float64(share.metrics)/float64(share.stack), 100*float64(share.tracing)/float64(share.stack))
+		}
+	}
+	if share := shares["metrics"]; share != nil && share.stack > 0 {
+		b.ReportMetric(100*float64(share.metrics)/float64(share.stack), "metrics-code-cpu-%")
+	}
+	if share := shares[traced]; share != nil && share.stack > 0 {
+		b.ReportMetric(100*float64(share.either)/float64(share.stack), "metrics+tracing-code-cpu-%")
 	}
 	for _, v := range variants[1:] {
 		prefix := strings.Fields(v.name)[0]
