@@ -37,7 +37,7 @@ const (
 // creation, side by side in one run: three stacks on the same Temporal
 // server and PostgreSQL, one without metrics or tracing (as a process
 // without an admin listener or OTEL_* variables), one with metrics (its
-// registry scraped every 10 s, the Temporal SDK's metrics bridged in), one
+// registry scraped every 10 s, the Temporal SDK's metrics recorded into it), one
 // with metrics and every request traced (sampled at 100 %, the Temporal
 // interceptor on, batches exported over OTLP/HTTP to a collector stub on
 // 127.0.0.1 that decodes them and counts the spans). 16 clients create
