@@ -16,7 +16,7 @@ import (
 // on a failure, for one), so the label names of a metric vary: a vector with
 // fixed label names, such as tally's Prometheus reporter registers, keeps
 // the first label set and drops the others (sdk-go#1450). OpenTelemetry's
-// exporter keeps them all but cost two and a half times the CPU per value
+// exporter keeps them all but cost three to four times the CPU per value
 // (BenchmarkTemporalMetrics), paid on every workflow task, activity and
 // frontend call.
 type temporalMetrics struct {
@@ -206,9 +206,10 @@ func (s tagSet) labels() prometheus.Labels {
 }
 
 // labelName makes name a valid Prometheus label name: letters, digits and
-// underscores, not starting with a digit nor with the reserved "__".
+// underscores, not starting with a digit nor with the reserved "__", and
+// not "le", which client_golang refuses (with a panic) on a histogram.
 func labelName(name string) string {
-	valid := name != "" && !strings.HasPrefix(name, "__") && (name[0] < '0' || name[0] > '9')
+	valid := name != "" && name != "le" && !strings.HasPrefix(name, "__") && (name[0] < '0' || name[0] > '9')
 	for i := 0; valid && i < len(name); i++ {
 		c := name[i]
 		valid = c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'

@@ -104,23 +104,28 @@ func TestTemporalMetricsKeepEveryLabelSet(t *testing.T) {
 	}
 }
 
-// TestTemporalMetricsNeverBreakAScrape records tags no label may carry
-// and a name used for two kinds of metric: the scrape still succeeds.
+// TestTemporalMetricsNeverBreakAScrape records tags no label may carry (a
+// histogram's "le" among them) and a name used for two kinds of metric:
+// nothing panics and the scrape still succeeds.
 func TestTemporalMetricsNeverBreakAScrape(t *testing.T) {
 	m := NewMetrics()
 	h := m.temporalHandler()
-	h.WithTags(map[string]string{"task-queue": "a\xffb", "__name__": "x", "9th": "y"}).Counter("temporal_odd").Inc(1)
+	odd := h.WithTags(map[string]string{"task-queue": "a\xffb", "__name__": "x", "9th": "y", "le": "z"})
+	odd.Counter("temporal_odd").Inc(1)
+	odd.Timer("temporal_odd_latency").Record(time.Millisecond)
 	h.Gauge("temporal_clash_total").Update(1)
 	h.Counter("temporal_clash").Inc(1)
 	h.Counter("temporal_negative").Inc(-3)
 
 	got := series(t, m)
-	odd := got["temporal_odd_total"]
-	if odd == nil || len(odd.GetMetric()) != 1 {
-		t.Fatalf("temporal_odd_total: %v, want one series", odd)
-	}
-	if labels := labelsOf(odd.GetMetric()[0]); labels != "tag_9th=y tag___name__=x tag_task_queue=a\uFFFDb " {
-		t.Errorf("labels made valid: %q", labels)
+	for _, name := range []string{"temporal_odd_total", "temporal_odd_latency_seconds"} {
+		family := got[name]
+		if family == nil || len(family.GetMetric()) != 1 {
+			t.Fatalf("%s: %v, want one series", name, family)
+		}
+		if labels := labelsOf(family.GetMetric()[0]); labels != "tag_9th=y tag___name__=x tag_le=z tag_task_queue=a\uFFFDb " {
+			t.Errorf("%s: labels made valid: %q", name, labels)
+		}
 	}
 	if clash := got["temporal_clash_total"]; clash.GetType() != dto.MetricType_GAUGE {
 		t.Errorf("temporal_clash_total: %v, want the gauge recorded first", clash)
