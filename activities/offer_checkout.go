@@ -20,14 +20,20 @@ type OfferCustomerChange struct {
 	Change offers.CustomerChange
 }
 
-// OfferSubmission moves an offer to review as its customer accepted it:
-// the transition, what the customer agreed to, the discount code to
-// redeem ("" for none), and the offer's updated_at the customer last read.
-type OfferSubmission struct {
-	Offer         OfferTransition
+// CustomerAcceptance is what the customer accepted: what they agreed to,
+// the discount code to redeem ("" for none), and the offer's updated_at
+// they last read.
+type CustomerAcceptance struct {
 	Agreement     offers.Agreement
 	DiscountCode  string
 	LastUpdatedAt time.Time
+}
+
+// OfferSubmission moves an offer to review as its customer accepted it.
+// The acceptance is embedded, so its fields encode beside Offer.
+type OfferSubmission struct {
+	Offer OfferTransition
+	CustomerAcceptance
 }
 
 // DiscountRefusal is the error type of a discount code an acceptance could

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/checkout"
 	"github.com/tenurehq/tenure/discounts"
 	"github.com/tenurehq/tenure/services"
 )
@@ -82,11 +83,12 @@ func writeCustomerError(c *fiber.Ctx, err error) (bool, error) {
 	}
 	var invalid *services.ValidationFailed
 	if errors.As(err, &invalid) {
-		body := customerapi.ValidationError{Name: "ValidationError", Message: invalid.Message, Errors: make([]customerapi.FieldError, len(invalid.Fields))}
-		for i, f := range invalid.Fields {
-			body.Errors[i] = customerapi.FieldError{Code: f.Code, Field: f.Field, Message: f.Message}
-		}
-		return true, c.Status(http.StatusUnprocessableEntity).JSON(body)
+		return true, c.Status(http.StatusUnprocessableEntity).JSON(customerapi.ValidationError{
+			Name: "ValidationError", Message: invalid.Message,
+			Errors: viewsOf(invalid.Fields, func(f checkout.FieldError) customerapi.FieldError {
+				return customerapi.FieldError{Code: f.Code, Field: f.Field, Message: f.Message}
+			}),
+		})
 	}
 	return false, nil
 }

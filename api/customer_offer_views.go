@@ -140,12 +140,9 @@ func customerLineView(l offers.Line, priced pricing.CheckoutLine, provider strin
 	// sublines, rent only when all of them can be rented.
 	v.AvailableContractTerms = &customerapi.LineContractTerms{PayNow: &customerapi.PayNowTerm{Amount: customerMoney(priced.PayNow.Amount), Id: priced.PayNow.ID}}
 	if priced.Rent != nil {
-		durations := make([]int64, len(priced.Rent.Durations))
-		for i, m := range priced.Rent.Durations {
-			durations[i] = int64(m)
-		}
 		v.AvailableContractTerms.Rent = &customerapi.RentTerm{
-			Duration: int64(priced.Rent.Duration), Durations: durations, Id: priced.Rent.ID, MonthlyAmount: customerMoney(priced.Rent.Amount),
+			Duration: int64(priced.Rent.Duration), Durations: viewsOf(priced.Rent.Durations, func(m int) int64 { return int64(m) }),
+			Id: priced.Rent.ID, MonthlyAmount: customerMoney(priced.Rent.Amount),
 		}
 	}
 	if discount != nil && priced.DiscountID != "" {
@@ -198,20 +195,18 @@ func customerReferences(refs []catalog.Reference) []customerapi.SellerProductRef
 }
 
 func contractTermsView(terms []pricing.ContractTerm) []customerapi.ContractTerm {
-	out := make([]customerapi.ContractTerm, len(terms))
-	for i, t := range terms {
-		out[i] = customerapi.ContractTerm{Id: t.ID, Type: customerapi.ContractTermType(t.Type), Payload: customerapi.ContractTermPayload{Amount: customerMoney(t.Amount)}}
+	return viewsOf(terms, func(t pricing.ContractTerm) customerapi.ContractTerm {
+		v := customerapi.ContractTerm{Id: t.ID, Type: customerapi.ContractTermType(t.Type), Payload: customerapi.ContractTermPayload{Amount: customerMoney(t.Amount)}}
 		if t.Type == pricing.ContractRent {
-			out[i].Payload.Duration = new(int64(t.Duration))
+			v.Payload.Duration = new(int64(t.Duration))
 		}
-	}
-	return out
+		return v
+	})
 }
 
 func servicesView(services []pricing.LineService) []customerapi.FirstPartyService {
-	out := make([]customerapi.FirstPartyService, len(services))
-	for i, s := range services {
-		out[i] = customerapi.FirstPartyService{
+	return viewsOf(services, func(s pricing.LineService) customerapi.FirstPartyService {
+		return customerapi.FirstPartyService{
 			Id: s.ID, Type: s.Type, MonthlyPrice: customerMoney(s.Monthly),
 			AdditionalValues: &customerapi.FirstPartyServiceValues{
 				AccessoryType:   optional.NonZero(s.AccessoryType),
@@ -221,8 +216,7 @@ func servicesView(services []pricing.LineService) []customerapi.FirstPartyServic
 				},
 			},
 		}
-	}
-	return out
+	})
 }
 
 // customerPricingView is what the customer pays as chosen.
@@ -233,20 +227,19 @@ func customerPricingView(d offers.Document, priced pricing.Checkout) customerapi
 		ItemsSummaries:  []customerapi.ItemPriceSummary{},
 		RentInfo: customerapi.RentInfo{
 			RentOnlyAmount: customerMoney(o.RentOnly),
-			TenureLines:    make([]customerapi.TenureLine, len(o.TenureLines)),
-			TotalRent:      customerMoney(o.TotalRent),
+			TenureLines: viewsOf(o.TenureLines, func(t pricing.TenureLine) customerapi.TenureLine {
+				return customerapi.TenureLine{Duration: int64(t.Duration), Amount: customerMoney(t.Amount)}
+			}),
+			TotalRent: customerMoney(o.TotalRent),
 		},
 		ShouldShowInsteadOfAmount:              o.ShowInsteadOf,
 		TotalAmountFirstPayment:                customerMoney(o.FirstPayment),
 		TotalAmountFirstPaymentWithoutShipping: customerMoney(o.FirstPaymentWithoutShipping),
 		TotalPurchaseAmount:                    customerMoney(o.Purchase),
 	}
-	for i, t := range o.TenureLines {
-		v.RentInfo.TenureLines[i] = customerapi.TenureLine{Duration: int64(t.Duration), Amount: customerMoney(t.Amount)}
-	}
 	if d.Pricing != nil {
-		for _, it := range d.Pricing.Items {
-			v.ItemsSummaries = append(v.ItemsSummaries, customerapi.ItemPriceSummary{
+		v.ItemsSummaries = viewsOf(d.Pricing.Items, func(it offers.ItemSummary) customerapi.ItemPriceSummary {
+			return customerapi.ItemPriceSummary{
 				Identifier:              it.LineID,
 				PayNow:                  &customerapi.PayNowAmount{PayNowAmount: customerMoney(it.PayNow.Amount)},
 				PayNowExcludingSublines: &customerapi.PayNowAmount{PayNowAmount: customerMoney(it.PayNowExcludingSublines.Amount)},
@@ -254,8 +247,8 @@ func customerPricingView(d offers.Document, priced pricing.Checkout) customerapi
 				RentExcludingSublines:   new(customerRents(it.RentExcludingSublines)),
 				TotalPayNow:             &customerapi.PayNowAmount{PayNowAmount: customerMoney(it.TotalPayNow.Amount)},
 				TotalRent:               new(customerRents(it.TotalRent)),
-			})
-		}
+			}
+		})
 	}
 	if a := d.Agreement(); a != nil && a.Discount != nil && o.Discount != nil {
 		v.AppliedDiscount = &customerapi.AppliedDiscount{Id: a.Discount.ID.String(), Code: a.Discount.Code, Amount: customerMoney(o.Discount.Monthly)}

@@ -194,15 +194,13 @@ func (h customerOffers) AcceptOffer(ctx context.Context, r customerapi.AcceptOff
 
 // choicesOf are the customer's choices as sent.
 func choicesOf(r customerapi.CustomizeTermsRequest) []offers.Choice {
-	out := make([]offers.Choice, len(r.Lines))
-	for i, l := range r.Lines {
+	return viewsOf(r.Lines, func(l customerapi.LineChoice) offers.Choice {
 		services := []string{}
 		if l.SelectedServices != nil {
 			services = *l.SelectedServices
 		}
-		out[i] = offers.Choice{LineID: l.OfferLineId, TermID: l.SelectedContractTermsId, ServiceIDs: services}
-	}
-	return out
+		return offers.Choice{LineID: l.OfferLineId, TermID: l.SelectedContractTermsId, ServiceIDs: services}
+	})
 }
 
 // endCustomerInfoOf is the customer's data as sent, for package checkout

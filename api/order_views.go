@@ -136,11 +136,9 @@ func orderLineView(l orders.Line) sellerapi.OrderLine {
 // selectedServicesView lists the services chosen with a line under the
 // published contract's type names; never null.
 func selectedServicesView(services []offers.AgreedService) []sellerapi.FirstPartyService {
-	out := make([]sellerapi.FirstPartyService, len(services))
-	for i, s := range services {
-		out[i] = sellerapi.FirstPartyService{
+	return viewsOf(services, func(s offers.AgreedService) sellerapi.FirstPartyService {
+		return sellerapi.FirstPartyService{
 			Id: s.ID, MonthlyPrice: apiview.Money(s.Monthly), Type: sellerapi.FirstPartyServiceType(pricing.ServiceTypes[s.Type]),
 		}
-	}
-	return out
+	})
 }

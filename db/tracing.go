@@ -1,6 +1,7 @@
 package db
 
 import (
+	"context"
 	"strings"
 
 	"github.com/exaring/otelpgx"
@@ -11,18 +12,17 @@ import (
 // request's, a workflow's activity's) as a span named by its sqlc query;
 // outside one, such as the relay's polling, it records nothing.
 func queryTracer() pgx.QueryTracer {
-	return otelpgx.NewTracer(otelpgx.WithSpanNameFunc(queryName), otelpgx.WithDisableAcquireTracer())
+	return otelpgx.NewTracer(otelpgx.WithSpanNameCtxFunc(queryName), otelpgx.WithDisableAcquireTracer())
 }
 
 // queryName is the name sqlc gives a statement in its first line
-// ("-- name: CreateOffer :exec"), else the statement's first word (BEGIN,
-// COMMIT, a hand-written SELECT).
-func queryName(sql string) string {
+// ("-- name: CreateOffer :exec"), else otelpgx's own name for it: its first
+// word after any comments (BEGIN, COMMIT, a hand-written SELECT).
+func queryName(ctx context.Context, sql string) string {
 	if rest, ok := strings.CutPrefix(sql, "-- name: "); ok {
 		if name, _, ok := strings.Cut(rest, " "); ok {
 			return name
 		}
 	}
-	word, _, _ := strings.Cut(strings.TrimSpace(sql), " ")
-	return strings.ToUpper(word)
+	return otelpgx.SQLOperationName(ctx, sql)
 }

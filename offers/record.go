@@ -81,9 +81,8 @@ func Load(ctx context.Context, q *dbgen.Queries, sellerID, offerID uuid.UUID) (S
 // offer: the changed document and what lists then find it by.
 func CheckoutRow(o Stored, c CustomerChange) (dbgen.SetOfferCheckoutParams, error) {
 	doc := o.Document
-	doc.Version = DocumentVersion
 	doc.ApplyCustomerChange(c)
-	raw, err := json.Marshal(doc)
+	raw, err := doc.asCurrentVersion()
 	if err != nil {
 		return dbgen.SetOfferCheckoutParams{}, err
 	}
@@ -96,16 +95,23 @@ func CheckoutRow(o Stored, c CustomerChange) (dbgen.SetOfferCheckoutParams, erro
 // another with what its customer agreed to.
 func SubmissionRow(o Stored, from, to Status, a Agreement) (dbgen.SubmitOfferCheckoutParams, error) {
 	doc := o.Document
-	doc.Version = DocumentVersion
 	if doc.Checkout == nil {
 		doc.Checkout = &Checkout{}
 	}
 	doc.Checkout.Agreement = &a
-	raw, err := json.Marshal(doc)
+	raw, err := doc.asCurrentVersion()
 	if err != nil {
 		return dbgen.SubmitOfferCheckoutParams{}, err
 	}
 	return dbgen.SubmitOfferCheckoutParams{
 		SellerID: o.Row.SellerID, ID: o.Row.ID, FromStatus: string(from), ToStatus: string(to), Document: raw,
 	}, nil
+}
+
+// asCurrentVersion encodes a document read back from a row, perhaps of an
+// older version, as the current version: the changes above add what only
+// it has.
+func (d Document) asCurrentVersion() ([]byte, error) {
+	d.Version = DocumentVersion
+	return json.Marshal(d)
 }

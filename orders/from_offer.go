@@ -166,7 +166,7 @@ func (l *Line) agree(a offers.AgreedLine) {
 	l.ContractType, l.Duration = a.ContractType, a.Duration
 	l.MonthlyPrice = pricing.Money{Currency: a.UnitAmount.Currency}
 	if a.ContractType == Rent {
-		l.MonthlyPrice = pricing.Money{Currency: a.UnitAmount.Currency, Net: a.UnitAmount.Net, Gross: a.UnitAmount.Gross}
+		l.MonthlyPrice.Net, l.MonthlyPrice.Gross = a.UnitAmount.Net, a.UnitAmount.Gross
 	}
 	l.Services = a.Services
 	if a.MonthlyDiscount.Net != 0 || a.MonthlyDiscount.Gross != 0 {

@@ -148,12 +148,12 @@ func (c *Checkout) Accept(ctx context.Context, o offers.Stored, in Acceptance) (
 		return offers.Stored{}, refusal.New(refusal.OutOfDate, "last_updated_at %s is not the offer's updated_at %s: read the offer again before accepting",
 			in.LastUpdatedAt.UTC().Format(time.RFC3339Nano), o.Row.UpdatedAt.UTC().Format(time.RFC3339Nano))
 	}
+	if missing := missingForAcceptance(o.Document); len(missing) > 0 {
+		return offers.Stored{}, invalidFields("the offer cannot be accepted yet", missing)
+	}
 	terms, err := c.Seller(ctx, o)
 	if err != nil {
 		return offers.Stored{}, err
-	}
-	if missing := missingForAcceptance(o.Document); len(missing) > 0 {
-		return offers.Stored{}, invalidFields("the offer cannot be accepted yet", missing)
 	}
 	if billing := o.Document.EndCustomer().BillingAddress.CountryCode; !slices.Contains(terms.BillingCountries, billing) {
 		return offers.Stored{}, fmt.Errorf("%w: %s is not one of %s", ErrIncompatibleEntity, billing, strings.Join(terms.BillingCountries, ", "))
@@ -165,7 +165,7 @@ func (c *Checkout) Accept(ctx context.Context, o offers.Stored, in Acceptance) (
 	if err != nil {
 		return offers.Stored{}, err
 	}
-	sub := offer.Submission{
+	sub := activities.CustomerAcceptance{
 		Agreement:     offers.AgreementOf(priced, applied, in.RiskSessionToken),
 		DiscountCode:  in.DiscountCode,
 		LastUpdatedAt: in.LastUpdatedAt,

@@ -30,7 +30,7 @@ func TemporalOptions(opts *client.Options, m *Metrics, tracing bool) error {
 // temporalMetrics): counters become temporal_*_total, timers
 // temporal_*_seconds histograms with the buckets of Tenure's own.
 func (m *Metrics) temporalHandler() client.MetricsHandler {
-	series := &temporalMetrics{series: make(map[seriesID]*temporalSeries)}
+	series := &temporalMetrics{series: make(map[seriesID]*temporalSeries), asked: make(map[askedID]*temporalSeries)}
 	m.Registry.MustRegister(series)
 	return temporalHandler{metrics: series}
 }

@@ -16,16 +16,26 @@ import (
 // on a failure, for one), so the label names of a metric vary: a vector with
 // fixed label names, such as tally's Prometheus reporter registers, keeps
 // the first label set and drops the others (sdk-go#1450). OpenTelemetry's
-// exporter keeps them all but cost three to four times the CPU per value
+// exporter keeps them all but cost about four times the CPU per value
 // (BenchmarkTemporalMetrics), paid on every workflow task, activity and
 // frontend call.
 type temporalMetrics struct {
-	mu     sync.RWMutex
+	mu sync.RWMutex
+	// series are the exported series by Prometheus name and label set.
 	series map[seriesID]*temporalSeries
+	// asked are the same series by what the SDK asks for (kind, its own
+	// name, label set), so that recording builds no name.
+	asked map[askedID]*temporalSeries
 }
 
 // seriesID names one series: its metric's name and its label set's key.
 type seriesID struct{ name, labels string }
+
+// askedID is a series as the SDK names it.
+type askedID struct {
+	kind         metricKind
+	name, labels string
+}
 
 // temporalHelp is the help of every SDK metric: the SDK's documentation
 // describes each.
@@ -52,6 +62,10 @@ const (
 	gaugeKind
 	timerKind
 )
+
+// kindSuffixes are the suffixes Prometheus's conventions give each kind's
+// names: counters end in _total, timers are histograms in seconds.
+var kindSuffixes = [...]string{counterKind: "_total", gaugeKind: "", timerKind: "_seconds"}
 
 // temporalSeries is one series: the SDK's counter, gauge or timer, and the
 // Prometheus metric behind it. It is all three interfaces, and records
@@ -86,18 +100,26 @@ func (s *temporalSeries) Record(d time.Duration) {
 	}
 }
 
-// seriesOf returns the series of name and tags, created the first time.
+// seriesOf returns the series of the SDK's metric name and tags, created
+// the first time under the Prometheus name (with the kind's suffix); a
+// Prometheus name taken by another kind keeps its first series.
 func (t *temporalMetrics) seriesOf(kind metricKind, name string, tags tagSet) *temporalSeries {
-	id := seriesID{name, tags.key}
+	asked := askedID{kind, name, tags.key}
 	t.mu.RLock()
-	s, found := t.series[id]
+	s, found := t.asked[asked]
 	t.mu.RUnlock()
 	if found {
 		return s
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if s, found = t.asked[asked]; found {
+		return s
+	}
+	name = withSuffix(name, kindSuffixes[kind])
+	id := seriesID{name, tags.key}
 	if s, found = t.series[id]; found {
+		t.asked[asked] = s
 		return s
 	}
 	s = &temporalSeries{}
@@ -113,7 +135,7 @@ func (t *temporalMetrics) seriesOf(kind metricKind, name string, tags tagSet) *t
 		s.histogram = prometheus.NewHistogram(prometheus.HistogramOpts{Name: name, Help: temporalHelp, Buckets: latencyBuckets, ConstLabels: labels})
 		s.metric = s.histogram
 	}
-	t.series[id] = s
+	t.series[id], t.asked[asked] = s, s
 	return s
 }
 
@@ -131,7 +153,7 @@ func (h temporalHandler) WithTags(tags map[string]string) client.MetricsHandler 
 
 // Counter returns the counter name_total of h's label set.
 func (h temporalHandler) Counter(name string) client.MetricsCounter {
-	return h.metrics.seriesOf(counterKind, withSuffix(name, "_total"), h.tags)
+	return h.metrics.seriesOf(counterKind, name, h.tags)
 }
 
 // Gauge returns the gauge name of h's label set.
@@ -142,7 +164,7 @@ func (h temporalHandler) Gauge(name string) client.MetricsGauge {
 // Timer returns the histogram name_seconds of h's label set, with the
 // buckets of Tenure's own latencies.
 func (h temporalHandler) Timer(name string) client.MetricsTimer {
-	return h.metrics.seriesOf(timerKind, withSuffix(name, "_seconds"), h.tags)
+	return h.metrics.seriesOf(timerKind, name, h.tags)
 }
 
 // withSuffix gives name the unit or type suffix Prometheus's conventions ask for.
@@ -211,17 +233,21 @@ func (s tagSet) labels() prometheus.Labels {
 func labelName(name string) string {
 	valid := name != "" && name != "le" && !strings.HasPrefix(name, "__") && (name[0] < '0' || name[0] > '9')
 	for i := 0; valid && i < len(name); i++ {
-		c := name[i]
-		valid = c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		valid = labelByte(name[i])
 	}
 	if valid {
 		return name
 	}
 	b := []byte("tag_" + name)
 	for i, c := range b {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		if !labelByte(c) {
 			b[i] = '_'
 		}
 	}
 	return string(b)
+}
+
+// labelByte reports whether a label name may hold c.
+func labelByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

@@ -16,12 +16,12 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// TracingRequested reports whether the standard OTEL_* variables ask for
+// tracingRequested reports whether the standard OTEL_* variables ask for
 // traces: OTEL_TRACES_EXPORTER=otlp, or an OTLP endpoint
 // (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) while
 // OTEL_TRACES_EXPORTER is unset. OTEL_SDK_DISABLED=true and
 // OTEL_TRACES_EXPORTER=none turn tracing off whatever else is set.
-func TracingRequested() bool {
+func tracingRequested() bool {
 	if strings.EqualFold(os.Getenv("OTEL_SDK_DISABLED"), "true") {
 		return false
 	}
@@ -43,11 +43,11 @@ type Tracing struct {
 }
 
 // StartTracing installs the OTLP tracer provider as the process's global
-// one when TracingRequested; otherwise it returns nil and the global
+// one when tracingRequested; otherwise it returns nil and the global
 // provider stays OpenTelemetry's no-op one, which the instrumentation
 // (HTTP, SQL, webhook attempts) costs next to nothing with.
 func StartTracing(ctx context.Context, service string) (*Tracing, error) {
-	if !TracingRequested() {
+	if !tracingRequested() {
 		return nil, nil
 	}
 	exporter, err := otlpExporter(ctx)

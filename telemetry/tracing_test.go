@@ -20,8 +20,8 @@ func TestTracingRequested(t *testing.T) {
 			for _, key := range []string{"OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_SDK_DISABLED"} {
 				t.Setenv(key, c.env[key])
 			}
-			if got := TracingRequested(); got != c.want {
-				t.Errorf("TracingRequested() = %t, want %t", got, c.want)
+			if got := tracingRequested(); got != c.want {
+				t.Errorf("tracingRequested() = %t, want %t", got, c.want)
 			}
 		})
 	}

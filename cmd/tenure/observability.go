@@ -47,11 +47,6 @@ func observe(ctx context.Context, cfg *config.Config) (observability, error) {
 	return o, nil
 }
 
-// temporalOptions adds the SDK's metrics and tracing to a client's options.
-func (o observability) temporalOptions(opts *client.Options) error {
-	return telemetry.TemporalOptions(opts, o.metrics, o.tracing != nil)
-}
-
 // watchWorker exports what the workers look after: the events waiting for
 // the relay and the CSV import queue, read from the database.
 func (o observability) watchWorker(store *db.Store, logger *slog.Logger) {
@@ -69,8 +64,8 @@ func (o observability) serveAdmin(ctx context.Context, store *db.Store, tc clien
 	return telemetry.NewAdmin(o.metrics, telemetry.NewReadiness(store.Pool, tc), logger).Serve(ctx, o.admin)
 }
 
-// close exports the spans still buffered and closes the admin listener if
-// nothing served it.
+// close exports the spans still buffered and closes the admin listener,
+// which Serve has closed already if it ran.
 func (o observability) close(logger *slog.Logger) {
 	if o.admin != nil {
 		o.admin.Close()

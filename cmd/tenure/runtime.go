@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/internal/temporalcli"
+	"github.com/tenurehq/tenure/telemetry"
 )
 
 // loadConfig reads and validates the configuration parts a command needs.
@@ -51,7 +52,7 @@ func dialTemporal(ctx context.Context, cfg *config.Config, logger *slog.Logger, 
 		Namespace: cfg.Temporal.Namespace,
 		Logger:    temporallog.NewStructuredLogger(logger.With("component", "temporal")),
 	}
-	if err := obs.temporalOptions(&opts); err != nil {
+	if err := telemetry.TemporalOptions(&opts, obs.metrics, obs.tracing != nil); err != nil {
 		return nil, err
 	}
 	c, err := client.DialContext(ctx, opts)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/offers"
 )
 
@@ -66,14 +67,7 @@ type CustomerChangeRequest struct {
 // set when the customer accepted (nil for the sandbox's simulation, which
 // sends none).
 type SubmitRequest struct {
-	Checkout *Submission
-}
-
-// Submission is what the customer accepted: see activities.OfferSubmission.
-type Submission struct {
-	Agreement     offers.Agreement
-	DiscountCode  string
-	LastUpdatedAt time.Time
+	Checkout *activities.CustomerAcceptance
 }
 
 // VoidRequest voids the offer, naming the offer that supersedes it if any.

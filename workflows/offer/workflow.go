@@ -153,10 +153,7 @@ func (w *offerWorkflow) submitForReview(ctx workflow.Context, req SubmitRequest)
 			return w.move(ctx, SubmitForReview, nil)
 		}
 		in := w.transition(SubmitForReview, nil)
-		s := req.Checkout
-		err := entity.Persist(ctx, a.Submit, activities.OfferSubmission{
-			Offer: in, Agreement: s.Agreement, DiscountCode: s.DiscountCode, LastUpdatedAt: s.LastUpdatedAt,
-		})
+		err := entity.Persist(ctx, a.Submit, activities.OfferSubmission{Offer: in, CustomerAcceptance: *req.Checkout})
 		if err != nil {
 			return err
 		}
