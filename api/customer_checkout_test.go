@@ -74,10 +74,6 @@ func (r response) validationError(t *testing.T) string {
 	return v.Message
 }
 
-// rentableLine drops the offer payload's cable, which is too cheap to rent
-// and so keeps its line from being rented.
-func rentableLine(p map[string]any) { delete(p["lines"].([]map[string]any)[0], "sub_lines") }
-
 // validEndCustomer is complete data of a German GmbH and its buyer.
 func validEndCustomer() map[string]any {
 	return map[string]any{
@@ -96,7 +92,7 @@ func validEndCustomer() map[string]any {
 func TestCustomerCheckout(t *testing.T) {
 	f := newCustomerFixture(t)
 	h := f.h
-	o := f.newCustomerOffer(t, "checkout-1", rentableLine)
+	o := f.newCustomerOffer(t, "checkout-1", withoutSublines)
 	token := h.customerToken(t, o, "")
 	path := "/offers/" + o.id
 
@@ -251,7 +247,7 @@ func TestCustomerAcceptRacingForADiscount(t *testing.T) {
 	}
 	racers := make([]*racer, 2)
 	for i := range racers {
-		o := f.newCustomerOffer(t, "race-"+string(rune('a'+i)), rentableLine)
+		o := f.newCustomerOffer(t, "race-"+string(rune('a'+i)), withoutSublines)
 		token := h.customerToken(t, o, "")
 		racers[i] = &racer{o: o, token: token, at: f.readyToAccept(t, o, token)}
 	}

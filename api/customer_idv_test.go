@@ -294,7 +294,7 @@ func TestIdentityVerificationWithAConfiguredProvider(t *testing.T) {
 }
 
 // withoutSublines leaves out the cable, which production's catalog rules
-// find too cheap to finance.
+// find too cheap to finance and which keeps its line from being rented.
 func withoutSublines(p map[string]any) {
 	for _, line := range p["lines"].([]map[string]any) {
 		delete(line, "sub_lines")

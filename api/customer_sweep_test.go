@@ -448,7 +448,7 @@ func TestCustomerBadInputSweep(t *testing.T) {
 		c.RateLimit.Address = config.BucketConfig{PerSecond: 1_000_000, Burst: 1_000_000}
 	})
 	h := f.h
-	w := sweepWorld{f: f, a: f.newCustomerOffer(t, "sweep-a", rentableLine), b: f.newCustomerOffer(t, "sweep-b"), sellerToken: f.token}
+	w := sweepWorld{f: f, a: f.newCustomerOffer(t, "sweep-a", withoutSublines), b: f.newCustomerOffer(t, "sweep-b"), sellerToken: f.token}
 	w.lineA = w.a.view.Lines[0].ID
 	w.tokenA = h.customerToken(t, w.a, "")
 	w.expiredA, _, _ = identity.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(w.a.id), f.seller.Seller.ID, identity.CustomerScopes, time.Now().Add(time.Second))

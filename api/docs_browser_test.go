@@ -1,12 +1,9 @@
 package api_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -33,23 +30,23 @@ func TestDocsRenderBothContractsInChromium(t *testing.T) {
 	h := newHarness(t)
 	b := newDocsBrowser(t, h.serve(t))
 
-	b.open("/docs")
+	b.Open(b.base + "/docs")
 	b.waitOperations(operationIDs(openapi.Seller))
-	if got := b.eval(`location.pathname`); got != "/docs/seller" {
+	if got := browsertest.Eval[string](b.Page, `location.pathname`); got != "/docs/seller" {
 		t.Errorf("/docs shows %s, want /docs/seller", got)
 	}
-	b.screenshot("seller")
-	b.click(`#operations-offers-createOffer button.opblock-summary-control`)
-	b.waitFor(`#operations-offers-createOffer .responses-wrapper`, "Responses")
-	b.screenshot("seller-createOffer")
+	b.Screenshot("seller")
+	b.Click(`#operations-offers-createOffer button.opblock-summary-control`)
+	b.WaitText(`#operations-offers-createOffer .responses-wrapper`, "Responses")
+	b.Screenshot("seller-createOffer")
 
-	b.click(`nav a[href="/docs/customer"]`)
+	b.Click(`nav a[href="/docs/customer"]`)
 	b.waitOperations(operationIDs(openapi.Customer))
-	if got := b.eval(`document.querySelector('nav a[aria-current="page"]').textContent`); got != "Customer-Facing API" {
+	if got := browsertest.Eval[string](b.Page, `document.querySelector('nav a[aria-current="page"]').textContent`); got != "Customer-Facing API" {
 		t.Errorf("the customer page marks %q as the current API", got)
 	}
-	b.eval(`document.querySelector('#operations-offers-showOffer').scrollIntoView(), ''`)
-	b.screenshot("customer")
+	browsertest.Eval[string](b.Page, `document.querySelector('#operations-offers-showOffer').scrollIntoView(), ''`)
+	b.Screenshot("customer")
 	b.checkQuiet()
 }
 
@@ -67,27 +64,27 @@ func TestDocsTryItOutCallsThisTenure(t *testing.T) {
 		t.Fatalf("creating a shipping method: %d %s", r.status, r.body)
 	}
 	b := newDocsBrowser(t, h.serve(t))
-	b.open("/docs/seller")
-	b.waitFor(`.servers select`, "This Tenure")
-	b.click(`.btn.authorize`)
-	if err := chromedp.Do(b.ctx,
+	b.Open(b.base + "/docs/seller")
+	b.WaitText(`.servers select`, "This Tenure")
+	b.Click(`.btn.authorize`)
+	if err := chromedp.Do(b.Ctx,
 		chromedp.SendKeys(chromedp.CSS(`#client_id_clientCredentials`), s.Credentials.ClientID),
 		chromedp.SendKeys(chromedp.CSS(`#client_secret_clientCredentials`), s.Credentials.ClientSecret),
 	); err != nil {
 		t.Fatal(err)
 	}
-	b.click(`.auth-btn-wrapper .authorize`)
-	b.waitFor(`.auth-btn-wrapper`, "Logout")
-	b.click(`.auth-btn-wrapper .btn-done`)
+	b.Click(`.auth-btn-wrapper .authorize`)
+	b.WaitText(`.auth-btn-wrapper`, "Logout")
+	b.Click(`.auth-btn-wrapper .btn-done`)
 
 	const operation = `#operations-shipping-methods-listShippingMethods`
-	b.click(operation + ` button.opblock-summary-control`)
-	b.click(operation + ` .try-out__btn`)
-	b.click(operation + ` .execute`)
-	b.waitFor(operation+` .live-responses-table tbody .response-col_status`, "200")
-	b.waitFor(operation+` .live-responses-table`, `"seller_shipping_method_reference": "docs-courier"`)
-	b.eval(`document.querySelector('` + operation + ` .live-responses-table').scrollIntoView(), ''`)
-	b.screenshot("listShippingMethods")
+	b.Click(operation + ` button.opblock-summary-control`)
+	b.Click(operation + ` .try-out__btn`)
+	b.Click(operation + ` .execute`)
+	b.WaitText(operation+` .live-responses-table tbody .response-col_status`, "200")
+	b.WaitText(operation+` .live-responses-table`, `"seller_shipping_method_reference": "docs-courier"`)
+	browsertest.Eval[string](b.Page, `document.querySelector('`+operation+` .live-responses-table').scrollIntoView(), ''`)
+	b.Screenshot("listShippingMethods")
 	b.checkQuiet()
 }
 
@@ -105,25 +102,27 @@ func operationIDs(contract []byte) []string {
 // with the errors the page wrote to the console and every address it
 // asked for.
 type docsBrowser struct {
-	t           *testing.T
-	ctx         context.Context
-	base, shots string
-	shot        int
+	*browsertest.Page
+	base string
 
 	mu            sync.Mutex
 	consoleErrors []string
 	requests      []string
 }
 
+// newDocsBrowser starts Chromium (see browsertest.Start); its window
+// screenshots go to docs/<test> of the artifacts, and a wait that times out
+// also reports the console's errors and the requests so far.
 func newDocsBrowser(t *testing.T, base string) *docsBrowser {
 	t.Helper()
-	b := &docsBrowser{
-		t: t, base: base, shots: browsertest.Artifacts(t, "docs"),
-		ctx: browsertest.Start(t, 3*time.Minute, browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}),
+	b := &docsBrowser{base: base}
+	b.Page = &browsertest.Page{
+		T: t, Dir: browsertest.Artifacts(t, "docs"), Wait: 30 * time.Second, OnTimeout: b.checkQuiet,
+		Ctx: browsertest.Start(t, 3*time.Minute, browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}),
 	}
 	// The listener runs on the tab's reading loop: an event that came
 	// before a command's answer is recorded when the command returns.
-	if err := chromedp.Listen(b.ctx, b.record); err != nil {
+	if err := chromedp.Listen(b.Ctx, b.record); err != nil {
 		t.Fatal(err)
 	}
 	return b
@@ -160,103 +159,38 @@ func (b *docsBrowser) record(ev any) {
 	}
 }
 
-func (b *docsBrowser) open(path string) {
-	b.t.Helper()
-	if err := chromedp.Do(b.ctx, chromedp.Navigate(b.base+path)); err != nil {
-		b.t.Fatal(err)
-	}
-}
-
-func (b *docsBrowser) click(sel string) {
-	b.t.Helper()
-	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
-		b.screenshot("failure")
-		b.t.Fatalf("clicking %s: %v", sel, err)
-	}
-}
-
-func (b *docsBrowser) eval(expression string) string {
-	b.t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](expression))
-	if err != nil {
-		b.t.Fatalf("evaluating %s: %v", expression, err)
-	}
-	return v
-}
-
 // waitOperations waits until the page shows exactly the operations ids
 // (Swagger UI lists an operation under each of its tags).
 func (b *docsBrowser) waitOperations(ids []string) {
-	b.t.Helper()
+	b.T.Helper()
 	want := strings.Join(ids, " ")
-	b.poll("operations "+want, func() (string, bool) {
-		shown := b.eval(`[...new Set([...document.querySelectorAll('.opblock-summary-operation-id')].map((e) => e.textContent.trim()))].sort().join(' ')`)
+	b.Poll("operations "+want, func() (string, bool) {
+		shown := browsertest.Eval[string](b.Page, `[...new Set([...document.querySelectorAll('.opblock-summary-operation-id')].map((e) => e.textContent.trim()))].sort().join(' ')`)
 		return shown, shown == want
 	})
-}
-
-// waitFor waits until the element sel holds text containing want.
-func (b *docsBrowser) waitFor(sel, want string) {
-	b.t.Helper()
-	b.poll(fmt.Sprintf("%s to say %q", sel, want), func() (string, bool) {
-		text := b.eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? e.textContent : ''; })()`, sel))
-		return text, strings.Contains(text, want)
-	})
-}
-
-// poll checks until check holds; after 30 s the test fails with what it
-// saw last and a screenshot.
-func (b *docsBrowser) poll(what string, check func() (string, bool)) {
-	b.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		seen, ok := check()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			b.screenshot("timeout")
-			b.checkQuiet()
-			b.t.Fatalf("waited 30 s for %s; last saw %.500q", what, seen)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// screenshot saves the window as NN-name.png.
-func (b *docsBrowser) screenshot(name string) {
-	b.t.Helper()
-	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		b.t.Fatalf("screenshot %s: %v", name, err)
-	}
-	b.shot++
-	if err := os.WriteFile(filepath.Join(b.shots, fmt.Sprintf("%02d-%s.png", b.shot, name)), png, 0o644); err != nil {
-		b.t.Fatal(err)
-	}
 }
 
 // checkQuiet wants no console error so far, and every request so far
 // for the server's own origin (data: URLs never leave the page).
 func (b *docsBrowser) checkQuiet() {
-	b.t.Helper()
+	b.T.Helper()
 	origin, err := url.Parse(b.base)
 	if err != nil {
-		b.t.Fatal(err)
+		b.T.Fatal(err)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, e := range b.consoleErrors {
-		b.t.Errorf("the page wrote an error to the console: %s", e)
+		b.T.Errorf("the page wrote an error to the console: %s", e)
 	}
 	if len(b.requests) == 0 {
-		b.t.Error("the browser recorded no request at all")
+		b.T.Error("the browser recorded no request at all")
 	}
 	for _, raw := range b.requests {
 		u, err := url.Parse(raw)
 		if err != nil || u.Scheme != "data" && (u.Scheme != origin.Scheme || u.Host != origin.Host) {
-			b.t.Errorf("the page asked for %.200s, outside %s", raw, b.base)
+			b.T.Errorf("the page asked for %.200s, outside %s", raw, b.base)
 		}
 	}
-	b.t.Logf("%d requests, all for %s or data: URLs", len(b.requests), b.base)
+	b.T.Logf("%d requests, all for %s or data: URLs", len(b.requests), b.base)
 }

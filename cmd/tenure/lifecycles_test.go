@@ -17,7 +17,6 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/contractcheck"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 	"github.com/tenurehq/tenure/internal/testenv"
@@ -154,23 +153,16 @@ func uuidOf(t *testing.T, s string) uuid.UUID {
 // apiURL through a client whose responses are checked against the contract.
 func serverSeller(t *testing.T, store *db.Store, cfg *config.Config, apiURL, name string) (*sellerclient.Client, *testenv.Receiver) {
 	t.Helper()
-	seller, err := identity.CreateSeller(t.Context(), store, name, "EUR")
-	if err != nil {
-		t.Fatal(err)
-	}
-	serverCatalog(t, store, cfg, seller.Seller.ID)
+	seller := testenv.NewSeller(t, store, cfg, apiURL, name, serverProduct())
 	rcv := testenv.NewReceiver(t, testenv.Always(http.StatusOK))
 	endpoints, err := webhook.NewEndpoints(store, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := endpoints.Create(t.Context(), seller.Seller.ID, webhook.EndpointInput{URL: rcv.URL}); err != nil {
+	if _, err := endpoints.Create(t.Context(), seller.ID, webhook.EndpointInput{URL: rcv.URL}); err != nil {
 		t.Fatal(err)
 	}
-	client, err := sellerclient.Login(t.Context(), apiURL, seller.Credentials.ClientID, seller.Credentials.ClientSecret)
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := seller.Client
 	client.HTTP.Transport = contractcheck.Transport(t, client.HTTP.Transport)
 	return client, rcv
 }

@@ -142,22 +142,15 @@ func TestProductionRiskReviewAndOperatorDecisions(t *testing.T) {
 // rules both support.
 func serverCatalog(t *testing.T, store *db.Store, cfg *config.Config, sellerID uuid.UUID) {
 	t.Helper()
-	valid, rejections := catalog.ValidateBatch([]catalog.ProductInput{{
+	testenv.Catalog(t, store, cfg, sellerID, "EUR", serverProduct())
+}
+
+// serverProduct is the server as the catalog imports it: 5,000.00 EUR net,
+// sku "server".
+func serverProduct() catalog.ProductInput {
+	return catalog.ProductInput{
 		Title: "Server", Type: "hardware", IsActive: true,
 		Price:      catalog.Money{Currency: "EUR", Net: 500000, Gross: 595000},
 		References: []catalog.Reference{{Source: "sku", Reference: "server"}},
-	}}, "EUR")
-	if len(rejections) > 0 {
-		t.Fatal(rejections)
-	}
-	err := store.InTx(t.Context(), func(q *dbgen.Queries) error {
-		_, refused, err := catalog.Importer{Policy: catalog.NewPolicy(cfg)}.Upsert(t.Context(), q, sellerID, valid)
-		if len(refused) > 0 {
-			t.Fatalf("refused %+v", refused)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

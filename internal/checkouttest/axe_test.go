@@ -70,8 +70,8 @@ const axeRun = `(async () => {
 // axeFindings are the serious and critical accessibility findings on the
 // screen as it is.
 func (b *browser) axeFindings() []axeFinding {
-	b.t.Helper()
-	source := loadAxe(b.t)
+	b.T.Helper()
+	source := loadAxe(b.T)
 	if !eval[bool](b, "typeof axe !== 'undefined'") {
 		eval[bool](b, source+";true")
 	}
@@ -81,9 +81,9 @@ func (b *browser) axeFindings() []axeFinding {
 // axe fails the test for every serious or critical accessibility finding
 // on the screen as it is.
 func (b *browser) axe(screen string) {
-	b.t.Helper()
+	b.T.Helper()
 	for _, f := range b.axeFindings() {
-		b.t.Errorf("%s: axe-core %s (%s): %s at %s", screen, f.ID, f.Impact, f.Help, strings.Join(f.Nodes, ", "))
+		b.T.Errorf("%s: axe-core %s (%s): %s at %s", screen, f.ID, f.Impact, f.Help, strings.Join(f.Nodes, ", "))
 	}
 }
 
@@ -98,7 +98,7 @@ func TestAxeReportsWhatItShould(t *testing.T) {
 	}))
 	t.Cleanup(server.Close)
 	b := newBrowser(t, desktopEnglish)
-	b.open(server.URL)
+	b.Open(server.URL)
 	found := map[string]bool{}
 	for _, f := range b.axeFindings() {
 		found[f.ID] = true

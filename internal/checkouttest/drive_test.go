@@ -15,8 +15,8 @@ import (
 
 // idOfLabel is the id of the control whose label starts with text.
 func (b *browser) idOfLabel(text string) string {
-	b.t.Helper()
-	return b.waitFor(fmt.Sprintf("a control labelled %q", text), func() (string, bool) {
+	b.T.Helper()
+	return b.Poll(fmt.Sprintf("a control labelled %q", text), func() (string, bool) {
 		id := eval[string](b, fmt.Sprintf(`(() => { const l = [...document.querySelectorAll('main label')].find((l) => l.textContent.trim().startsWith(%q)); return l ? l.htmlFor : ''; })()`, text))
 		return id, id != ""
 	})
@@ -24,23 +24,23 @@ func (b *browser) idOfLabel(text string) string {
 
 // tabTo presses Tab until the focus is on sel, as a keyboard user moves.
 func (b *browser) tabTo(sel string) {
-	b.t.Helper()
+	b.T.Helper()
 	for range 150 {
 		if eval[bool](b, fmt.Sprintf(`document.activeElement && document.activeElement.matches(%q)`, sel)) {
 			return
 		}
-		b.do(chromedp.KeyEvent(kb.Tab))
+		b.Do(chromedp.KeyEvent(kb.Tab))
 	}
-	b.screenshot("tab")
-	b.t.Fatalf("Tab never reached %s", sel)
+	b.Screenshot("tab")
+	b.T.Fatalf("Tab never reached %s", sel)
 }
 
 // press activates sel: a click, or Tab to it and Enter (Space for check
 // boxes and radio buttons).
 func (b *browser) press(sel string, keyboard bool) {
-	b.t.Helper()
+	b.T.Helper()
 	if !keyboard {
-		b.do(chromedp.Click(chromedp.CSS(sel)))
+		b.Do(chromedp.Click(chromedp.CSS(sel)))
 		return
 	}
 	b.tabTo(sel)
@@ -48,34 +48,34 @@ func (b *browser) press(sel string, keyboard bool) {
 	if eval[bool](b, `['checkbox', 'radio'].includes(document.activeElement.type)`) {
 		key = " "
 	}
-	b.do(chromedp.KeyEvent(key))
+	b.Do(chromedp.KeyEvent(key))
 }
 
 // typeInto replaces the text of the field sel, reached with Tab or a
 // click: select all, delete, type.
 func (b *browser) typeInto(sel, text string, keyboard bool) {
-	b.t.Helper()
+	b.T.Helper()
 	if keyboard {
 		b.tabTo(sel)
 	} else {
-		b.do(chromedp.Click(chromedp.CSS(sel)))
+		b.Do(chromedp.Click(chromedp.CSS(sel)))
 	}
-	b.do(chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.KeyEvent(kb.Delete))
+	b.Do(chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.KeyEvent(kb.Delete))
 	if text != "" {
-		b.do(chromedp.KeyEvent(text))
+		b.Do(chromedp.KeyEvent(text))
 	}
 	if got := eval[string](b, fmt.Sprintf(`document.querySelector(%q).value`, sel)); got != text {
-		b.t.Fatalf("%s holds %q after typing %q", sel, got, text)
+		b.T.Fatalf("%s holds %q after typing %q", sel, got, text)
 	}
 }
 
 // selectOption picks value in the list sel: with the keyboard, arrow keys
 // on the focused list until it shows value.
 func (b *browser) selectOption(sel, value string, keyboard bool) {
-	b.t.Helper()
+	b.T.Helper()
 	current := func() string { return eval[string](b, fmt.Sprintf(`document.querySelector(%q).value`, sel)) }
 	if !keyboard {
-		b.do(chromedp.Click(chromedp.CSS(sel)), chromedp.SetValue(chromedp.CSS(sel), value))
+		b.Do(chromedp.Click(chromedp.CSS(sel)), chromedp.SetValue(chromedp.CSS(sel), value))
 		eval[bool](b, fmt.Sprintf(`document.querySelector(%q).dispatchEvent(new Event('change', { bubbles: true }))`, sel))
 	} else {
 		b.tabTo(sel)
@@ -84,7 +84,7 @@ func (b *browser) selectOption(sel, value string, keyboard bool) {
 				if current() == value {
 					break
 				}
-				b.do(chromedp.KeyEvent(key))
+				b.Do(chromedp.KeyEvent(key))
 				if key == kb.Home {
 					break
 				}
@@ -92,13 +92,13 @@ func (b *browser) selectOption(sel, value string, keyboard bool) {
 		}
 	}
 	if got := current(); got != value {
-		b.t.Fatalf("%s shows %q, want %q", sel, got, value)
+		b.T.Fatalf("%s shows %q, want %q", sel, got, value)
 	}
 }
 
 // enter gives the control sel a value: typed into a field, picked in a list.
 func (b *browser) enter(sel, value string, keyboard bool) {
-	b.t.Helper()
+	b.T.Helper()
 	if eval[string](b, fmt.Sprintf(`document.querySelector(%q).tagName`, sel)) == "SELECT" {
 		b.selectOption(sel, value, keyboard)
 		return
@@ -109,11 +109,11 @@ func (b *browser) enter(sel, value string, keyboard bool) {
 // chooseRadio checks the radio button labelled text: with the keyboard,
 // Tab into its group and arrow keys until it is checked.
 func (b *browser) chooseRadio(label string, keyboard bool) {
-	b.t.Helper()
+	b.T.Helper()
 	id := b.idOfLabel(label)
 	sel := "#" + id
 	if !keyboard {
-		b.do(chromedp.Click(chromedp.CSS(sel)))
+		b.Do(chromedp.Click(chromedp.CSS(sel)))
 	} else {
 		group := eval[string](b, fmt.Sprintf(`document.getElementById(%q).name`, id))
 		b.tabTo(fmt.Sprintf(`input[name=%q]:checked`, group))
@@ -121,11 +121,11 @@ func (b *browser) chooseRadio(label string, keyboard bool) {
 			if eval[bool](b, fmt.Sprintf(`document.getElementById(%q).checked`, id)) {
 				break
 			}
-			b.do(chromedp.KeyEvent(kb.ArrowDown))
+			b.Do(chromedp.KeyEvent(kb.ArrowDown))
 		}
 	}
 	if !eval[bool](b, fmt.Sprintf(`document.getElementById(%q).checked`, id)) {
-		b.t.Fatalf("the radio button %q is not checked", label)
+		b.T.Fatalf("the radio button %q is not checked", label)
 	}
 }
 
@@ -135,7 +135,7 @@ func field(path string) string { return fmt.Sprintf(`[name=%q]`, path) }
 // errorOf is the text shown next to the control sel as its error; the
 // control must be marked invalid and described by it.
 func (b *browser) errorOf(sel string) string {
-	b.t.Helper()
+	b.T.Helper()
 	return eval[string](b, fmt.Sprintf(`(() => {
 		const c = document.querySelector(%q);
 		const ids = (c.getAttribute('aria-describedby') || '').split(' ');
@@ -146,6 +146,6 @@ func (b *browser) errorOf(sel string) string {
 
 // monthlyTotal is the summary's monthly total as shown.
 func (b *browser) monthlyTotal() string {
-	b.t.Helper()
+	b.T.Helper()
 	return strings.TrimSpace(eval[string](b, `(() => { const s = document.querySelector('.summary:not([aria-busy]) dd.total'); return s ? s.textContent : ''; })()`))
 }

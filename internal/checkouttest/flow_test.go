@@ -126,7 +126,7 @@ func TestCheckoutOfOffersThatAreOver(t *testing.T) {
 	t.Run("voided", func(t *testing.T) {
 		s.simulate(t, "mark_offer_voided", voided.ID)
 		b := newBrowser(t, desktopEnglish)
-		b.open(voided.CheckoutURL)
+		b.Open(voided.CheckoutURL)
 		b.waitHeading(msg(t, "en", "end.voided.heading"))
 		b.check("voided")
 	})
@@ -139,8 +139,8 @@ func TestCheckoutOfOffersThatAreOver(t *testing.T) {
 			t.Fatalf("editing the offer made no new offer: %+v", edited)
 		}
 		b := newBrowser(t, phoneGerman)
-		b.open(old.CheckoutURL)
-		b.waitFor("the new offer's checkout", func() (string, bool) {
+		b.Open(old.CheckoutURL)
+		b.Poll("the new offer's checkout", func() (string, bool) {
 			at := b.location()
 			return at, strings.Contains(at, "/checkout/offers/"+edited.ID+"?token=")
 		})
@@ -152,7 +152,7 @@ func TestCheckoutOfOffersThatAreOver(t *testing.T) {
 		s.simulate(t, "mark_offer_for_review", o.ID)
 		s.simulate(t, "mark_offer_declined", o.ID)
 		b := newBrowser(t, desktopDutch)
-		b.open(o.CheckoutURL)
+		b.Open(o.CheckoutURL)
 		b.waitHeading(msg(t, "nl", "status.declined.heading"))
 		b.check("declined")
 	})
@@ -162,7 +162,7 @@ func TestCheckoutOfOffersThatAreOver(t *testing.T) {
 // accept button, checking each screen.
 func walkToAcceptance(t *testing.T, b *browser, o offer, lang string, keyboard bool) {
 	t.Helper()
-	b.open(o.CheckoutURL)
+	b.Open(o.CheckoutURL)
 	b.waitHeading(msg(t, lang, "offer.heading"))
 	b.check("offer")
 	shown := b.monthlyTotal()
@@ -172,7 +172,7 @@ func walkToAcceptance(t *testing.T, b *browser, o offer, lang string, keyboard b
 	if !eval[bool](b, fmt.Sprintf(`document.querySelector(%q).checked`, service)) {
 		t.Fatal("device replacement is not chosen")
 	}
-	b.waitFor("the previewed monthly total", func() (string, bool) {
+	b.Poll("the previewed monthly total", func() (string, bool) {
 		now := b.monthlyTotal()
 		return now, now != "" && now != shown
 	})
@@ -200,7 +200,7 @@ func walkToAcceptance(t *testing.T, b *browser, o offer, lang string, keyboard b
 	}
 	b.press("main button[type=submit]", keyboard)
 	vat := field("end_customer.vat_number")
-	said := b.waitFor("the VAT number's error next to it", func() (string, bool) {
+	said := b.Poll("the VAT number's error next to it", func() (string, bool) {
 		text := b.errorOf(vat)
 		return text, text != ""
 	})
@@ -221,7 +221,7 @@ func walkToAcceptance(t *testing.T, b *browser, o offer, lang string, keyboard b
 	b.check("delivery")
 	b.press("main button[type=submit]", keyboard)
 
-	next := b.waitFor("identity verification or the review", func() (string, bool) {
+	next := b.Poll("identity verification or the review", func() (string, bool) {
 		h := b.waitHeading("")
 		return h, h == msg(t, lang, "identity.title") || h == msg(t, lang, "review.title")
 	})
@@ -230,7 +230,7 @@ func walkToAcceptance(t *testing.T, b *browser, o offer, lang string, keyboard b
 		b.press("main button.primary", keyboard)
 		b.waitHeading("Identity verification (simulation)")
 		b.press(`button[value="verified"]`, keyboard)
-		b.waitText("main", msg(t, lang, "identity.verified"))
+		b.WaitText("main", msg(t, lang, "identity.verified"))
 		b.check("identity-verified")
 		b.press("main button.primary", keyboard)
 	}
@@ -240,16 +240,16 @@ func walkToAcceptance(t *testing.T, b *browser, o offer, lang string, keyboard b
 	discount := field("discount_code")
 	b.typeInto(discount, "NOPE", keyboard)
 	b.press("main .inline button", keyboard)
-	b.waitFor("the unknown code's error", func() (string, bool) {
+	b.Poll("the unknown code's error", func() (string, bool) {
 		text := b.errorOf(discount)
 		return text, text == msg(t, lang, "discount.not_found")
 	})
 	b.typeInto(discount, "SPRING10", keyboard)
 	b.press("main .inline button", keyboard)
-	b.waitText(".discount-status", upTo(t, lang, "review.discountValid"))
+	b.WaitText(".discount-status", upTo(t, lang, "review.discountValid"))
 	b.press("main button.accept", keyboard)
 	consent := field("consent")
-	b.waitFor("the consent's error", func() (string, bool) {
+	b.Poll("the consent's error", func() (string, bool) {
 		text := b.errorOf(consent)
 		return text, text == msg(t, lang, "review.consentMissing")
 	})

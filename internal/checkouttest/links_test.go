@@ -27,7 +27,7 @@ func TestCheckoutLinks(t *testing.T) {
 
 	t.Run("wrong token", func(t *testing.T) {
 		b := newBrowser(t, desktopEnglish)
-		b.open(page(open.ID, "?token=1893456000.not-the-mac"))
+		b.Open(page(open.ID, "?token=1893456000.not-the-mac"))
 		b.waitHeading(msg(t, "en", "end.invalidLink.heading"))
 		b.check("invalid-link")
 
@@ -38,7 +38,7 @@ func TestCheckoutLinks(t *testing.T) {
 		if lang := eval[string](b, "document.documentElement.lang"); lang != "de" {
 			t.Errorf("the page's language is %q after switching to German", lang)
 		}
-		b.do(chromedp.Reload())
+		b.Do(chromedp.Reload())
 		b.waitHeading(msg(t, "de", "end.invalidLink.heading"))
 		b.check("invalid-link-german")
 	})
@@ -47,20 +47,20 @@ func TestCheckoutLinks(t *testing.T) {
 		b := newBrowser(t, desktopDutch)
 		id := uuid.NewString()
 		token := links.NewSigner(s.cfg.Links.SigningKey).Sign(offers.TokenPurpose, id, time.Now().Add(time.Hour))
-		b.open(page(id, "?token="+url.QueryEscape(token)))
+		b.Open(page(id, "?token="+url.QueryEscape(token)))
 		b.waitHeading(msg(t, "nl", "end.notFound.heading"))
 		b.check("not-found")
 	})
 
 	t.Run("not an offer id", func(t *testing.T) {
 		b := newBrowser(t, desktopEnglish)
-		b.open(page("nothing-here", "?token=x"))
+		b.Open(page("nothing-here", "?token=x"))
 		b.waitHeading(msg(t, "en", "end.invalidLink.heading"))
 	})
 
 	t.Run("back from the provider in another browser", func(t *testing.T) {
 		b := newBrowser(t, phoneGerman)
-		b.open(page(open.ID, "?idv_session="+uuid.NewString()))
+		b.Open(page(open.ID, "?idv_session="+uuid.NewString()))
 		b.waitHeading(msg(t, "de", "end.missingToken.heading"))
 		b.check("missing-link")
 	})
@@ -76,9 +76,9 @@ func TestCheckoutLinks(t *testing.T) {
 			t.Fatalf("the offer did not expire: %s", o.Status)
 		}
 		b := newBrowser(t, phoneGerman)
-		b.open(expiring.CheckoutURL)
+		b.Open(expiring.CheckoutURL)
 		b.waitHeading(msg(t, "de", "end.expiredLink.heading"))
-		text := b.waitText("main .lead", before(t, "de", "end.expiredLink.text"))
+		text := b.WaitText("main .lead", before(t, "de", "end.expiredLink.text"))
 		// A German long date: "am 3. Mai 2027 abgelaufen".
 		if !regexp.MustCompile(`am \d{1,2}\. [A-ZÄÖÜ][a-zäöü]+ \d{4} abgelaufen`).MatchString(text) {
 			t.Errorf("the expiry date is not written the German way: %q", text)
@@ -88,9 +88,9 @@ func TestCheckoutLinks(t *testing.T) {
 
 	t.Run("open offer", func(t *testing.T) {
 		b := newBrowser(t, desktopEnglish)
-		b.open(open.CheckoutURL)
+		b.Open(open.CheckoutURL)
 		b.waitHeading(msg(t, "en", "offer.heading"))
-		exchanged := b.waitFor("the token exchange", func() (string, bool) {
+		exchanged := b.Poll("the token exchange", func() (string, bool) {
 			status := eval[int](b, `(() => { const e = performance.getEntriesByType('resource').find((r) => r.name.endsWith('/oauth2/token')); return e ? e.responseStatus : 0; })()`)
 			return http.StatusText(status), status == http.StatusOK
 		})

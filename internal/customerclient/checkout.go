@@ -31,17 +31,16 @@ type Offer struct {
 		Services []struct {
 			ID string `json:"id"`
 		} `json:"available_first_party_services"`
-		SelectedTermID string `json:"selected_contract_terms_id"`
 	} `json:"lines"`
 }
 
 // Customer is one end customer holding an offer's checkout link.
 type Customer struct {
-	HTTP    *http.Client
-	baseURL string
-	offerID string
-	shared  string
-	bearer  string
+	httpClient *http.Client
+	baseURL    string
+	offerID    string
+	shared     string
+	bearer     string
 }
 
 // Open reads an offer's checkout link (…/checkout/offers/{id}?token=…);
@@ -56,7 +55,7 @@ func Open(httpClient *http.Client, apiURL, checkoutURL string) (*Customer, error
 	if !ok || u.Query().Get("token") == "" {
 		return nil, fmt.Errorf("%s is not a checkout link", checkoutURL)
 	}
-	return &Customer{HTTP: httpClient, baseURL: apiURL, offerID: id, shared: u.Query().Get("token")}, nil
+	return &Customer{httpClient: httpClient, baseURL: apiURL, offerID: id, shared: u.Query().Get("token")}, nil
 }
 
 // Choice is how the customer takes every line: rented over Months with
@@ -103,8 +102,8 @@ func (c *Customer) Prepare(ctx context.Context, choice Choice) (time.Time, error
 	if err := c.Exchange(ctx); err != nil {
 		return time.Time{}, err
 	}
-	var o Offer
-	if err := c.call(ctx, http.MethodGet, "", nil, &o); err != nil {
+	o, err := c.Show(ctx)
+	if err != nil {
 		return time.Time{}, err
 	}
 	for _, step := range []struct {
@@ -115,10 +114,8 @@ func (c *Customer) Prepare(ctx context.Context, choice Choice) (time.Time, error
 			return time.Time{}, err
 		}
 	}
-	if err := c.call(ctx, http.MethodGet, "", nil, &o); err != nil {
-		return time.Time{}, err
-	}
-	return o.UpdatedAt, nil
+	o, err = c.Show(ctx)
+	return o.UpdatedAt, err
 }
 
 // EndCustomer is a German GmbH and its buyer, complete for acceptance.
@@ -212,7 +209,7 @@ type Refused struct {
 func (r *Refused) Error() string { return fmt.Sprintf("answered %d: %s", r.Status, r.Body) }
 
 func (c *Customer) send(req *http.Request, out any) error {
-	resp, err := c.HTTP.Do(req)
+	resp, err := c.httpClient.Do(req)
 	if err != nil {
 		return err
 	}

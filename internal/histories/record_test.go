@@ -230,8 +230,9 @@ func recordProduction(t *testing.T) {
 	if imported.Status != "completed" {
 		t.Fatalf("the production product was not imported: %+v", imported)
 	}
-	// In production the checkout submits offers for review; it is not
-	// served yet, so the recording sends the update the checkout will.
+	// The recording submits offers for review with the bare update, as the
+	// sandbox's simulation does; a customer's acceptance through the
+	// Customer-Facing API (which adds what they agreed to) is not recorded.
 	service := &services.Offers{Store: s.store, Temporal: s.tc}
 	sellerID := s.seller.Seller.ID
 	submit := func(id uuid.UUID) {

@@ -2,7 +2,6 @@ package observetest
 
 import (
 	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -135,17 +134,5 @@ func (s *stack) rejectedCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(time.Minute)
-	for time.Now().Before(deadline) {
-		var job csvJob
-		status, raw, err := s.client.Do(t.Context(), http.MethodGet, "/v1/catalog/imports/"+id, nil, &job)
-		if err != nil || status != http.StatusOK {
-			t.Fatalf("GET the import: %d %s %v", status, raw, err)
-		}
-		if job.Status == "failed" {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatal("the import of a file without the required columns did not fail within a minute")
+	s.awaitImport(t, id, "failed")
 }

@@ -1,8 +1,6 @@
 package observetest
 
 import (
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -96,25 +94,24 @@ func (s *stack) importCSV(t *testing.T) csvJob {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(time.Minute)
-	for time.Now().Before(deadline) {
-		var raw json.RawMessage
-		status, body, err := s.client.Do(t.Context(), http.MethodGet, "/v1/catalog/imports/"+id, nil, &raw)
-		if err != nil || status != http.StatusOK {
-			t.Fatalf("GET the import: %d %s %v", status, body, err)
-		}
-		var job csvJob
-		if err := json.Unmarshal(raw, &job); err != nil {
-			t.Fatal(err)
-		}
-		if job.Status == "completed" {
-			return job
-		}
-		if job.Status == "failed" || job.Status == "cancelled" {
-			t.Fatalf("the import ended %s: %s", job.Status, raw)
-		}
-		time.Sleep(100 * time.Millisecond)
+	return s.awaitImport(t, id, "completed")
+}
+
+// awaitImport waits until the import ends and requires it to have ended
+// as want.
+func (s *stack) awaitImport(t *testing.T, id, want string) csvJob {
+	t.Helper()
+	path := "/v1/catalog/imports/" + id
+	if err := s.client.Await(t.Context(), path, "completed", "failed", "cancelled"); err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal(fmt.Errorf("the import did not complete within a minute"))
-	return csvJob{}
+	var job csvJob
+	status, body, err := s.client.Do(t.Context(), http.MethodGet, path, nil, &job)
+	if err != nil || status != http.StatusOK {
+		t.Fatalf("GET the import: %d %s %v", status, body, err)
+	}
+	if job.Status != want {
+		t.Fatalf("the import ended %s, want %s: %s", job.Status, want, body)
+	}
+	return job
 }

@@ -52,15 +52,10 @@ func BenchmarkCustomerGetOffer(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	got, elapsed, failures := runAt(500, 10*time.Second, func(i int) error {
+	measureAt(b, "GET /customer/offers/{id} at a 500/s arrival rate", "reads", 500, 10*time.Second, func(i int) error {
 		_, err := customers[i%len(customers)].Show(context.Background())
 		return err
 	})
-	fmt.Println(got.describe("GET /customer/offers/{id} at a 500/s arrival rate", elapsed))
-	if failures > 0 {
-		b.Fatalf("%d reads failed", failures)
-	}
-	b.ReportMetric(ms(got.percentile(0.99)), "p99-ms")
 }
 
 // BenchmarkTokenExchange exchanges offers' shared tokens for bearer tokens
@@ -68,14 +63,9 @@ func BenchmarkCustomerGetOffer(b *testing.B) {
 func BenchmarkTokenExchange(b *testing.B) {
 	s := newStack(b, withoutAddressLimit)
 	customers := s.customers(b, "exchange", 100)
-	got, elapsed, failures := runAt(200, 10*time.Second, func(i int) error {
+	measureAt(b, "token exchanges at a 200/s arrival rate", "exchanges", 200, 10*time.Second, func(i int) error {
 		return customers[i%len(customers)].Exchange(context.Background())
 	})
-	fmt.Println(got.describe("token exchanges at a 200/s arrival rate", elapsed))
-	if failures > 0 {
-		b.Fatalf("%d exchanges failed", failures)
-	}
-	b.ReportMetric(ms(got.percentile(0.99)), "p99-ms")
 }
 
 // BenchmarkAcceptToPendingReview accepts 300 prepared offers (terms
@@ -92,16 +82,11 @@ func BenchmarkAcceptToPendingReview(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	got, elapsed, failures := runAt(rate, seconds*time.Second, func(i int) error {
+	measureAt(b, "acceptances to pending_review at a 20/s arrival rate", "acceptances", rate, seconds*time.Second, func(i int) error {
 		o, err := customers[i].Accept(context.Background(), prepared[i], "")
 		if err == nil && o.Status != "pending_review" {
 			err = fmt.Errorf("accepted offer is %s", o.Status)
 		}
 		return err
 	})
-	fmt.Println(got.describe("acceptances to pending_review at a 20/s arrival rate", elapsed))
-	if failures > 0 {
-		b.Fatalf("%d acceptances failed", failures)
-	}
-	b.ReportMetric(ms(got.percentile(0.99)), "p99-ms")
 }

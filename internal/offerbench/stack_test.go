@@ -3,7 +3,6 @@ package offerbench_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"slices"
@@ -17,12 +16,8 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/tenurehq/tenure/api"
-	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/sellerclient"
 	"github.com/tenurehq/tenure/internal/testenv"
 	"github.com/tenurehq/tenure/telemetry"
@@ -53,19 +48,7 @@ func newStack(b *testing.B, tune ...func(*config.Config)) *stack {
 	// address, for Prometheus to scrape while the benchmark runs.
 	metrics := telemetry.NewMetrics()
 	s := newObservedStack(b, metrics, false, tune...)
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		b.Fatalf("TENURE_BENCH_ADMIN_ADDR: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- telemetry.NewAdmin(metrics, telemetry.NewReadiness(s.store.Pool, s.temporal), testenv.AppLogger()).Serve(ctx, ln)
-	}()
-	b.Cleanup(func() {
-		cancel()
-		<-done
-	})
+	testenv.ServeAdminAt(b, addr, metrics, telemetry.NewReadiness(s.store.Pool, s.temporal))
 	return s
 }
 
@@ -79,44 +62,16 @@ func newObservedStack(b *testing.B, metrics *telemetry.Metrics, tracing bool, tu
 		f(cfg)
 	}
 	store := testenv.Database(b)
-	var opts client.Options
-	if err := telemetry.TemporalOptions(&opts, metrics, tracing); err != nil {
-		b.Fatal(err)
-	}
-	tc := testenv.ClientWith(b, testenv.Namespace(b), opts)
+	tc := testenv.ObservedTemporal(b, metrics, tracing)
 	metrics.WatchPool(store.Pool)
 	testenv.ObservedWorker(b, cfg, store, tc, metrics)
-	baseURL := testenv.ServeAPI(b, api.Deps{Config: cfg, Store: store, Temporal: tc,
-		Tokens: identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL), Logger: testenv.AppLogger(), Metrics: metrics})
-	seller, err := identity.CreateSeller(b.Context(), store, "Benchmark Shop", "EUR")
-	if err != nil {
-		b.Fatal(err)
-	}
-	valid, rejections := catalog.ValidateBatch([]catalog.ProductInput{{
-		Title: "Workstation", Type: "hardware", IsActive: true,
-		Price:      catalog.Money{Currency: "EUR", Net: 250000, Gross: 297500},
-		References: []catalog.Reference{{Source: "sku", Reference: "workstation"}},
-	}}, "EUR")
-	if len(rejections) > 0 {
-		b.Fatal(rejections)
-	}
-	err = store.InTx(b.Context(), func(q *dbgen.Queries) error {
-		_, _, err := catalog.Importer{Policy: catalog.NewPolicy(cfg)}.Upsert(b.Context(), q, seller.Seller.ID, valid)
-		return err
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := sellerclient.Login(b.Context(), baseURL, seller.Credentials.ClientID, seller.Credentials.ClientSecret)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st := &stack{temporal: tc, store: store, client: c, apiURL: baseURL,
-		product: sellerclient.Product{Source: "sku", Reference: "workstation", Net: 250000, Currency: "EUR"}}
+	baseURL := testenv.ObservedAPI(b, cfg, store, tc, metrics)
+	seller := testenv.NewSeller(b, store, cfg, baseURL, "Benchmark Shop", testenv.Workstation())
+	st := &stack{temporal: tc, store: store, client: seller.Client, apiURL: baseURL, product: seller.Product}
 	// The first offer of a fresh namespace waits for the worker's first
 	// polls and caches: time it apart, so the windows measure steady state.
 	start := time.Now()
-	status, body, err := c.Do(b.Context(), http.MethodPost, "/v1/offers", sellerclient.OfferPayload("warm-up", st.product, 1), nil)
+	status, body, err := st.client.Do(b.Context(), http.MethodPost, "/v1/offers", sellerclient.OfferPayload("warm-up", st.product, 1), nil)
 	if err != nil || status != http.StatusCreated {
 		b.Fatalf("warm-up offer: %d %s %v", status, body, err)
 	}

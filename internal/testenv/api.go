@@ -11,14 +11,21 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/telemetry"
 )
 
 // API serves Tenure's HTTP API on a free port of 127.0.0.1 until the test
 // ends and returns its base URL.
 func API(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) string {
 	t.Helper()
+	return ObservedAPI(t, cfg, store, c, nil)
+}
+
+// ObservedAPI is API counting into metrics (none when nil).
+func ObservedAPI(t testing.TB, cfg *config.Config, store *db.Store, c client.Client, metrics *telemetry.Metrics) string {
+	t.Helper()
 	return ServeAPI(t, api.Deps{Config: cfg, Store: store, Temporal: c,
-		Tokens: identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL), Logger: AppLogger()})
+		Tokens: identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL), Logger: AppLogger(), Metrics: metrics})
 }
 
 // ServeAPI is API with the dependencies given, such as a metrics registry.
