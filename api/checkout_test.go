@@ -118,17 +118,25 @@ func TestCheckoutAssetsAreVersionedCachedAndCompressed(t *testing.T) {
 		}
 	}
 
-	for _, path := range []string{
+	checkNotFoundUnder(t, h, checkoutPolicy,
 		"/checkout/assets/0000000000000000/app.js",
-		"/checkout/assets/" + version + "/missing.js",
-		"/checkout/assets/" + version + "/../checkout.go",
-	} {
+		"/checkout/assets/"+version+"/missing.js",
+		"/checkout/assets/"+version+"/../checkout.go",
+	)
+}
+
+// checkNotFoundUnder requires each path to answer 404 with the API's error
+// body and the security headers of the page it would belong to: another
+// release's asset, a missing one, one outside the folder.
+func checkNotFoundUnder(t *testing.T, h *harness, policy string, paths ...string) {
+	t.Helper()
+	for _, path := range paths {
 		r := h.get(t, path, nil)
 		if r.status != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", path, r.status)
 		}
 		r.apiError(t)
-		checkSecurityHeaders(t, path, r, checkoutPolicy)
+		checkSecurityHeaders(t, path, r, policy)
 	}
 }
 

@@ -134,18 +134,11 @@ func TestDocsRefusesWhatItDoesNotHave(t *testing.T) {
 	h := newHarness(t)
 	page := h.get(t, "/docs/seller", nil)
 	version := regexp.MustCompile(`/docs/assets/([0-9a-f]{16})/`).FindStringSubmatch(string(page.body))[1]
-	for _, path := range []string{
+	checkNotFoundUnder(t, h, docsPolicy,
 		"/docs/merchant",
 		"/docs/assets",
 		"/docs/assets/0000000000000000/docs.js",
-		"/docs/assets/" + version + "/missing.js",
-		"/docs/assets/" + version + "/../docs.go",
-	} {
-		r := h.get(t, path, nil)
-		if r.status != http.StatusNotFound {
-			t.Errorf("%s: %d, want 404", path, r.status)
-		}
-		r.apiError(t)
-		checkSecurityHeaders(t, path, r, docsPolicy)
-	}
+		"/docs/assets/"+version+"/missing.js",
+		"/docs/assets/"+version+"/../docs.go",
+	)
 }
