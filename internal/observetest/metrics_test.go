@@ -42,7 +42,11 @@ func TestMetricsMoveWithRealOperations(t *testing.T) {
 	moved("tenure_http_requests_total", labels{"operation": "createOffer", "method": "POST", "status_class": "2xx"}, 1)
 	moved("tenure_http_requests_total", labels{"operation": "runScenarioSimulation", "method": "POST", "status_class": "2xx"}, 2)
 	moved("tenure_http_requests_total", labels{"operation": "unmatched", "method": "GET", "status_class": "4xx"}, 1)
-	moved("tenure_http_requests_total", labels{"operation": "issueToken", "method": "POST"}, 0)
+	// The seller logged in before the first scrape: its token request is
+	// counted under the route's name, not its path.
+	if n := after.sum("tenure_http_requests_total", labels{"operation": "issueToken", "method": "POST", "status_class": "2xx"}); n < 1 {
+		t.Errorf("token requests counted as issueToken: %v, want at least 1", n)
+	}
 	moved("tenure_http_request_duration_seconds_count", labels{"operation": "createOffer", "method": "POST"}, 1)
 	moved("tenure_transitions_total", labels{"entity": "offer", "from": "none", "to": "created"}, 1)
 	moved("tenure_transitions_total", labels{"entity": "offer", "from": "created", "to": "pending_review"}, 1)
