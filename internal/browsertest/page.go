@@ -61,11 +61,27 @@ func (p *Page) Click(sel string) {
 // function, as a method cannot have a type parameter.
 func Eval[T any](p *Page, expression string, opts ...chromedp.EvaluateOption) T {
 	p.T.Helper()
-	v, err := chromedp.Run(p.Ctx, chromedp.Evaluate[T](expression, opts...))
-	if err != nil {
-		p.T.Fatalf("evaluating %s: %v", expression, err)
+	deadline := time.Now().Add(p.Wait)
+	for {
+		v, err := chromedp.Run(p.Ctx, chromedp.Evaluate[T](expression, opts...))
+		if err == nil {
+			return v
+		}
+		// A page that navigates (a redirect to another offer, a form
+		// sent) drops the evaluation under way; the next page answers.
+		if !navigating(err) || time.Now().After(deadline) {
+			p.T.Fatalf("evaluating %s: %v", expression, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	return v
+}
+
+// navigating reports whether an evaluation failed only because the page
+// was being replaced by another.
+func navigating(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "navigated or closed") || strings.Contains(msg, "context was destroyed") ||
+		strings.Contains(msg, "Cannot find context")
 }
 
 // WaitText waits until the element sel holds text containing want, and
