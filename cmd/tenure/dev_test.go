@@ -267,8 +267,8 @@ func TestDevRunsTheWholeStack(t *testing.T) {
 
 // runDocWalkthroughs runs the documented curl walk-throughs as written, with
 // only the API address and the seller file pointed at this test's instance:
-// the README's, from a token to a completed order, then the catalog guide's
-// CSV import.
+// the README's, from a token to a completed order, the Customer-Facing API
+// guide's checkout, then the catalog guide's CSV import.
 func runDocWalkthroughs(t *testing.T, apiURL, sellerFile string) {
 	t.Helper()
 	login := strings.Replace(docSnippet(t, "README.md", "API=http://127.0.0.1:8080\nSELLER=.tenure/sandbox-seller.json\n"),
@@ -280,10 +280,24 @@ func runDocWalkthroughs(t *testing.T, apiURL, sellerFile string) {
 	}
 
 	// The offers walk-through continues from the token of the first one.
-	out = runBash(t, login+"\n"+docSnippet(t, "README.md", "# Offers walk-through"))
+	offers := docSnippet(t, "README.md", "# Offers walk-through")
+	out = runBash(t, login+"\n"+offers)
 	for _, want := range []string{"mark_offer_for_review 200", "mark_offer_accepted 200", "acknowledged", "confirmed", `"status": "completed"`, `"status": "shipped"`, "https://tracking.example/42"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the offers walk-through printed no %q:\n%s", want, out)
+		}
+	}
+
+	// The customer's walk-through checks out an offer the offers
+	// walk-through's first command creates, stopping before its simulations.
+	create, _, ok := strings.Cut(offers, "\n# Sandbox:")
+	if !ok {
+		t.Fatal("the offers walk-through has no sandbox step to stop before")
+	}
+	out = runBash(t, login+"\n"+create+"\n"+docSnippet(t, "docs/customer-api.md", "# The customer's link"))
+	for _, want := range []string{`"status": "pending_review"`, `"code": "WELCOME-10"`, `"contract_type": "rent"`, `"duration": 24`, "topi_replace"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the customer's walk-through printed no %q:\n%s", want, out)
 		}
 	}
 
