@@ -31,7 +31,7 @@ var customerNames = map[string]string{
 	"not_found":     "NotFound",
 	"unprocessable": "Unprocessable",
 	"conflict":      "Conflict",
-	// Idempotency-Key's own refusals (README "Retries").
+	// Idempotency-Key's own refusals (docs/calling-the-api.md, "Retries").
 	"idempotency_key_in_use": "IdempotencyKeyInUse",
 	"idempotency_key_reused": "IdempotencyKeyReused",
 }

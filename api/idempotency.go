@@ -16,7 +16,7 @@ import (
 	"github.com/tenurehq/tenure/idempotency"
 )
 
-// The headers of safe retries (README "Retries").
+// The headers of safe retries (docs/calling-the-api.md, "Retries").
 const (
 	idempotencyKeyHeader = "Idempotency-Key"
 	// replayedHeader marks an answer that repeats a key's first outcome.

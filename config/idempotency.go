@@ -3,7 +3,7 @@ package config
 import "time"
 
 // IdempotencyConfig configures how requests sent with an Idempotency-Key
-// are handled (README "Retries").
+// are handled (docs/calling-the-api.md, "Retries").
 type IdempotencyConfig struct {
 	// Lease is how long a request in flight keeps its key without news from
 	// the process serving it, which renews the lease while it works; once

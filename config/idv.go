@@ -53,7 +53,7 @@ func (c *Config) validateIDV(bad func(key, format string, args ...any)) {
 	}
 	for _, code := range c.IDV.LegalForms {
 		if _, ok := checkout.LegalFormByCode(code); !ok {
-			bad("idv.legal_forms", "%q is not a legal form code; the README lists them (de_gmbh, de_sole_proprietor, sole_proprietor, …)", code)
+			bad("idv.legal_forms", "%q is not a legal form code; docs/customer-api.md lists them (de_gmbh, de_sole_proprietor, sole_proprietor, …)", code)
 		}
 	}
 }

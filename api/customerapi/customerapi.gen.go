@@ -1260,7 +1260,7 @@ type GetAnonymizedBrandingParams struct {
 
 // CreateCrmContactParams defines parameters for CreateCrmContact.
 type CreateCrmContactParams struct {
-	// IdempotencyKey Makes retrying the request safe (README "Retries"), as on the Seller API's POST operations. Any string of 1
+	// IdempotencyKey Makes retrying the request safe (docs/calling-the-api.md, "Retries"), as on the Seller API's POST operations. Any string of 1
 	// to 255 printable ASCII characters, such as a UUID; keys are kept 24 hours and belong to the offer of the
 	// bearer token or, on the operations without credentials, to the client's address. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
@@ -1273,7 +1273,7 @@ type CreateCrmContactParams struct {
 
 // ValidateDiscountParams defines parameters for ValidateDiscount.
 type ValidateDiscountParams struct {
-	// IdempotencyKey Makes retrying the request safe (README "Retries"), as on the Seller API's POST operations. Any string of 1
+	// IdempotencyKey Makes retrying the request safe (docs/calling-the-api.md, "Retries"), as on the Seller API's POST operations. Any string of 1
 	// to 255 printable ASCII characters, such as a UUID; keys are kept 24 hours and belong to the offer of the
 	// bearer token or, on the operations without credentials, to the client's address. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
@@ -1286,7 +1286,7 @@ type ValidateDiscountParams struct {
 
 // AddAccessoryFeedbackParams defines parameters for AddAccessoryFeedback.
 type AddAccessoryFeedbackParams struct {
-	// IdempotencyKey Makes retrying the request safe (README "Retries"), as on the Seller API's POST operations. Any string of 1
+	// IdempotencyKey Makes retrying the request safe (docs/calling-the-api.md, "Retries"), as on the Seller API's POST operations. Any string of 1
 	// to 255 printable ASCII characters, such as a UUID; keys are kept 24 hours and belong to the offer of the
 	// bearer token or, on the operations without credentials, to the client's address. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
@@ -1299,7 +1299,7 @@ type AddAccessoryFeedbackParams struct {
 
 // ReceiveIdvResultParams defines parameters for ReceiveIdvResult.
 type ReceiveIdvResultParams struct {
-	// IdempotencyKey Makes retrying the request safe (README "Retries"), as on the Seller API's POST operations. Any string of 1
+	// IdempotencyKey Makes retrying the request safe (docs/calling-the-api.md, "Retries"), as on the Seller API's POST operations. Any string of 1
 	// to 255 printable ASCII characters, such as a UUID; keys are kept 24 hours and belong to the offer of the
 	// bearer token or, on the operations without credentials, to the client's address. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
@@ -1362,7 +1362,7 @@ type FindTermsAndConditionsLinksParams struct {
 	// AcceptLanguage Preferred languages (RFC 9110, e.g. `de-DE,de;q=0.9,en;q=0.8`): the most preferred of `en`, `de` and `nl` is used for texts, `en` when none is acceptable. Until the customer's own language is stored, it is also the customer's language for terms and conditions.
 	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 
-	// IdempotencyKey Makes retrying the request safe (README "Retries"), as on the Seller API's POST operations. Any string of 1
+	// IdempotencyKey Makes retrying the request safe (docs/calling-the-api.md, "Retries"), as on the Seller API's POST operations. Any string of 1
 	// to 255 printable ASCII characters, such as a UUID; keys are kept 24 hours and belong to the offer of the
 	// bearer token or, on the operations without credentials, to the client's address. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and

@@ -2679,7 +2679,7 @@ type Unauthorized = string
 
 // CalculateBasketPricingParams defines parameters for CalculateBasketPricing.
 type CalculateBasketPricingParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -2697,7 +2697,7 @@ type CalculateBasketPricingParams struct {
 
 // GetCartRentalOverviewParams defines parameters for GetCartRentalOverview.
 type GetCartRentalOverviewParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -2715,7 +2715,7 @@ type GetCartRentalOverviewParams struct {
 
 // CheckProductsSupportedParams defines parameters for CheckProductsSupported.
 type CheckProductsSupportedParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -2730,7 +2730,7 @@ type CheckProductsSupportedParams struct {
 
 // ImportProductsParams defines parameters for ImportProducts.
 type ImportProductsParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -2745,7 +2745,7 @@ type ImportProductsParams struct {
 
 // CreateCatalogImportParams defines parameters for CreateCatalogImport.
 type CreateCatalogImportParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -2760,7 +2760,7 @@ type CreateCatalogImportParams struct {
 
 // ListRecommendedRentalPricesParams defines parameters for ListRecommendedRentalPrices.
 type ListRecommendedRentalPricesParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -2778,7 +2778,7 @@ type ListRecommendedRentalPricesParams struct {
 
 // CalculateProductPricingParams defines parameters for CalculateProductPricing.
 type CalculateProductPricingParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -2823,7 +2823,7 @@ type FilterProductsPaginatedParams struct {
 	// Page Zero-based page index, 0 to 1,000,000; other values answer 422.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -2850,7 +2850,7 @@ type ListDiscountCodesParams struct {
 
 // CreateDiscountCodeParams defines parameters for CreateDiscountCode.
 type CreateDiscountCodeParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -2865,7 +2865,7 @@ type CreateDiscountCodeParams struct {
 
 // DeactivateDiscountCodeParams defines parameters for DeactivateDiscountCode.
 type DeactivateDiscountCodeParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -2910,7 +2910,7 @@ type ListEventsParams struct {
 
 // RedeliverEventParams defines parameters for RedeliverEvent.
 type RedeliverEventParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -2937,7 +2937,7 @@ type ListOffersParams struct {
 
 // CreateOfferParams defines parameters for CreateOffer.
 type CreateOfferParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -3006,7 +3006,7 @@ type ListOffersPaginatedParamsSortOrder string
 
 // CreatePartnerOfferParams defines parameters for CreatePartnerOffer.
 type CreatePartnerOfferParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -3021,7 +3021,7 @@ type CreatePartnerOfferParams struct {
 
 // ValidateOfferParams defines parameters for ValidateOffer.
 type ValidateOfferParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -3036,7 +3036,7 @@ type ValidateOfferParams struct {
 
 // VoidOfferParams defines parameters for VoidOffer.
 type VoidOfferParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -3117,7 +3117,7 @@ type ListOrdersPaginatedParamsSortOrder string
 
 // AcceptOrderParams defines parameters for AcceptOrder.
 type AcceptOrderParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -3132,7 +3132,7 @@ type AcceptOrderParams struct {
 
 // AcknowledgeOrderParams defines parameters for AcknowledgeOrder.
 type AcknowledgeOrderParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -3147,7 +3147,7 @@ type AcknowledgeOrderParams struct {
 
 // RejectOrderParams defines parameters for RejectOrder.
 type RejectOrderParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -3162,7 +3162,7 @@ type RejectOrderParams struct {
 
 // RunScenarioSimulationParams defines parameters for RunScenarioSimulation.
 type RunScenarioSimulationParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -3180,7 +3180,7 @@ type RunScenarioSimulationParamsScenarioName string
 
 // CreateShipmentParams defines parameters for CreateShipment.
 type CreateShipmentParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -3201,7 +3201,7 @@ type ListShippingMethodsParams struct {
 
 // CreateShippingMethodParams defines parameters for CreateShippingMethod.
 type CreateShippingMethodParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -3216,7 +3216,7 @@ type CreateShippingMethodParams struct {
 
 // CreateWebhookEndpointParams defines parameters for CreateWebhookEndpoint.
 type CreateWebhookEndpointParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -3231,7 +3231,7 @@ type CreateWebhookEndpointParams struct {
 
 // RotateWebhookEndpointSecretParams defines parameters for RotateWebhookEndpointSecret.
 type RotateWebhookEndpointSecretParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
@@ -3246,7 +3246,7 @@ type RotateWebhookEndpointSecretParams struct {
 
 // TestWebhookEndpointParams defines parameters for TestWebhookEndpoint.
 type TestWebhookEndpointParams struct {
-	// IdempotencyKey Makes retrying the request safe (Tenure extension; README "Retries"). Any string of 1 to 255 printable
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
 	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and

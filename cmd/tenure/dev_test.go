@@ -225,7 +225,7 @@ func TestDevRunsTheWholeStack(t *testing.T) {
 		docs.Body.Close()
 	}
 
-	runReadmeSnippet(t, apiURL, filepath.Join(dataDir, "sandbox-seller.json"))
+	runDocWalkthroughs(t, apiURL, filepath.Join(dataDir, "sandbox-seller.json"))
 
 	token := accessToken(t, apiURL, clientID, secret)
 	runWebhookSnippet(t, apiURL, token)
@@ -265,20 +265,14 @@ func TestDevRunsTheWholeStack(t *testing.T) {
 	again.stop(t, syscall.SIGINT)
 }
 
-// runReadmeSnippet runs the README's curl walk-through as written, with only
-// the API address and the seller file pointed at this test's instance.
-func runReadmeSnippet(t *testing.T, apiURL, sellerFile string) {
+// runDocWalkthroughs runs the documented curl walk-throughs as written, with
+// only the API address and the seller file pointed at this test's instance:
+// the README's, from a token to a completed order, the Customer-Facing API
+// guide's checkout, then the catalog guide's CSV import.
+func runDocWalkthroughs(t *testing.T, apiURL, sellerFile string) {
 	t.Helper()
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)```sh\n(API=http://127.0.0.1:8080\nSELLER=.tenure/sandbox-seller.json\n.*?)```").FindSubmatch(readme)
-	if m == nil {
-		t.Fatal("the README has no curl walk-through starting with API=http://127.0.0.1:8080")
-	}
-	login := strings.Replace(string(m[1]), "API=http://127.0.0.1:8080\nSELLER=.tenure/sandbox-seller.json",
-		"API="+apiURL+"\nSELLER="+sellerFile, 1)
+	login := strings.Replace(docSnippet(t, "README.md", "API=http://127.0.0.1:8080\nSELLER=.tenure/sandbox-seller.json\n"),
+		"API=http://127.0.0.1:8080\nSELLER=.tenure/sandbox-seller.json", "API="+apiURL+"\nSELLER="+sellerFile, 1)
 	out := runBash(t, login)
 	if strings.Count(out, `"seller_shipping_method_reference":"ups-standard"`) != 2 ||
 		!strings.Contains(out, `"seller_shipping_method_reference":"unsupported-shipping-reference"`) {
@@ -286,23 +280,29 @@ func runReadmeSnippet(t *testing.T, apiURL, sellerFile string) {
 	}
 
 	// The offers walk-through continues from the token of the first one.
-	m = regexp.MustCompile("(?s)```sh\n(# Offers walk-through.*?)```").FindSubmatch(readme)
-	if m == nil {
-		t.Fatal("the README has no offers walk-through")
-	}
-	out = runBash(t, login+"\n"+string(m[1]))
+	offers := docSnippet(t, "README.md", "# Offers walk-through")
+	out = runBash(t, login+"\n"+offers)
 	for _, want := range []string{"mark_offer_for_review 200", "mark_offer_accepted 200", "acknowledged", "confirmed", `"status": "completed"`, `"status": "shipped"`, "https://tracking.example/42"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the offers walk-through printed no %q:\n%s", want, out)
 		}
 	}
 
-	// The CSV walk-through uploads the repository's example file.
-	m = regexp.MustCompile("(?s)```sh\n(# CSV walk-through.*?)```").FindSubmatch(readme)
-	if m == nil {
-		t.Fatal("the README has no CSV walk-through")
+	// The customer's walk-through checks out an offer the offers
+	// walk-through's first command creates, stopping before its simulations.
+	create, _, ok := strings.Cut(offers, "\n# Sandbox:")
+	if !ok {
+		t.Fatal("the offers walk-through has no sandbox step to stop before")
 	}
-	out = runBash(t, login+"\ncd ../..\n"+string(m[1]))
+	out = runBash(t, login+"\n"+create+"\n"+docSnippet(t, "docs/customer-api.md", "# The customer's link"))
+	for _, want := range []string{`"status": "pending_review"`, `"code": "WELCOME-10"`, `"contract_type": "rent"`, `"duration": 24`, "topi_replace"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the customer's walk-through printed no %q:\n%s", want, out)
+		}
+	}
+
+	// The CSV walk-through uploads the repository's example file.
+	out = runBash(t, login+"\ncd ../..\n"+docSnippet(t, "docs/catalog-and-imports.md", "# CSV walk-through"))
 	for _, want := range []string{"upload 200", `"status": "completed"`, `"failed": 2`, `"succeeded": 10`, "line,reference,column,reason", "UBI-UDMPRO"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the CSV walk-through printed no %q:\n%s", want, out)
@@ -310,30 +310,38 @@ func runReadmeSnippet(t *testing.T, apiURL, sellerFile string) {
 	}
 }
 
+// docSnippet is the fenced sh block of a Markdown file of the repository
+// (path from its root) that begins with start.
+func docSnippet(t *testing.T, path, start string) string {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```sh\n(" + regexp.QuoteMeta(start) + ".*?)```").FindSubmatch(doc)
+	if m == nil {
+		t.Fatalf("%s has no sh block starting with %q", path, start)
+	}
+	return string(m[1])
+}
+
 func runBash(t *testing.T, script string) string {
 	t.Helper()
 	out, err := exec.Command("bash", "-euo", "pipefail", "-c", script).CombinedOutput()
 	if err != nil {
-		t.Fatalf("a README walk-through fails: %v\n%s", err, out)
+		t.Fatalf("a documented walk-through fails: %v\n%s", err, out)
 	}
 	return string(out)
 }
 
 func runWebhookSnippet(t *testing.T, apiURL, token string) {
 	t.Helper()
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)```sh\n(# Register an endpoint.*?)```").FindSubmatch(readme)
-	if m == nil {
-		t.Fatal("the README has no webhook walk-through starting with # Register an endpoint")
-	}
+	walk := docSnippet(t, "docs/webhooks.md", "# Register an endpoint")
 	rcv := testenv.NewReceiver(t, testenv.Always(http.StatusOK))
-	script := "API=" + apiURL + "\nTOKEN=" + token + "\n" + strings.Replace(string(m[1]), "http://127.0.0.1:4000/webhooks", rcv.URL, 1)
+	script := "API=" + apiURL + "\nTOKEN=" + token + "\n" + strings.Replace(walk, "http://127.0.0.1:4000/webhooks", rcv.URL, 1)
 	out, err := exec.Command("bash", "-euo", "pipefail", "-c", script).CombinedOutput()
 	if err != nil {
-		t.Fatalf("the README webhook walk-through fails: %v\n%s", err, out)
+		t.Fatalf("the webhooks guide's walk-through fails: %v\n%s", err, out)
 	}
 	var endpoint struct {
 		ID     string `json:"id"`

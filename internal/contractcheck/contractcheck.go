@@ -172,9 +172,9 @@ func (c *Checker) route(req *http.Request) (*routers.Route, map[string]string, s
 }
 
 // allowedAnyway lists the statuses any operation may answer although its
-// contract does not list them (docs/decisions.md, "Responses inside the
-// published contract"): protocol-level refusals before the operation is
-// handled (413 body too large, 414, 431, 429 rate limited), 503 when
+// contract does not list them (docs/decisions/0113-status-exceptions.md):
+// protocol-level refusals before the operation is handled (413 body too
+// large, 414, 431, 429 rate limited), 503 when
 // Temporal did not answer in time, the refusals of Idempotency-Key (409
 // while the key's first request runs, 422 for a key reused with another
 // request), and 400 refusing bad input of an operation whose published

@@ -153,7 +153,7 @@ func copyBaseline(b *testing.B, store *db.Store, sellerID uuid.UUID) time.Durati
 	return time.Since(start)
 }
 
-// BenchmarkCSVImport prints the import figures of the README.
+// BenchmarkCSVImport prints the import figures of docs/performance.md.
 func BenchmarkCSVImport(b *testing.B) {
 	s := newStack(b)
 	smallPath, smallStats := generate(b, 100_000)

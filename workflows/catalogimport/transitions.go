@@ -30,8 +30,9 @@ var (
 	ReportWritten = statemachine.Trigger{Name: "error report written"}
 )
 
-// Transitions is the CSV import job's state machine (docs/decisions.md,
-// "CSV import jobs"). The processing activity records running itself.
+// Transitions is the CSV import job's state machine
+// (docs/decisions/0061-csv-import-statuses.md). The processing activity
+// records running itself.
 var Transitions = statemachine.Table[csvimport.Status]{Noun: "imports", Rows: []statemachine.Transition[csvimport.Status]{
 	{From: csvimport.Pending, Trigger: Upload, To: csvimport.Queued},
 	{From: csvimport.Pending, Trigger: UploadExpiry, To: csvimport.Failed},

@@ -37,9 +37,12 @@ var (
 )
 
 // Transitions is the offer's state machine: the spec's table, with
-// docs/decisions.md's choices where the spec is silent (voiding from
-// created or pending_review, editing from created, only created offers
-// expire, the production review, the customer's changes of an open offer).
+// Tenure's choices where the spec is silent (docs/decisions/): voiding from
+// created or pending_review, editing from created
+// (0043-edit-in-one-transaction.md), only created offers expire
+// (0047-expiry-durable-timer.md), the production review
+// (0049-production-review.md), the customer's changes of an open offer
+// (0177-customer-changes-are-updates.md).
 var Transitions = statemachine.Table[offers.Status]{Noun: "offers", Rows: []statemachine.Transition[offers.Status]{
 	{From: "", Trigger: Create, To: offers.Created},
 	{From: offers.Created, Trigger: CustomerChange, To: offers.Created},

@@ -28,9 +28,10 @@ var (
 	Cancel = statemachine.Trigger{Name: "cancel", Update: "cancel", Verb: "canceled"}
 )
 
-// Transitions is the order's state machine: the spec's table, with
-// docs/decisions.md's choices where the spec is silent (shipping from
-// confirmed and partially_fulfilled, cancelling until confirmed).
+// Transitions is the order's state machine: the spec's table, with the
+// choices of docs/decisions/0050-order-transitions.md where the spec is
+// silent (shipping from confirmed and partially_fulfilled, cancelling until
+// confirmed).
 var Transitions = statemachine.Table[orders.Status]{Noun: "orders", Rows: []statemachine.Transition[orders.Status]{
 	{From: "", Trigger: Open, To: orders.Created, Event: webhook.OrderCreated},
 	{From: orders.Created, Trigger: Acknowledge, To: orders.Acknowledged},

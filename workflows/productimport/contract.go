@@ -12,7 +12,7 @@ import (
 const TaskQueue = "catalog"
 
 // WorkflowID names the workflow of one import; catalog-import/{id} names
-// the CSV import jobs (docs/decisions.md, "Batch size and background imports").
+// the CSV import jobs (docs/decisions/0029-batch-size-and-background-imports.md).
 func WorkflowID(importID uuid.UUID) string { return "product-import/" + importID.String() }
 
 // Input says which recorded import to run.
