@@ -71,9 +71,10 @@ func (v customerIDV) GetIdvRequirement(ctx context.Context, r customerapi.GetIdv
 	return customerapi.GetIdvRequirement200JSONResponse{Result: customerapi.IdvRequirementResult(result)}, nil
 }
 
-// GetIdVerification implements getIdVerification: a new session with the
-// provider; the customer comes back to the offer's checkout page, whose
-// link here carries no shared token (the provider never sees it).
+// GetIdVerification implements getIdVerification: the offer's open session
+// with the provider, or a new one when none is open (idv.Start); the
+// customer comes back to the offer's checkout page, whose link here carries
+// no shared token (the provider never sees it).
 func (v customerIDV) GetIdVerification(ctx context.Context, r customerapi.GetIdVerificationRequestObject) (customerapi.GetIdVerificationResponseObject, error) {
 	row, err := bearerOffer(ctx, v.store.Queries, r.Id)
 	if err != nil {
