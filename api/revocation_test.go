@@ -52,7 +52,7 @@ func TestRotationRevokesTokensOfAListeningServer(t *testing.T) {
 	for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
 		var listening bool
 		err := h.store.Pool.QueryRow(t.Context(), `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
-			WHERE application_name = 'tenure credential changes' AND datname = current_database() AND query LIKE 'LISTEN%')`).Scan(&listening)
+			WHERE application_name = 'tenure revocations' AND datname = current_database() AND query LIKE 'LISTEN%')`).Scan(&listening)
 		if err != nil {
 			t.Fatal(err)
 		}
