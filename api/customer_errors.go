@@ -40,9 +40,12 @@ type customerRequestKey struct{}
 
 // markCustomerRequest notes that a request is the Customer-Facing API's, so
 // the error handler answers it in that API's words, even for routes that
-// do not exist.
+// do not exist; and marks every answer no-store, as the token endpoint's:
+// they carry an offer's data, the customer's own included, which no
+// browser or proxy cache may keep.
 func markCustomerRequest(c *fiber.Ctx) error {
 	c.Locals(customerRequestKey{}, true)
+	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.Next()
 }
 
