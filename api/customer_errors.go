@@ -18,6 +18,13 @@ func InvalidToken(format string, args ...any) *Error {
 	return newError(http.StatusBadRequest, "InvalidToken", format, args...)
 }
 
+// OfferNotOpen refuses a customer credential what it no longer opens: the
+// offer has left created, and the shared token opens its status alone,
+// its customer tokens nothing until the offer is over (offers.Reach).
+func OfferNotOpen(format string, args ...any) *Error {
+	return newError(http.StatusForbidden, "OfferNotOpen", format, args...)
+}
+
 // NotImplemented answers an operation this deployment cannot serve (an
 // identity verification without a configured provider).
 func NotImplemented(format string, args ...any) *Error {

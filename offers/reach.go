@@ -1,5 +1,7 @@
 package offers
 
+import "github.com/tenurehq/tenure/db/dbgen"
+
 // Reach is how much of an offer its customer's credentials open: the
 // shared token of its checkout link and the customer tokens exchanged for
 // it. It follows the offer's life, so that a link forwarded or left in a
@@ -38,4 +40,9 @@ func (s Standing) Reach() Reach {
 		return ReachStatus
 	}
 	return ReachRevoked
+}
+
+// StandingOf is where a stored offer stands.
+func StandingOf(row dbgen.Offer) Standing {
+	return Standing{Status: Status(row.Status), Superseded: row.SupersededByID != nil}
 }
