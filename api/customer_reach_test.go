@@ -192,3 +192,34 @@ func TestSupersededOfferRevokesItsCustomerToken(t *testing.T) {
 		t.Error("the edit voided the old offer")
 	}
 }
+
+// A server that listens for offer changes caches where each offer stands,
+// and learns of a void from PostgreSQL: the customer's token is refused
+// soon after, even by the seller's branding, which reads no offer.
+func TestVoidRevokesCustomerTokensOfAListeningServer(t *testing.T) {
+	f := newCustomerFixture(t)
+	h := f.h
+	h.serveListening(t)
+	o := f.newCustomerOffer(t, "reach-listening", withoutSublines)
+	token := h.customerToken(t, o, "")
+	for range 3 {
+		if resp := h.customer(t, http.MethodGet, "/branding/offers/"+o.id, token, nil); resp.status != http.StatusOK {
+			t.Fatalf("before the void: %d %s", resp.status, resp.body)
+		}
+	}
+	f.mustSimulate(t, "mark_offer_voided", o.id)
+	voidedAt := time.Now()
+	for {
+		resp := h.customer(t, http.MethodGet, "/branding/offers/"+o.id, token, nil)
+		if resp.status == http.StatusUnauthorized {
+			break
+		}
+		if resp.status != http.StatusOK || time.Since(voidedAt) > 10*time.Second {
+			t.Fatalf("the token %s after the void: %d %s", time.Since(voidedAt), resp.status, resp.body)
+		}
+	}
+	t.Logf("the customer's token was refused %s after the void committed", time.Since(voidedAt))
+	if resp := h.customer(t, http.MethodGet, "/offers/"+o.id+"/end-customer-info", token, nil); resp.status != http.StatusUnauthorized {
+		t.Errorf("the customer data of the voided offer: %d %s", resp.status, resp.body)
+	}
+}
