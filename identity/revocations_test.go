@@ -245,8 +245,9 @@ func TestOfferChangesAreAnnounced(t *testing.T) {
 	eventually(t, "the deleted seller's offer's token is revoked", func() bool { return reachOf(t, r, successor) == offers.ReachRevoked })
 }
 
-// BenchmarkRevocationCheck is the cost the check adds to every /v1 request:
-// a cache hit while listening, a primary-key read otherwise.
+// BenchmarkRevocationCheck is the cost the check adds to every /v1 request
+// (a seller token) and every customer bearer request (an offer token): a
+// cache hit while listening, a primary-key read otherwise.
 func BenchmarkRevocationCheck(b *testing.B) {
 	store := testenv.Database(b)
 	s, err := identity.CreateSeller(b.Context(), store, "Benchmark", "EUR")
@@ -254,27 +255,44 @@ func BenchmarkRevocationCheck(b *testing.B) {
 		b.Fatal(err)
 	}
 	claims := identity.Claims{SellerID: s.Seller.ID, ClientID: s.Credentials.ClientID}
-	b.Run("database", func(b *testing.B) {
-		r := identity.NewRevocations(store, testenv.AppLogger())
-		for b.Loop() {
-			if err := r.Check(b.Context(), claims); err != nil {
-				b.Fatal(err)
+	offerID := uuid.Must(uuid.NewV7())
+	err = store.CreateOffer(b.Context(), dbgen.CreateOfferParams{ID: offerID, SellerID: s.Seller.ID, SellerOfferReference: "bench",
+		SalesChannel: "ecommerce", Document: []byte(`{}`), ExpiresAt: time.Now().Add(time.Hour)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	offer := identity.OfferClaims{OfferID: offerID, SellerID: s.Seller.ID}
+	checks := map[string]func(*identity.Revocations) error{
+		"seller": func(r *identity.Revocations) error { return r.Check(b.Context(), claims) },
+		"offer": func(r *identity.Revocations) error {
+			_, err := r.CheckOffer(b.Context(), offer)
+			return err
+		},
+	}
+	for _, token := range []string{"seller", "offer"} {
+		check := checks[token]
+		b.Run(token+"/database", func(b *testing.B) {
+			r := identity.NewRevocations(store, testenv.AppLogger())
+			for b.Loop() {
+				if err := check(r); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
-	b.Run("cached", func(b *testing.B) {
-		r := identity.NewRevocations(store, testenv.AppLogger())
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { defer close(done); r.Listen(ctx) }()
-		defer func() { cancel(); <-done }()
-		for !r.Listening() {
-			time.Sleep(time.Millisecond)
-		}
-		for b.Loop() {
-			if err := r.Check(b.Context(), claims); err != nil {
-				b.Fatal(err)
+		})
+		b.Run(token+"/cached", func(b *testing.B) {
+			r := identity.NewRevocations(store, testenv.AppLogger())
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { defer close(done); r.Listen(ctx) }()
+			defer func() { cancel(); <-done }()
+			for !r.Listening() {
+				time.Sleep(time.Millisecond)
 			}
-		}
-	})
+			for b.Loop() {
+				if err := check(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
