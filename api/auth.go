@@ -96,6 +96,8 @@ func refusedToken(c *fiber.Ctx, logger *slog.Logger, err error) error {
 	switch {
 	case errors.Is(err, jwt.ErrTokenExpired):
 		return Unauthorized("the access token has expired; request a new one at /oauth2/token")
+	case errors.Is(err, identity.ErrOfferClosed):
+		return Unauthorized(revokedCustomerToken)
 	case errors.Is(err, identity.ErrRevoked):
 		return Unauthorized("the access token was revoked: its client secret has been rotated; request a new one at /oauth2/token")
 	}

@@ -77,6 +77,9 @@ func TestCheckoutPageIsTheShellInTheBrowsersLanguage(t *testing.T) {
 		t.Errorf("an id that is no offer's gets the shell with 404 (the page explains the link): %d %s", r.status, r.body)
 	}
 	checkSecurityHeaders(t, "page of a wrong id", r, checkoutPolicy)
+	if got := r.header.Get("Cache-Control"); got != "no-store" {
+		t.Errorf("the page of a wrong id: Cache-Control %q, want no-store", got)
+	}
 }
 
 func TestCheckoutAssetsAreVersionedCachedAndCompressed(t *testing.T) {

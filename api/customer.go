@@ -12,7 +12,6 @@ import (
 
 	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/services"
 )
@@ -47,11 +46,12 @@ func limitPublicBody(c *fiber.Ctx) error {
 
 // mountCustomerAPI serves the Customer-Facing API under the base path of
 // its contract's servers[0].url, behind the contract's guard: credentials
-// per the security scheme each operation names, and publicLimits in front
+// per the security scheme each operation names (customer tokens checked by
+// bearer), and publicLimits in front
 // of the operations marked x-tenure-public; its POST operations honour
 // Idempotency-Key through keys. Requests from proxies are attributed to the
 // client X-Forwarded-For names.
-func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, tokens *identity.OfferTokens, keys *idempotentRequests, publicLimits []fiber.Handler, proxies []netip.Prefix) error {
+func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, bearer customerBearer, keys *idempotentRequests, publicLimits []fiber.Handler, proxies []netip.Prefix) error {
 	ops, err := loadContract(openapi.Customer)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, tok
 		for _, scheme := range op.schemes {
 			switch scheme {
 			case offerTokenScheme:
-				op.authenticate = offerBearer(tokens, d.Logger, op.optionalAuth)
+				op.authenticate = bearer.authenticate(op.optionalAuth)
 			case providerSignatureScheme:
 				op.authenticate = providerSignature(provider)
 			default:

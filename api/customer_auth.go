@@ -26,10 +26,21 @@ func offerClaimsFrom(ctx context.Context) (identity.OfferClaims, bool) {
 	return c, ok
 }
 
-// offerBearer authenticates an offer-scoped customer token and puts its
-// claims in the request context. Where credentials are optional, a request
-// without an Authorization header passes unauthenticated.
-func offerBearer(tokens *identity.OfferTokens, logger *slog.Logger, optional bool) func(*fiber.Ctx) error {
+// customerBearer checks offer-scoped customer tokens: their signature and
+// lifetime, and how far their offer reaches now (identity.Revocations, the
+// mechanism that revokes seller tokens).
+type customerBearer struct {
+	tokens      *identity.OfferTokens
+	revocations *identity.Revocations
+	logger      *slog.Logger
+}
+
+// authenticate admits a customer token whose offer is open and puts its
+// claims in the request context: 401 when the token is not valid or its
+// offer is over (revoked), 403 OfferNotOpen while the offer is under
+// review. Where credentials are optional, a request without an
+// Authorization header passes unauthenticated.
+func (b customerBearer) authenticate(optional bool) func(*fiber.Ctx) error {
 	return func(c *fiber.Ctx) error {
 		if optional && c.Get(fiber.HeaderAuthorization) == "" {
 			return nil
@@ -38,13 +49,39 @@ func offerBearer(tokens *identity.OfferTokens, logger *slog.Logger, optional boo
 		if err != nil {
 			return err
 		}
-		claims, err := tokens.Verify(token)
+		claims, err := b.tokens.Verify(token)
 		if err != nil {
-			return refusedToken(c, logger, err)
+			return refusedToken(c, b.logger, err)
+		}
+		reach, err := b.revocations.CheckOffer(c.UserContext(), claims)
+		switch {
+		case errors.Is(err, identity.ErrRevoked):
+			return refusedToken(c, b.logger, err)
+		case err != nil:
+			return err
+		}
+		if err := beyondReach(claims.OfferID, reach); err != nil {
+			return err
 		}
 		c.SetUserContext(withOfferClaims(c.UserContext(), claims))
 		return nil
 	}
+}
+
+// revokedCustomerToken is the 401 of a customer token whose offer is over.
+const revokedCustomerToken = "the access token was revoked: its offer is no longer open (accepted, declined, voided, expired or replaced by an edit); the offer's checkout link shows how it stands"
+
+// beyondReach refuses a customer token for an offer beyond its reach
+// (offers.Reach): 401 once the offer is over, 403 OfferNotOpen while it is
+// under review; nil while the offer is open.
+func beyondReach(offerID uuid.UUID, reach offers.Reach) error {
+	switch reach {
+	case offers.ReachRevoked:
+		return Unauthorized(revokedCustomerToken)
+	case offers.ReachStatus:
+		return OfferNotOpen("offer %s is under review: its customer's tokens no longer open it; its checkout link shows how it stands (getAnonymizedOffer)", offerID)
+	}
+	return nil
 }
 
 // tokenOffer is the offer a bearer request may act on: the one its token
@@ -67,7 +104,9 @@ type sharedTokens struct {
 	signer *links.Signer
 }
 
-// offer checks token against the offer id of the path and reads the offer.
+// offer checks token against the offer id of the path and reads the
+// offer, whatever its status: what the token opens of it is the caller's
+// to decide (see open).
 func (s sharedTokens) offer(ctx context.Context, rawID, token string) (dbgen.Offer, error) {
 	switch err := s.signer.Verify(offers.TokenPurpose, rawID, token); {
 	case errors.Is(err, links.ErrExpired):
@@ -76,6 +115,20 @@ func (s sharedTokens) offer(ctx context.Context, rawID, token string) (dbgen.Off
 		return dbgen.Offer{}, InvalidToken("the token is not the shared token of offer %s", rawID)
 	}
 	return findOffer(ctx, s.store.Queries, rawID, NotFound("no offer %s", rawID))
+}
+
+// open is offer for the operations the shared token opens only while the
+// offer is open: once the customer has checked out, the link opens the
+// offer's status alone (403 OfferNotOpen).
+func (s sharedTokens) open(ctx context.Context, rawID, token string) (dbgen.Offer, error) {
+	row, err := s.offer(ctx, rawID, token)
+	if err != nil {
+		return dbgen.Offer{}, err
+	}
+	if reach := offers.StandingOf(row).Reach(); reach != offers.ReachCheckout {
+		return dbgen.Offer{}, OfferNotOpen("offer %s is %s: its checkout link opens its status alone (getAnonymizedOffer)", row.ID, row.Status)
+	}
+	return row, nil
 }
 
 // findOffer reads an offer by id alone, answering missing when there is
@@ -104,5 +157,14 @@ func bearerOffer(ctx context.Context, q *dbgen.Queries, rawID string) (dbgen.Off
 	if db.IsNotFound(err) {
 		return dbgen.Offer{}, NotFound("no offer %s", rawID)
 	}
-	return row, err
+	if err != nil {
+		return dbgen.Offer{}, err
+	}
+	// The guard checked the offer's reach a moment ago, perhaps from the
+	// cache; the row just read decides, so that no answer shows the
+	// customer's data of an offer that has left created meanwhile.
+	if err := beyondReach(row.ID, offers.StandingOf(row).Reach()); err != nil {
+		return dbgen.Offer{}, err
+	}
+	return row, nil
 }

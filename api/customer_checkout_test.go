@@ -88,7 +88,7 @@ func validEndCustomer() map[string]any {
 
 // The customer's whole checkout through the API: read, preview, choose,
 // complete the data, ship, accept; each change refreshes updated_at, and
-// an accepted offer is read-only.
+// once accepted the customer's token no longer opens the offer.
 func TestCustomerCheckout(t *testing.T) {
 	f := newCustomerFixture(t)
 	h := f.h
@@ -170,12 +170,14 @@ func TestCustomerCheckout(t *testing.T) {
 	if types := f.eventTypes(t, o.id); !strings.Contains(strings.Join(types, ","), "offer.pending_review") {
 		t.Errorf("events: %v", types)
 	}
+	// Under review the token opens nothing (customer_reach_test.go walks
+	// every operation).
 	resp = h.customer(t, http.MethodPut, path+"/customize-terms-services", token, choice)
-	if resp.status != http.StatusUnprocessableEntity || resp.errorName(t) != "Unprocessable" {
+	if resp.status != http.StatusForbidden || !strings.HasPrefix(string(resp.body), `"OfferNotOpen: `) {
 		t.Errorf("changing an offer under review: %d %s", resp.status, resp.body)
 	}
 	resp = h.customer(t, http.MethodPut, path+"/accept", token, map[string]any{"last_updated_at": accepted.UpdatedAt.Format(time.RFC3339Nano)})
-	if resp.status != http.StatusUnprocessableEntity || resp.errorName(t) != "Unprocessable" {
+	if resp.status != http.StatusForbidden || !strings.HasPrefix(string(resp.body), `"OfferNotOpen: `) {
 		t.Errorf("accepting twice: %d %s", resp.status, resp.body)
 	}
 	resp = h.customer(t, http.MethodPut, path+"/preview-customize-terms-services", "", choice)

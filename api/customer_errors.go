@@ -18,6 +18,13 @@ func InvalidToken(format string, args ...any) *Error {
 	return newError(http.StatusBadRequest, "InvalidToken", format, args...)
 }
 
+// OfferNotOpen refuses a customer credential what it no longer opens: the
+// offer has left created, and the shared token opens its status alone,
+// its customer tokens nothing until the offer is over (offers.Reach).
+func OfferNotOpen(format string, args ...any) *Error {
+	return newError(http.StatusForbidden, "OfferNotOpen", format, args...)
+}
+
 // NotImplemented answers an operation this deployment cannot serve (an
 // identity verification without a configured provider).
 func NotImplemented(format string, args ...any) *Error {
@@ -40,9 +47,12 @@ type customerRequestKey struct{}
 
 // markCustomerRequest notes that a request is the Customer-Facing API's, so
 // the error handler answers it in that API's words, even for routes that
-// do not exist.
+// do not exist; and marks every answer no-store, as the token endpoint's:
+// they carry an offer's data, the customer's own included, which no
+// browser or proxy cache may keep.
 func markCustomerRequest(c *fiber.Ctx) error {
 	c.Locals(customerRequestKey{}, true)
+	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.Next()
 }
 

@@ -16,7 +16,6 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/idv"
 	"github.com/tenurehq/tenure/links"
-	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/optional"
 )
 
@@ -71,16 +70,15 @@ func (v customerIDV) GetIdvRequirement(ctx context.Context, r customerapi.GetIdv
 	return customerapi.GetIdvRequirement200JSONResponse{Result: customerapi.IdvRequirementResult(result)}, nil
 }
 
-// GetIdVerification implements getIdVerification: a new session with the
-// provider; the customer comes back to the offer's checkout page, whose
-// link here carries no shared token (the provider never sees it).
+// GetIdVerification implements getIdVerification: the offer's open session
+// with the provider, or a new one when none is open (idv.Start); the
+// customer comes back to the offer's checkout page, whose link here carries
+// no shared token (the provider never sees it). Only an open offer's
+// customer gets here (bearerOffer).
 func (v customerIDV) GetIdVerification(ctx context.Context, r customerapi.GetIdVerificationRequestObject) (customerapi.GetIdVerificationResponseObject, error) {
 	row, err := bearerOffer(ctx, v.store.Queries, r.Id)
 	if err != nil {
 		return nil, err
-	}
-	if offers.Status(row.Status) != offers.Created {
-		return nil, Unprocessable("offer %s is %s; only an open offer's customer verifies identity", row.ID, row.Status)
 	}
 	if v.provider == nil {
 		return nil, NotImplemented("this deployment has no identity verification provider (idv.provider.url)")

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -105,6 +106,9 @@ func TestIdentityVerificationWithTheSandboxProvider(t *testing.T) {
 	}
 
 	link := f.startVerification(t, o, token)
+	if again := f.startVerification(t, o, token); again.String() != link.String() {
+		t.Errorf("asking again while the session is open opened another: %s, then %s", link, again)
+	}
 	if link.Scheme+"://"+link.Host+link.Path != f.base+"/simulations/identity-verification" {
 		t.Errorf("the sandbox sends the customer to its simulation: %s", link)
 	}
@@ -141,6 +145,9 @@ func TestIdentityVerificationWithTheSandboxProvider(t *testing.T) {
 		t.Errorf("after failing: %s", got)
 	}
 	again := f.startVerification(t, o, token)
+	if again.Query().Get("session_id") == link.Query().Get("session_id") {
+		t.Errorf("after the failure, asking again answers the failed session %s", link)
+	}
 	if resp := choose(t, again, "verified"); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("verify: %d", resp.StatusCode)
 	}
@@ -172,12 +179,13 @@ func TestIdentityVerificationWithTheSandboxProvider(t *testing.T) {
 		}
 	}
 
-	// A voided offer's customer verifies nothing.
+	// A voided offer's customer verifies nothing: the void revoked the
+	// customer's token.
 	if resp := h.do(t, http.MethodPost, "/v1/offers/"+o.id+"/void", f.token, map[string]any{}); resp.status != http.StatusOK {
 		t.Fatalf("void: %d %s", resp.status, resp.body)
 	}
 	resp2 := h.customer(t, http.MethodGet, "/offers/"+o.id+"/id-verification", token, nil)
-	if resp2.status != http.StatusUnprocessableEntity || resp2.errorName(t) != "Unprocessable" {
+	if resp2.status != http.StatusUnauthorized || !strings.Contains(string(resp2.body), "revoked") {
 		t.Errorf("verification of a voided offer: %d %s", resp2.status, resp2.body)
 	}
 }
@@ -315,5 +323,36 @@ func TestSandboxProviderRefusesAnUnknownOutcome(t *testing.T) {
 	}
 	if got := f.requirement(t, o, token); got != "pending" {
 		t.Errorf("after refused outcomes: %s", got)
+	}
+}
+
+// Concurrent requests for the verification link answer one session.
+func TestIdentityVerificationLinkUnderConcurrentRequests(t *testing.T) {
+	f := newIDVFixture(t)
+	o := f.newCustomerOffer(t, "idv-concurrent")
+	token := f.h.customerToken(t, o, "offer:read")
+	const callers = 8
+	links := make([]string, callers)
+	var wg sync.WaitGroup
+	for i := range callers {
+		wg.Go(func() {
+			resp := f.h.customer(t, http.MethodGet, "/offers/"+o.id+"/id-verification", token, nil)
+			var v struct {
+				URL string `json:"url"`
+			}
+			if resp.status != http.StatusOK || json.Unmarshal(resp.body, &v) != nil || v.URL == "" {
+				t.Errorf("caller %d: %d %s", i, resp.status, resp.body)
+			}
+			links[i] = v.URL
+		})
+	}
+	wg.Wait()
+	for i, l := range links {
+		if l != links[0] {
+			t.Errorf("caller %d got %s, caller 0 %s", i, l, links[0])
+		}
+	}
+	if n := f.h.count(t, "SELECT count(*) FROM idv_sessions WHERE offer_id = $1", o.id); n != 1 {
+		t.Errorf("%d concurrent requests opened %d sessions", callers, n)
 	}
 }

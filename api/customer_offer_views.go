@@ -5,6 +5,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/catalog"
+	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
@@ -23,30 +24,31 @@ type customerSight struct {
 
 // customerOfferView is an offer as its customer sees it.
 func customerOfferView(o offers.Stored, s customerSight) customerapi.CustomerOffer {
-	a := anonymizedOfferView(o, s)
 	terms := s.terms
 	d, row := o.Document, o.Row
+	status := offerStatusView(row, terms.Seller, s.supersedingURL)
+	lines, singleDuration := customerLinesView(d, s.priced, terms.Seller.Name)
 	v := customerapi.CustomerOffer{
 		AllowedBillingCountries:       terms.BillingCountries,
 		ContractualEntity:             terms.Entity,
-		CreatedAt:                     a.CreatedAt,
+		CreatedAt:                     status.CreatedAt,
 		Customer:                      offerCustomerView(d),
-		ExitRedirect:                  a.ExitRedirect,
-		ExpiresAt:                     a.ExpiresAt,
-		HasSingleTermDuration:         a.HasSingleTermDuration,
-		Id:                            a.Id,
-		Lines:                         a.Lines,
+		ExitRedirect:                  status.ExitRedirect,
+		ExpiresAt:                     status.ExpiresAt,
+		HasSingleTermDuration:         singleDuration,
+		Id:                            status.Id,
+		Lines:                         lines,
 		OfferLink:                     d.CheckoutURL,
 		PaymentMethodRequired:         false,
 		PhoneNumber:                   d.Customer.Phone,
-		PricingOverview:               a.PricingOverview,
-		RedirectToSupersedingOfferUrl: a.RedirectToSupersedingOfferUrl,
-		SalesChannel:                  a.SalesChannel,
-		SellerInfo:                    a.SellerInfo,
-		SellerOfferReference:          a.SellerOfferReference,
-		Shipping:                      a.Shipping,
-		Status:                        a.Status,
-		SuccessRedirect:               optional.NonZero(row.SuccessRedirect),
+		PricingOverview:               customerPricingView(d, s.priced),
+		RedirectToSupersedingOfferUrl: status.RedirectToSupersedingOfferUrl,
+		SalesChannel:                  status.SalesChannel,
+		SellerInfo:                    status.SellerInfo,
+		SellerOfferReference:          status.SellerOfferReference,
+		Shipping:                      shippingInfoView(d),
+		Status:                        status.Status,
+		SuccessRedirect:               status.SuccessRedirect,
 		SupersededById:                nil,
 		UpdatedAt:                     row.UpdatedAt.UTC(),
 	}
@@ -71,40 +73,64 @@ func customerOfferView(o offers.Stored, s customerSight) customerapi.CustomerOff
 	return v
 }
 
-// anonymizedOfferView is the offer without the customer's data beyond the
-// e-mail and whether the company has a VAT number.
-func anonymizedOfferView(o offers.Stored, s customerSight) customerapi.AnonymizedOffer {
-	d, row, priced, seller := o.Document, o.Row, s.priced, s.terms.Seller
-	v := customerapi.AnonymizedOffer{
-		CreatedAt:             row.CreatedAt.UTC(),
-		CustomerHasVatNumber:  hasVATNumber(d),
-		Email:                 d.Customer.Email,
-		ExitRedirect:          optional.NonZero(row.ExitRedirect),
-		ExpiresAt:             row.ExpiresAt.UTC(),
-		HasSingleTermDuration: true,
-		Id:                    row.ID.String(),
-		PaymentMethodRequired: false,
-		PricingOverview:       customerPricingView(d, priced),
-		SalesChannel:          customerapi.SalesChannel(row.SalesChannel),
-		SellerInfo:            sellerInfoOf(seller),
-		SellerOfferReference:  row.SellerOfferReference,
-		Status:                customerapi.OfferStatus(row.Status),
+// offerStatusView is what the shared token opens once the offer has left
+// created: where the offer stands, whose it is and where the customer goes
+// from here, nothing of the customer, the lines or the prices.
+func offerStatusView(row dbgen.Offer, seller sellers.Profile, supersedingURL string) customerapi.AnonymizedOffer {
+	return customerapi.AnonymizedOffer{
+		CreatedAt:                     row.CreatedAt.UTC(),
+		ExitRedirect:                  optional.NonZero(row.ExitRedirect),
+		ExpiresAt:                     row.ExpiresAt.UTC(),
+		Id:                            row.ID.String(),
+		RedirectToSupersedingOfferUrl: optional.NonZero(supersedingURL),
+		SalesChannel:                  customerapi.SalesChannel(row.SalesChannel),
+		SellerInfo:                    sellerInfoOf(seller),
+		SellerOfferReference:          row.SellerOfferReference,
+		Status:                        customerapi.OfferStatus(row.Status),
+		SuccessRedirect:               optional.NonZero(row.SuccessRedirect),
 	}
+}
+
+// anonymizedOfferView is an open offer as its shared token shows it: the
+// status view with the lines, the prices and the shipping, and of the
+// customer's data the e-mail and whether the company has a VAT number.
+func anonymizedOfferView(o offers.Stored, s customerSight) customerapi.AnonymizedOffer {
+	d := o.Document
+	v := offerStatusView(o.Row, s.terms.Seller, s.supersedingURL)
+	lines, singleDuration := customerLinesView(d, s.priced, s.terms.Seller.Name)
+	v.CustomerHasVatNumber = new(hasVATNumber(d))
+	v.Email = d.Customer.Email
+	v.HasSingleTermDuration = &singleDuration
+	v.Lines = &lines
+	v.PaymentMethodRequired = new(false)
+	v.PricingOverview = new(customerPricingView(d, s.priced))
+	v.Shipping = shippingInfoView(d)
+	return v
+}
+
+// customerLinesView are the offer's lines priced with the customer's
+// choices, and whether every rentable line offers one rent duration only.
+func customerLinesView(d offers.Document, priced pricing.Checkout, provider string) ([]customerapi.CustomerOfferLine, bool) {
+	lines := []customerapi.CustomerOfferLine{}
+	single := true
 	for i, l := range d.Lines {
 		line := priced.Lines[i]
 		if line.Rent != nil && len(line.Rent.Durations) > 1 {
-			v.HasSingleTermDuration = false
+			single = false
 		}
-		v.Lines = append(v.Lines, customerLineView(l, line, seller.Name, priced.Overview.Discount))
+		lines = append(lines, customerLineView(l, line, provider, priced.Overview.Discount))
 	}
-	if v.Lines == nil {
-		v.Lines = []customerapi.CustomerOfferLine{}
+	return lines, single
+}
+
+// shippingInfoView is how the goods are shipped, nil when the offer does
+// not say.
+func shippingInfoView(d offers.Document) *customerapi.ShippingInfo {
+	sh := d.Shipping
+	if sh == nil {
+		return nil
 	}
-	if sh := d.Shipping; sh != nil {
-		v.Shipping = &customerapi.ShippingInfo{IsInStorePickup: sh.InStorePickup, Price: new(customerMoney(sh.Price)), SellerShippingReference: &sh.Reference}
-	}
-	v.RedirectToSupersedingOfferUrl = optional.NonZero(s.supersedingURL)
-	return v
+	return &customerapi.ShippingInfo{IsInStorePickup: sh.InStorePickup, Price: new(customerMoney(sh.Price)), SellerShippingReference: &sh.Reference}
 }
 
 // hasVATNumber reports whether the customer's company has a VAT number on

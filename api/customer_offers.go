@@ -42,13 +42,21 @@ func (h customerOffers) sight(ctx context.Context, o offers.Stored, choices []of
 	if err != nil {
 		return customerSight{}, err
 	}
-	s := customerSight{priced: priced, terms: terms}
-	if id := o.Row.SupersededByID; id != nil {
-		if next, err := h.checkout.Offers.Get(ctx, o.Row.SellerID, *id); err == nil {
-			s.supersedingURL = next.Document.CheckoutURL
-		}
+	return customerSight{priced: priced, terms: terms, supersedingURL: h.supersedingURL(ctx, o)}, nil
+}
+
+// supersedingURL is the checkout link of the offer that replaced o by an
+// edit; "" when none did (or it can no longer be read).
+func (h customerOffers) supersedingURL(ctx context.Context, o offers.Stored) string {
+	id := o.Row.SupersededByID
+	if id == nil {
+		return ""
 	}
-	return s, nil
+	next, err := h.checkout.Offers.Get(ctx, o.Row.SellerID, *id)
+	if err != nil {
+		return ""
+	}
+	return next.Document.CheckoutURL
 }
 
 // view is the offer as its customer sees it now.
@@ -70,7 +78,8 @@ func (h customerOffers) ShowOffer(ctx context.Context, r customerapi.ShowOfferRe
 	return customerapi.ShowOffer200JSONResponse(v), err
 }
 
-// GetAnonymizedOffer implements getAnonymizedOffer.
+// GetAnonymizedOffer implements getAnonymizedOffer: the anonymised offer
+// while it is open, its status alone once it has left created.
 func (h customerOffers) GetAnonymizedOffer(ctx context.Context, r customerapi.GetAnonymizedOfferRequestObject) (customerapi.GetAnonymizedOfferResponseObject, error) {
 	row, err := h.shared.offer(ctx, r.Id, r.Params.Token)
 	if err != nil {
@@ -79,6 +88,13 @@ func (h customerOffers) GetAnonymizedOffer(ctx context.Context, r customerapi.Ge
 	o, err := offers.Decode(row)
 	if err != nil {
 		return nil, err
+	}
+	if offers.StandingOf(row).Reach() != offers.ReachCheckout {
+		terms, err := h.checkout.Seller(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		return customerapi.GetAnonymizedOffer200JSONResponse(offerStatusView(row, terms.Seller, h.supersedingURL(ctx, o))), nil
 	}
 	s, err := h.sight(ctx, o, nil)
 	if err != nil {
@@ -103,12 +119,13 @@ func (h customerOffers) CustomizeTermsAndServices(ctx context.Context, r custome
 
 // PreviewCustomizedTermsAndServices implements
 // previewCustomizedTermsAndServices: the shared token opens it, or else a
-// bearer token. It stores nothing, so a closed offer may be previewed too.
+// bearer token, both while the offer is open (its prices are the
+// checkout's, which closes when the customer checks out).
 func (h customerOffers) PreviewCustomizedTermsAndServices(ctx context.Context, r customerapi.PreviewCustomizedTermsAndServicesRequestObject) (customerapi.PreviewCustomizedTermsAndServicesResponseObject, error) {
 	var o offers.Stored
 	switch {
 	case r.Params.Token != nil:
-		row, err := h.shared.offer(ctx, r.Id, *r.Params.Token)
+		row, err := h.shared.open(ctx, r.Id, *r.Params.Token)
 		if err != nil {
 			return nil, err
 		}

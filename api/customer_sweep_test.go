@@ -438,8 +438,9 @@ func sweepState(t *testing.T, w sweepWorld) string {
 // Every customer operation refuses bad input with a clear 4xx and changes
 // nothing: requests derived from customer.yaml (malformed and mistyped
 // bodies, over-long values, missing fields, unknown and other offers' ids,
-// forged and expired credentials). Operations this version answers with
-// 501 get every check the contract's guard makes; the checks of ids inside
+// forged and expired credentials), every answer no-store (h.send's check,
+// internal/contractcheck). Operations this version answers with 501 get
+// every check the contract's guard makes; the checks of ids inside
 // bodies join when they are served. The sweep's hundreds of requests from
 // one address would use up the per-address limit of the unauthenticated
 // operations, which TestAddressRateLimit tests: it is lifted here.

@@ -49,7 +49,7 @@ func (t customerTerms) FindTermsAndConditionsLinks(ctx context.Context, r custom
 
 // GetAnonymizedTermsAndConditionsLinks implements getAnonymizedTermsAndConditionsLinks.
 func (t customerTerms) GetAnonymizedTermsAndConditionsLinks(ctx context.Context, r customerapi.GetAnonymizedTermsAndConditionsLinksRequestObject) (customerapi.GetAnonymizedTermsAndConditionsLinksResponseObject, error) {
-	row, err := t.shared.offer(ctx, r.Id, r.Params.Token)
+	row, err := t.shared.open(ctx, r.Id, r.Params.Token)
 	if err != nil {
 		return nil, err
 	}

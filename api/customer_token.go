@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -40,7 +41,8 @@ type exchangeResponse struct {
 }
 
 // exchangeOfferToken answers grant_type=token-exchange: the shared token of
-// the offer named by audience becomes a bearer token for that offer.
+// the offer named by audience becomes a bearer token for that offer, while
+// the offer is created.
 // Customers are public clients: no client credentials are asked for.
 func (t *tokenEndpoint) exchangeOfferToken(c *fiber.Ctx, form url.Values) error {
 	for _, name := range []string{"subject_token", "subject_token_type", "audience"} {
@@ -86,6 +88,14 @@ func (t *tokenEndpoint) exchangeOfferToken(c *fiber.Ctx, form url.Values) error 
 	}
 	if err != nil {
 		return err
+	}
+	// A token opens its offer only while the offer is open; once it has
+	// left created, the link opens the offer's status alone, and no token
+	// is issued that would open nothing.
+	if offers.StandingOf(row).Reach() != offers.ReachCheckout {
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_grant", fmt.Sprintf(
+			"offer %s is %s: no access token is issued for it; its link opens its status alone (GET /customer/offers/%s/anonymized?token=...)",
+			row.ID, row.Status, row.ID), false)
 	}
 	token, lifetime, err := x.tokens.Issue(row.ID, row.SellerID, scopes, row.ExpiresAt)
 	if err != nil {

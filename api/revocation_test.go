@@ -45,24 +45,8 @@ func TestRotationRevokesIssuedTokens(t *testing.T) {
 // PostgreSQL's notifications.
 func TestRotationRevokesTokensOfAListeningServer(t *testing.T) {
 	h := newHarness(t)
-	h.serve(t)
+	h.serveListening(t)
 	s := h.seller(t)
-	// Wait for the server's notification connection, or the checks below
-	// would read the database instead of the cache.
-	for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
-		var listening bool
-		err := h.store.Pool.QueryRow(t.Context(), `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
-			WHERE application_name = 'tenure credential changes' AND datname = current_database() AND query LIKE 'LISTEN%')`).Scan(&listening)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if listening {
-			break
-		}
-		if time.Since(start) > 10*time.Second {
-			t.Fatal("the server does not listen for credential changes")
-		}
-	}
 	old := h.token(t, s, "client")
 	for range 3 {
 		if resp := h.do(t, http.MethodGet, "/v1/shipping-method?page=0", old, nil); resp.status != http.StatusOK {
@@ -87,5 +71,28 @@ func TestRotationRevokesTokensOfAListeningServer(t *testing.T) {
 	fresh := h.token(t, identity.NewSeller{Seller: s.Seller, Credentials: rotated}, "client")
 	if resp := h.do(t, http.MethodGet, "/v1/shipping-method?page=0", fresh, nil); resp.status != http.StatusOK {
 		t.Errorf("a token of the new secret: %d %s", resp.status, resp.body)
+	}
+}
+
+// serveListening serves the app and waits for its notification connection
+// (identity.Revocations), or the checks of a test would read the database
+// instead of the cache.
+func (h *harness) serveListening(t *testing.T) {
+	t.Helper()
+	h.serve(t)
+	for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
+		var listening bool
+		err := h.store.Pool.QueryRow(t.Context(), `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+			WHERE application_name = 'tenure revocations' AND datname = current_database()
+			AND query = 'LISTEN offer_standing_changed')`).Scan(&listening)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if listening {
+			return
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("the server does not listen for credential and offer changes")
+		}
 	}
 }

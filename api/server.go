@@ -120,6 +120,11 @@ func New(d Deps) (*fiber.App, error) {
 	}
 	keys.purgeWhileServing(app, d.Logger)
 
+	// Seller tokens and customer tokens are revoked by one mechanism: a
+	// cache of credentials' generations and offers' standings kept while
+	// PostgreSQL announces their changes.
+	revocations := identity.NewRevocations(d.Store, d.Logger)
+	listenForRevocations(app, revocations)
 	customerTokens := identity.NewOfferTokens(d.Config.Auth.SigningKey, d.Config.Auth.CustomerTokenTTL)
 	token.offers = &offerTokenExchange{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey), tokens: customerTokens}
 	// The Customer-Facing operations anyone may call are limited per client
@@ -132,7 +137,7 @@ func New(d Deps) (*fiber.App, error) {
 	}
 	offerService := services.NewOffers(d.Config, d.Store, d.Temporal, engine)
 	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
-	if err := mountCustomerAPI(app, d, offerService, customerTokens, customerKeys, publicLimits, limits.proxies); err != nil {
+	if err := mountCustomerAPI(app, d, offerService, customerBearer{tokens: customerTokens, revocations: revocations, logger: d.Logger}, customerKeys, publicLimits, limits.proxies); err != nil {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {
@@ -140,8 +145,6 @@ func New(d Deps) (*fiber.App, error) {
 	}
 
 	// Every /v1 request, routed or not, needs a valid token first.
-	revocations := identity.NewRevocations(d.Store, d.Logger)
-	listenForRevocations(app, revocations)
 	app.Use("/v1", bearerAuth(d.Tokens, revocations, d.Logger), limits.perSeller)
 	endpoints, err := webhook.NewEndpoints(d.Store, d.Config)
 	if err != nil {

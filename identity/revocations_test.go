@@ -6,9 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/offers"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -117,7 +121,7 @@ func TestDeletedCredentialsRevokeTheirTokens(t *testing.T) {
 func TestLostNotificationsStopTheCache(t *testing.T) {
 	store, r, s := listening(t)
 	_, err := store.Pool.Exec(t.Context(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-		WHERE application_name = 'tenure credential changes' AND datname = current_database()`)
+		WHERE application_name = 'tenure revocations' AND datname = current_database()`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,8 +142,112 @@ func TestLostNotificationsStopTheCache(t *testing.T) {
 	}
 }
 
-// BenchmarkRevocationCheck is the cost the check adds to every /v1 request:
-// a cache hit while listening, a primary-key read otherwise.
+// newOffer stores an open offer of s, as its workflow does at creation.
+func newOffer(t *testing.T, store *db.Store, s identity.NewSeller) identity.OfferClaims {
+	t.Helper()
+	id := uuid.Must(uuid.NewV7())
+	err := store.CreateOffer(t.Context(), dbgen.CreateOfferParams{ID: id, SellerID: s.Seller.ID, SellerOfferReference: "ref-" + id.String(),
+		SalesChannel: "ecommerce", Document: []byte(`{}`), ExpiresAt: time.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return identity.OfferClaims{OfferID: id, SellerID: s.Seller.ID}
+}
+
+// setStanding changes an offer's standing as its workflow's persistence
+// does (tests may write what the workflow owns: the trigger announces it
+// whoever writes).
+func setStanding(t *testing.T, store *db.Store, c identity.OfferClaims, status offers.Status, supersededBy *uuid.UUID) {
+	t.Helper()
+	if _, err := store.Pool.Exec(t.Context(), "UPDATE offers SET status = $2, superseded_by_id = $3 WHERE id = $1", c.OfferID, status, supersededBy); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// reachOf is CheckOffer's answer, with revoked for ErrOfferClosed.
+func reachOf(t *testing.T, r *identity.Revocations, c identity.OfferClaims) offers.Reach {
+	t.Helper()
+	reach, err := r.CheckOffer(t.Context(), c)
+	if err != nil && !errors.Is(err, identity.ErrOfferClosed) {
+		t.Fatal(err)
+	}
+	if errors.Is(err, identity.ErrOfferClosed) != (reach == offers.ReachRevoked) || (err != nil && !errors.Is(err, identity.ErrRevoked)) {
+		t.Fatalf("reach %v with error %v", reach, err)
+	}
+	return reach
+}
+
+// A customer token's reach follows its offer's life at once, also without
+// notifications: the whole checkout while the offer is open, nothing under
+// review (the link shows the status), revoked once it is final, superseded
+// or gone.
+func TestOfferReachFollowsTheOfferWithoutNotifications(t *testing.T) {
+	store := testenv.Database(t)
+	r := identity.NewRevocations(store, testenv.AppLogger())
+	s := newSeller(t, store)
+	c := newOffer(t, store, s)
+	for _, step := range []struct {
+		status offers.Status
+		want   offers.Reach
+	}{
+		{offers.Created, offers.ReachCheckout},
+		{offers.PendingReview, offers.ReachStatus},
+		{offers.Accepted, offers.ReachRevoked},
+	} {
+		setStanding(t, store, c, step.status, nil)
+		if got := reachOf(t, r, c); got != step.want {
+			t.Errorf("%s: reach %v, want %v", step.status, got, step.want)
+		}
+	}
+	superseded := newOffer(t, store, s)
+	setStanding(t, store, superseded, offers.Voided, &c.OfferID)
+	if got := reachOf(t, r, superseded); got != offers.ReachRevoked {
+		t.Errorf("a superseded offer: reach %v", got)
+	}
+	if got := reachOf(t, r, identity.OfferClaims{OfferID: uuid.New(), SellerID: s.Seller.ID}); got != offers.ReachRevoked {
+		t.Errorf("an offer that does not exist: reach %v", got)
+	}
+	if r.CachedOffer(c.OfferID) {
+		t.Error("without notifications nothing may be cached")
+	}
+}
+
+// While listening, an offer's standing is cached, and a change of its
+// status, its supersession or its deletion is announced and seen.
+func TestOfferChangesAreAnnounced(t *testing.T) {
+	store, r, s := listening(t)
+	c := newOffer(t, store, s)
+	if got := reachOf(t, r, c); got != offers.ReachCheckout || !r.CachedOffer(c.OfferID) {
+		t.Fatalf("an open offer: reach %v, cached %v", got, r.CachedOffer(c.OfferID))
+	}
+	setStanding(t, store, c, offers.PendingReview, nil)
+	took := eventually(t, "the customer token stops opening the checkout", func() bool { return reachOf(t, r, c) == offers.ReachStatus })
+	t.Logf("the checkout closed for the token %s after the offer's change committed", took)
+	setStanding(t, store, c, offers.Declined, nil)
+	eventually(t, "the customer token is revoked", func() bool { return reachOf(t, r, c) == offers.ReachRevoked })
+
+	edited := newOffer(t, store, s)
+	if got := reachOf(t, r, edited); got != offers.ReachCheckout {
+		t.Fatalf("an open offer: reach %v", got)
+	}
+	// An edit voids the offer naming its successor in one statement.
+	successor := newOffer(t, store, s)
+	setStanding(t, store, edited, offers.Voided, &successor.OfferID)
+	eventually(t, "the superseded offer's token is revoked", func() bool { return reachOf(t, r, edited) == offers.ReachRevoked })
+
+	reachOf(t, r, successor)
+	if !r.CachedOffer(successor.OfferID) {
+		t.Fatal("the successor's standing is cached")
+	}
+	if _, err := store.Pool.Exec(t.Context(), "DELETE FROM sellers WHERE id = $1", s.Seller.ID); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the deleted seller's offer's token is revoked", func() bool { return reachOf(t, r, successor) == offers.ReachRevoked })
+}
+
+// BenchmarkRevocationCheck is the cost the check adds to every /v1 request
+// (a seller token) and every customer bearer request (an offer token): a
+// cache hit while listening, a primary-key read otherwise.
 func BenchmarkRevocationCheck(b *testing.B) {
 	store := testenv.Database(b)
 	s, err := identity.CreateSeller(b.Context(), store, "Benchmark", "EUR")
@@ -147,27 +255,44 @@ func BenchmarkRevocationCheck(b *testing.B) {
 		b.Fatal(err)
 	}
 	claims := identity.Claims{SellerID: s.Seller.ID, ClientID: s.Credentials.ClientID}
-	b.Run("database", func(b *testing.B) {
-		r := identity.NewRevocations(store, testenv.AppLogger())
-		for b.Loop() {
-			if err := r.Check(b.Context(), claims); err != nil {
-				b.Fatal(err)
+	offerID := uuid.Must(uuid.NewV7())
+	err = store.CreateOffer(b.Context(), dbgen.CreateOfferParams{ID: offerID, SellerID: s.Seller.ID, SellerOfferReference: "bench",
+		SalesChannel: "ecommerce", Document: []byte(`{}`), ExpiresAt: time.Now().Add(time.Hour)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	offer := identity.OfferClaims{OfferID: offerID, SellerID: s.Seller.ID}
+	checks := map[string]func(*identity.Revocations) error{
+		"seller": func(r *identity.Revocations) error { return r.Check(b.Context(), claims) },
+		"offer": func(r *identity.Revocations) error {
+			_, err := r.CheckOffer(b.Context(), offer)
+			return err
+		},
+	}
+	for _, token := range []string{"seller", "offer"} {
+		check := checks[token]
+		b.Run(token+"/database", func(b *testing.B) {
+			r := identity.NewRevocations(store, testenv.AppLogger())
+			for b.Loop() {
+				if err := check(r); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
-	b.Run("cached", func(b *testing.B) {
-		r := identity.NewRevocations(store, testenv.AppLogger())
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { defer close(done); r.Listen(ctx) }()
-		defer func() { cancel(); <-done }()
-		for !r.Listening() {
-			time.Sleep(time.Millisecond)
-		}
-		for b.Loop() {
-			if err := r.Check(b.Context(), claims); err != nil {
-				b.Fatal(err)
+		})
+		b.Run(token+"/cached", func(b *testing.B) {
+			r := identity.NewRevocations(store, testenv.AppLogger())
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { defer close(done); r.Listen(ctx) }()
+			defer func() { cancel(); <-done }()
+			for !r.Listening() {
+				time.Sleep(time.Millisecond)
 			}
-		}
-	})
+			for b.Loop() {
+				if err := check(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -19,6 +19,9 @@ const (
 	SessionPending  Status = "pending"
 	SessionVerified Status = "verified"
 	SessionFailed   Status = "failed"
+	// SessionExpired is a pending session that was replaced after its link
+	// expired; its verdict may still arrive.
+	SessionExpired Status = "expired"
 )
 
 // Session is one verification attempt of an offer's customer.
@@ -40,9 +43,43 @@ func fromRow(r dbgen.IdvSession) Session {
 	}
 }
 
-// Start opens a session for an offer and returns it with the link to send
-// the customer to. returnURL receives the session id as idv_session.
+// Start answers the session of an offer's customer with the link to send
+// the customer to: the offer's open session (pending, its link unexpired,
+// made for this provider and return address) with the same link as when
+// it was opened, else a new session. An offer has one open session at a
+// time, also under concurrent calls: the database refuses a second pending
+// one (idv_sessions_one_open_key), and the call that loses reads the
+// winner's. returnURL receives the session id as idv_session.
 func Start(ctx context.Context, q *dbgen.Queries, p Provider, sellerID, offerID uuid.UUID, returnURL string) (Session, string, error) {
+	// A request that loses the race to open a session reads the winner's in
+	// the next round; the third covers a session opened meanwhile for
+	// another provider, by a process configured otherwise.
+	for range 3 {
+		pending, err := q.PendingIDVSession(ctx, dbgen.PendingIDVSessionParams{SellerID: sellerID, OfferID: offerID})
+		switch {
+		case err == nil:
+			s := fromRow(pending)
+			if back, err := withSession(returnURL, s.ID); err == nil && back == s.ReturnURL && s.Provider == p.Name && p.now().Before(s.LinkExpiresAt) {
+				link, err := p.Link(s.ID.String(), s.ReturnURL, s.LinkExpiresAt)
+				return s, link, err
+			}
+			if err := q.ExpireIDVSession(ctx, s.ID); err != nil {
+				return Session{}, "", err
+			}
+		case !db.IsNotFound(err):
+			return Session{}, "", err
+		}
+		s, link, err := open(ctx, q, p, sellerID, offerID, returnURL)
+		if !db.IsNotFound(err) {
+			return s, link, err
+		}
+	}
+	return Session{}, "", errors.New("identity verification sessions of the offer kept changing while one was opened")
+}
+
+// open inserts a new session; db.IsNotFound when the offer already has a
+// pending one.
+func open(ctx context.Context, q *dbgen.Queries, p Provider, sellerID, offerID uuid.UUID, returnURL string) (Session, string, error) {
 	id := uuid.Must(uuid.NewV7())
 	back, err := withSession(returnURL, id)
 	if err != nil {

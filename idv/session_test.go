@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -51,15 +52,28 @@ func TestSessions(t *testing.T) {
 	if d := time.Until(first.LinkExpiresAt); first.Status != idv.SessionPending || d < 29*time.Minute || d > 30*time.Minute {
 		t.Errorf("a new session is pending for the session TTL: %+v", first)
 	}
-	second, _, err := idv.Start(ctx, store.Queries, p, sellerID, offerID, "https://tenure.example/back")
-	if err != nil {
+	again, sameLink, err := idv.Start(ctx, store.Queries, p, sellerID, offerID, "https://tenure.example/checkout/offers/"+offerID.String())
+	if err != nil || again.ID != first.ID || sameLink != link {
+		t.Errorf("asking again while the session is open answers it, with the same link: %+v %s %v", again, sameLink, err)
+	}
+	// The link expires without a verdict: the next request opens a new
+	// session, and the old one is over.
+	if _, err := store.Pool.Exec(ctx, "UPDATE idv_sessions SET link_expires_at = now() - interval '1 second' WHERE id = $1", first.ID); err != nil {
 		t.Fatal(err)
+	}
+	second, _, err := idv.Start(ctx, store.Queries, p, sellerID, offerID, "https://tenure.example/checkout/offers/"+offerID.String())
+	if err != nil || second.ID == first.ID {
+		t.Fatalf("after the link expired: %+v %v", second, err)
 	}
 	if latest, _ := idv.Latest(ctx, store.Queries, sellerID, offerID); latest == nil || latest.ID != second.ID {
 		t.Errorf("the newest session counts: %+v", latest)
 	}
 	if latest, _ := idv.Latest(ctx, store.Queries, uuid.New(), offerID); latest != nil {
 		t.Error("another seller sees the offer's sessions")
+	}
+	var firstStatus string
+	if err := store.Pool.QueryRow(ctx, "SELECT status FROM idv_sessions WHERE id = $1", first.ID).Scan(&firstStatus); err != nil || firstStatus != string(idv.SessionExpired) {
+		t.Errorf("the replaced session: %q %v", firstStatus, err)
 	}
 
 	decided, err := idv.Decide(ctx, store.Queries, idv.Verdict{SessionID: second.ID, Status: idv.SessionVerified, ProviderReference: "p-42"})
@@ -72,11 +86,54 @@ func TestSessions(t *testing.T) {
 	if _, err := idv.Decide(ctx, store.Queries, idv.Verdict{SessionID: second.ID, Status: idv.SessionFailed}); !errors.Is(err, idv.ErrDecided) {
 		t.Errorf("the other verdict is refused: %v", err)
 	}
+	third, _, err := idv.Start(ctx, store.Queries, p, sellerID, offerID, "https://tenure.example/checkout/offers/"+offerID.String())
+	if err != nil || third.ID == second.ID || third.Status != idv.SessionPending {
+		t.Errorf("after a verdict, asking again opens a new session: %+v %v", third, err)
+	}
+	if late, err := idv.Decide(ctx, store.Queries, idv.Verdict{SessionID: first.ID, Status: idv.SessionFailed}); err != nil || late.Status != idv.SessionFailed {
+		t.Errorf("a verdict on a session whose link expired is still recorded: %+v %v", late, err)
+	}
 	if _, err := idv.Decide(ctx, store.Queries, idv.Verdict{SessionID: uuid.New(), Status: idv.SessionFailed}); !errors.Is(err, idv.ErrUnknownSession) {
 		t.Errorf("an unknown session: %v", err)
 	}
 	var reference string
 	if err := store.Pool.QueryRow(ctx, "SELECT provider_reference FROM idv_sessions WHERE id = $1", second.ID).Scan(&reference); err != nil || reference != "p-42" {
 		t.Errorf("the provider's reference is kept for the operator: %q %v", reference, err)
+	}
+}
+
+// Concurrent requests of one offer's customer share one session.
+func TestOneOpenSessionUnderConcurrentRequests(t *testing.T) {
+	store := testenv.Database(t)
+	ctx := t.Context()
+	s, err := identity.CreateSeller(ctx, store, "Shop", "EUR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	offerID := uuid.Must(uuid.NewV7())
+	err = store.CreateOffer(ctx, dbgen.CreateOfferParams{ID: offerID, SellerID: s.Seller.ID, SellerOfferReference: "r",
+		SalesChannel: "ecommerce", Document: []byte(`{}`), ExpiresAt: time.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := idv.NewProvider("idv.example", "https://idv.example/start", strings.Repeat("s", 32), 30*time.Minute)
+	const callers = 16
+	links := make([]string, callers)
+	errs := make([]error, callers)
+	var wg sync.WaitGroup
+	for i := range callers {
+		wg.Go(func() {
+			_, links[i], errs[i] = idv.Start(ctx, store.Queries, p, s.Seller.ID, offerID, "https://tenure.example/checkout/offers/"+offerID.String())
+		})
+	}
+	wg.Wait()
+	for i := range callers {
+		if errs[i] != nil || links[i] != links[0] {
+			t.Errorf("caller %d: %v, link %s, caller 0's %s", i, errs[i], links[i], links[0])
+		}
+	}
+	var sessions int
+	if err := store.Pool.QueryRow(ctx, "SELECT count(*) FROM idv_sessions WHERE offer_id = $1", offerID).Scan(&sessions); err != nil || sessions != 1 {
+		t.Errorf("%d concurrent requests opened %d sessions (%v)", callers, sessions, err)
 	}
 }

@@ -235,37 +235,37 @@ type Address struct {
 	Region *string `json:"region,omitempty"`
 }
 
-// AnonymizedOffer An offer without the customer's data, except the e-mail and whether the customer has a VAT number. Also the answer of the preview.
+// AnonymizedOffer What the offer's shared token opens. While the offer is `created`: the offer without the customer's data, except the e-mail and whether the customer has a VAT number (also the answer of the preview). Once the offer has left `created` (under review, accepted, declined, voided, expired or superseded by an edit): the offer's status alone, for the checkout's status pages: `id`, `status`, `seller_offer_reference`, `sales_channel`, `created_at`, `expires_at`, `seller_info`, the redirects and the superseding offer's link, without the e-mail, the VAT flag, the lines, the prices and the shipping (the properties that are not required).
 type AnonymizedOffer struct {
 	// CreatedAt Creation time.
 	CreatedAt time.Time `json:"created_at"`
 
-	// CustomerHasVatNumber Whether the customer's company has a VAT number on record.
-	CustomerHasVatNumber bool `json:"customer_has_vat_number"`
+	// CustomerHasVatNumber Whether the customer's company has a VAT number on record; only while the offer is `created`.
+	CustomerHasVatNumber *bool `json:"customer_has_vat_number,omitempty"`
 
-	// Email The e-mail of the person the offer is for, if the seller gave one.
+	// Email The e-mail of the person the offer is for, if the seller gave one; only while the offer is `created`.
 	Email *string `json:"email,omitempty"`
 
-	// ExitRedirect Where to send the customer who leaves the checkout; empty when the seller set none.
+	// ExitRedirect Where to send the customer who leaves the checkout; absent when the seller set none.
 	ExitRedirect *string `json:"exit_redirect,omitempty"`
 
 	// ExpiresAt When the offer expires.
 	ExpiresAt time.Time `json:"expires_at"`
 
-	// HasSingleTermDuration True when every rentable line offers one rent duration only.
-	HasSingleTermDuration bool `json:"has_single_term_duration"`
+	// HasSingleTermDuration True when every rentable line offers one rent duration only; only while the offer is `created`.
+	HasSingleTermDuration *bool `json:"has_single_term_duration,omitempty"`
 
 	// Id Offer id.
 	Id string `json:"id"`
 
-	// Lines The lines.
-	Lines []CustomerOfferLine `json:"lines"`
+	// Lines The lines; only while the offer is `created`.
+	Lines *[]CustomerOfferLine `json:"lines,omitempty"`
 
-	// PaymentMethodRequired Whether the customer must give a payment method at checkout (Tenure collects none today; always false).
-	PaymentMethodRequired bool `json:"payment_method_required"`
+	// PaymentMethodRequired Whether the customer must give a payment method at checkout (Tenure collects none today; always false); only while the offer is `created`.
+	PaymentMethodRequired *bool `json:"payment_method_required,omitempty"`
 
 	// PricingOverview What the customer pays, for the current choices.
-	PricingOverview CustomerPricingOverview `json:"pricing_overview"`
+	PricingOverview *CustomerPricingOverview `json:"pricing_overview,omitempty"`
 
 	// RedirectToSupersedingOfferUrl For an offer superseded by an edit, the checkout link of the offer that replaces it.
 	RedirectToSupersedingOfferUrl *string `json:"redirect_to_superseding_offer_url,omitempty"`
@@ -284,6 +284,9 @@ type AnonymizedOffer struct {
 
 	// Status `created` is open for the customer; every other status is read-only.
 	Status OfferStatus `json:"status"`
+
+	// SuccessRedirect Where to send the customer after the offer is accepted; absent when the seller set none.
+	SuccessRedirect *string `json:"success_redirect,omitempty"`
 }
 
 // AppliedDiscount The discount code applied to the offer and what it takes off.
@@ -3600,24 +3603,6 @@ func (response GetIdVerification404ApplicationvndGoaErrorResponse) VisitGetIdVer
 	return err
 }
 
-type GetIdVerification422ApplicationvndGoaErrorResponse struct {
-	UnprocessableApplicationvndGoaErrorResponse
-}
-
-func (response GetIdVerification422ApplicationvndGoaErrorResponse) VisitGetIdVerificationResponse(ctx *fiber.Ctx) error {
-	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
-	if response.ContentLength != 0 {
-		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
-	}
-	ctx.Status(422)
-
-	if closer, ok := response.Body.(io.ReadCloser); ok {
-		defer closer.Close()
-	}
-	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
-	return err
-}
-
 type GetIdVerification501ApplicationvndGoaErrorResponse struct {
 	NotImplementedApplicationvndGoaErrorResponse
 }
@@ -3998,6 +3983,15 @@ func (response GetAnonymizedTermsAndConditionsLinks400ApplicationvndGoaErrorResp
 	}
 	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
 	return err
+}
+
+type GetAnonymizedTermsAndConditionsLinks403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAnonymizedTermsAndConditionsLinks403JSONResponse) VisitGetAnonymizedTermsAndConditionsLinksResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
 }
 
 type GetAnonymizedTermsAndConditionsLinks404ApplicationvndGoaErrorResponse struct {

@@ -40,6 +40,24 @@ func (q *Queries) FindOffer(ctx context.Context, id uuid.UUID) (Offer, error) {
 	return i, err
 }
 
+const getOfferStanding = `-- name: GetOfferStanding :one
+SELECT status, (superseded_by_id IS NOT NULL)::boolean AS superseded FROM offers WHERE id = $1
+`
+
+type GetOfferStandingRow struct {
+	Status     string
+	Superseded bool
+}
+
+// What an offer's customer credentials open depends on (offers.Standing),
+// read on every customer bearer request that the cache cannot answer.
+func (q *Queries) GetOfferStanding(ctx context.Context, id uuid.UUID) (GetOfferStandingRow, error) {
+	row := q.db.QueryRow(ctx, getOfferStanding, id)
+	var i GetOfferStandingRow
+	err := row.Scan(&i.Status, &i.Superseded)
+	return i, err
+}
+
 const setOfferCheckout = `-- name: SetOfferCheckout :one
 UPDATE offers
 SET document = $1, search_text = $2, updated_at = now()

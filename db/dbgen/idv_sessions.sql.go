@@ -15,6 +15,7 @@ import (
 const createIDVSession = `-- name: CreateIDVSession :one
 INSERT INTO idv_sessions (id, seller_id, offer_id, provider, return_url, link_expires_at)
 VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (offer_id) WHERE status = 'pending' DO NOTHING
 RETURNING id, seller_id, offer_id, provider, status, return_url, link_expires_at, provider_reference, reason, created_at, decided_at
 `
 
@@ -27,6 +28,8 @@ type CreateIDVSessionParams struct {
 	LinkExpiresAt time.Time
 }
 
+// Opens a session unless the offer has a pending one (a concurrent request
+// opened it first): then no row.
 func (q *Queries) CreateIDVSession(ctx context.Context, arg CreateIDVSessionParams) (IdvSession, error) {
 	row := q.db.QueryRow(ctx, createIDVSession,
 		arg.ID,
@@ -57,7 +60,7 @@ const decideIDVSession = `-- name: DecideIDVSession :one
 UPDATE idv_sessions
 SET status = $1, provider_reference = $2, reason = $3,
     decided_at = now()
-WHERE id = $4 AND status = 'pending'
+WHERE id = $4 AND status IN ('pending', 'expired')
 RETURNING id, seller_id, offer_id, provider, status, return_url, link_expires_at, provider_reference, reason, created_at, decided_at
 `
 
@@ -69,7 +72,8 @@ type DecideIDVSessionParams struct {
 }
 
 // Records a provider's verdict once; no row when the session is unknown
-// or already decided.
+// or already decided. A session whose link expired may still be decided:
+// the customer may have finished at the provider's just before.
 func (q *Queries) DecideIDVSession(ctx context.Context, arg DecideIDVSessionParams) (IdvSession, error) {
 	row := q.db.QueryRow(ctx, decideIDVSession,
 		arg.Status,
@@ -92,6 +96,16 @@ func (q *Queries) DecideIDVSession(ctx context.Context, arg DecideIDVSessionPara
 		&i.DecidedAt,
 	)
 	return i, err
+}
+
+const expireIDVSession = `-- name: ExpireIDVSession :exec
+UPDATE idv_sessions SET status = 'expired' WHERE id = $1 AND status = 'pending'
+`
+
+// Ends a pending session that can no longer be continued.
+func (q *Queries) ExpireIDVSession(ctx context.Context, id uuid.UUID) error {
+	_, err := q.db.Exec(ctx, expireIDVSession, id)
+	return err
 }
 
 const getIDVSession = `-- name: GetIDVSession :one
@@ -131,6 +145,36 @@ type LatestIDVSessionParams struct {
 
 func (q *Queries) LatestIDVSession(ctx context.Context, arg LatestIDVSessionParams) (IdvSession, error) {
 	row := q.db.QueryRow(ctx, latestIDVSession, arg.SellerID, arg.OfferID)
+	var i IdvSession
+	err := row.Scan(
+		&i.ID,
+		&i.SellerID,
+		&i.OfferID,
+		&i.Provider,
+		&i.Status,
+		&i.ReturnUrl,
+		&i.LinkExpiresAt,
+		&i.ProviderReference,
+		&i.Reason,
+		&i.CreatedAt,
+		&i.DecidedAt,
+	)
+	return i, err
+}
+
+const pendingIDVSession = `-- name: PendingIDVSession :one
+SELECT id, seller_id, offer_id, provider, status, return_url, link_expires_at, provider_reference, reason, created_at, decided_at FROM idv_sessions
+WHERE seller_id = $1 AND offer_id = $2 AND status = 'pending'
+`
+
+type PendingIDVSessionParams struct {
+	SellerID uuid.UUID
+	OfferID  uuid.UUID
+}
+
+// The offer's one pending session, if any (see idv_sessions_one_open_key).
+func (q *Queries) PendingIDVSession(ctx context.Context, arg PendingIDVSessionParams) (IdvSession, error) {
+	row := q.db.QueryRow(ctx, pendingIDVSession, arg.SellerID, arg.OfferID)
 	var i IdvSession
 	err := row.Scan(
 		&i.ID,

@@ -19,3 +19,8 @@ UPDATE offers
 SET status = sqlc.arg(to_status), document = sqlc.arg(document), updated_at = now()
 WHERE seller_id = sqlc.arg(seller_id) AND id = sqlc.arg(id) AND status = sqlc.arg(from_status)
 RETURNING *;
+
+-- name: GetOfferStanding :one
+-- What an offer's customer credentials open depends on (offers.Standing),
+-- read on every customer bearer request that the cache cannot answer.
+SELECT status, (superseded_by_id IS NOT NULL)::boolean AS superseded FROM offers WHERE id = $1;

@@ -23,8 +23,9 @@ func upTo(t *testing.T, lang, key string, pairs ...string) string {
 // phone in German with the keyboard alone, once on a 1280 px desktop in
 // English with the mouse. The customer rents the laptops for 24 months
 // with device replacement, makes a mistake in the company data and sees
-// it named next to the field, accepts, follows the review until the
-// seller's mark_offer_accepted, and goes back to the shop.
+// it named next to the field, accepts, follows the review through the
+// link's status read until the seller's mark_offer_accepted, and goes back
+// to the shop.
 func TestCheckoutInTheSandbox(t *testing.T) {
 	s := newStack(t)
 	s.call(t, http.MethodPost, "/v1/discount-codes", map[string]any{"code": "SPRING10", "percent_off": 1000}, http.StatusCreated, nil)
@@ -47,6 +48,21 @@ func TestCheckoutInTheSandbox(t *testing.T) {
 			s.simulate(t, "mark_offer_accepted", o.ID)
 			b.waitHeading(msg(t, c.lang, "status.accepted.heading"))
 			b.check("accepted")
+			// Once accepted, the customer's token opens nothing: the page
+			// followed the review through the link's status read alone.
+			followed := eval[[]string](b, `(() => {
+				const paths = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname);
+				return paths.slice(paths.findLastIndex((p) => p.endsWith('/accept')) + 1)
+					.filter((p) => p.startsWith('/customer/') || p === '/oauth2/token');
+			})()`)
+			if len(followed) == 0 {
+				t.Error("the page did not read the offer's status after the acceptance")
+			}
+			for _, path := range followed {
+				if path != "/customer/offers/"+o.ID+"/anonymized" {
+					t.Errorf("after the acceptance the page called %s; only the link's status read works", path)
+				}
+			}
 			b.press("main a.button", c.keyboard)
 			landed := s.shop.waitLanding(t, o.ID)
 			q := landed.Query()
@@ -118,7 +134,8 @@ func TestCheckoutInProduction(t *testing.T) {
 }
 
 // TestCheckoutOfOffersThatAreOver opens the links of offers the seller
-// voided or replaced, and of one the review declined.
+// voided or replaced, and of one the review declined; and voids an offer
+// while its checkout is open.
 func TestCheckoutOfOffersThatAreOver(t *testing.T) {
 	s := newStack(t)
 	voided := s.createOffer(t, "SO-VOIDED", time.Now().Add(72*time.Hour))
@@ -145,6 +162,19 @@ func TestCheckoutOfOffersThatAreOver(t *testing.T) {
 			return at, strings.Contains(at, "/checkout/offers/"+edited.ID+"?token=")
 		})
 		b.waitHeading(msg(t, "de", "offer.heading"))
+	})
+
+	t.Run("voided during the checkout", func(t *testing.T) {
+		o := s.createOffer(t, "SO-VOIDED-LATE", time.Now().Add(72*time.Hour))
+		b := newBrowser(t, desktopEnglish)
+		b.Open(o.CheckoutURL)
+		b.waitHeading(msg(t, "en", "offer.heading"))
+		// The void revokes the page's token: its next change is refused,
+		// and the page shows what the link says of the offer now.
+		s.simulate(t, "mark_offer_voided", o.ID)
+		b.press("main button[type=submit]", false)
+		b.waitHeading(msg(t, "en", "end.voided.heading"))
+		b.check("voided-during-checkout")
 	})
 
 	t.Run("declined", func(t *testing.T) {

@@ -2,7 +2,8 @@
 // APIs is one its contract allows: a response to an operation of the
 // published Seller API 1.0.0 against that published contract, a response
 // to one of Tenure's extensions against api/openapi/seller.yaml, and a
-// response of the Customer-Facing API against api/openapi/customer.yaml.
+// response of the Customer-Facing API against api/openapi/customer.yaml,
+// which also demands Cache-Control: no-store on every one.
 // The published contract is not part of the repository; without it the
 // Seller API's extensions and the Customer-Facing API are checked.
 package contractcheck
@@ -121,6 +122,10 @@ func (c *Checker) Check(req *http.Request, status int, header http.Header, body 
 	if route == nil {
 		return nil
 	}
+	// customer.yaml's conventions: every answer, refusals included.
+	if contract == customerContract && !noStore(header) {
+		return fmt.Errorf("%s %s answered %d with Cache-Control %q; every customer.yaml answer is no-store", req.Method, req.URL.Path, status, header.Values("Cache-Control"))
+	}
 	if route.Operation.Responses.Value(strconv.Itoa(status)) == nil {
 		if !allowedAnyway(route.Operation, status, body) {
 			return fmt.Errorf("%s %s answered %d, which the %s does not list for %s", req.Method, req.URL.Path, status, contract, route.Operation.OperationID)
@@ -149,6 +154,18 @@ func (c *Checker) Check(req *http.Request, status int, header http.Header, body 
 		return fmt.Errorf("%s %s answered %d outside the %s: %w\nbody: %.2000s", req.Method, req.URL.Path, status, contract, err, body)
 	}
 	return nil
+}
+
+// noStore reports whether a response forbids every cache to keep it.
+func noStore(header http.Header) bool {
+	for _, value := range header.Values("Cache-Control") {
+		for _, directive := range strings.Split(value, ",") {
+			if strings.EqualFold(strings.TrimSpace(directive), "no-store") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // customerContract names customer.yaml in messages and routes.

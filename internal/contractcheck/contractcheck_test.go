@@ -50,6 +50,7 @@ func TestCheckerTellsResponsesOutsideTheContract(t *testing.T) {
 // path its servers[0].url names, with or without the published contract.
 func TestCheckerTellsCustomerResponsesOutsideTheirContract(t *testing.T) {
 	const requirement = "/customer/offers/x/idv-requirement"
+	goa, plainJSON := uncached(goa), uncached(plainJSON)
 	checkAll(t, newChecker(t), []checkCase{
 		{"a listed refusal", http.MethodGet, requirement, 404, goa, errorObject, ""},
 		{"a listed answer", http.MethodGet, requirement, 200, plainJSON, `{"result":"not_required"}`, ""},
@@ -58,7 +59,16 @@ func TestCheckerTellsCustomerResponsesOutsideTheirContract(t *testing.T) {
 		{"a protocol refusal", http.MethodGet, requirement, 429, goa, errorObject, ""},
 		{"a protocol refusal without the error object", http.MethodGet, requirement, 413, goa, `{"name":"x"}`, "without the error object"},
 		{"a path outside the base path", http.MethodGet, "/offers/x/idv-requirement", 500, goa, errorObject, ""},
+		{"an answer a cache may keep", http.MethodGet, requirement, 200, http.Header{"Content-Type": {"application/json"}}, `{"result":"not_required"}`, "no-store"},
+		{"a refusal a cache may keep", http.MethodGet, requirement, 404, http.Header{"Content-Type": {errorMediaType}, "Cache-Control": {"max-age=60"}}, errorObject, "no-store"},
 	})
+}
+
+// uncached is header with Cache-Control: no-store added.
+func uncached(header http.Header) http.Header {
+	h := header.Clone()
+	h.Set("Cache-Control", "no-store")
+	return h
 }
 
 func newChecker(t *testing.T) *Checker {

@@ -44,3 +44,21 @@ func TestDerivedStatusSets(t *testing.T) {
 		}
 	}
 }
+
+// A customer's credentials are revoked exactly when the offer is final
+// (offers.Standing), and open the whole checkout only where the customer
+// may still change the offer.
+func TestCustomerReachFollowsTheTable(t *testing.T) {
+	for _, s := range []offers.Status{offers.Created, offers.PendingReview, offers.Accepted, offers.Declined, offers.Voided, offers.Expired} {
+		reach := offers.Standing{Status: s}.Reach()
+		if revoked := reach == offers.ReachRevoked; revoked != Final(s) {
+			t.Errorf("%s: revoked %v, final %v", s, revoked, Final(s))
+		}
+		if open := reach == offers.ReachCheckout; open != Transitions.Allows(s, CustomerChange.Update) {
+			t.Errorf("%s: the checkout is open %v, the customer may change the offer %v", s, open, Transitions.Allows(s, CustomerChange.Update))
+		}
+		if (offers.Standing{Status: s, Superseded: true}).Reach() != offers.ReachRevoked {
+			t.Errorf("%s: a superseded offer's credentials are not revoked", s)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 // The Customer-Facing API as the page uses it: the anonymised reads with
 // the link's shared token, every other operation with the offer's bearer
-// token. Texts the API writes follow the page's language.
+// token while the offer is open; once it has left created, the link's read
+// of its status is all the page uses. Texts the API writes follow the
+// page's language.
 
 import { language } from './i18n.js';
 import { ExchangeError } from './session.js';

@@ -41,16 +41,15 @@ export class Flow {
 
   /**
    * start reads the offer with the link's shared token (and its seller's
-   * branding) while the token is exchanged for a bearer token, then shows
-   * what the offer's status calls for. returning says the customer comes
-   * back from the identity verification provider.
+   * branding), then shows what the offer's status calls for. The token is
+   * exchanged for a bearer token only when an open offer's checkout needs
+   * one: once the offer has left created, the link opens its status alone
+   * and the exchange is refused. returning says the customer comes back
+   * from the identity verification provider.
    */
   async start({ returning = false } = {}) {
     if (!this.session.shared) return this.end('missingToken');
     this.returning = returning;
-    this.session.bearer().catch(() => {
-      // A refused exchange shows when an operation needs the token.
-    });
     let offer;
     try {
       const [anonymized, branding] = await Promise.all([
@@ -65,7 +64,12 @@ export class Flow {
     return this.route(offer);
   }
 
-  /** route shows what an offer's status calls for. */
+  /**
+   * route shows what an offer's status calls for: the checkout's steps for
+   * an open offer, read in full with the bearer token; for any other, the
+   * status as the link shows it (or the acceptance answered), which is all
+   * the status screens need.
+   */
   async route(offer, { focus = false } = {}) {
     const seller = offer.seller_info.pretty_name || offer.seller_info.name;
     this.layout.brand(seller, webURL(this.ctx.branding?.logo_url ?? offer.seller_info.logo_url ?? ''));
@@ -86,7 +90,7 @@ export class Flow {
         case 'pending_review':
         case 'accepted':
         case 'declined':
-          this.ctx.offer = offer.updated_at ? offer : await this.api.offer();
+          this.ctx.offer = offer;
           this.step = null;
           this.layout.progressAt(null);
           this.screen = () => statusScreen(this);
@@ -98,7 +102,8 @@ export class Flow {
           return this.end('voided', { seller });
       }
     } catch (err) {
-      return this.fail(err);
+      if (!(await this.recover(err))) this.fail(err);
+      return undefined;
     }
   }
 
@@ -167,18 +172,27 @@ export class Flow {
    */
   async recover(err) {
     const { ctx } = this;
-    if (err.status === 400 && err.name === 'InvalidToken') {
-      this.fail(err);
-      return true;
-    }
-    if (err.status === 422 && (err.name === 'OutOfDate' || err.name === 'Unprocessable')) {
-      ctx.offer = await this.api.offer();
-      ctx.choices = null;
-      ctx.preview = null;
-      if (ctx.offer.status !== 'created') {
-        await this.route(ctx.offer, { focus: true });
+    if (movedOn(err)) {
+      // The link tells where the offer stands: the only read that still
+      // works once the offer has left created.
+      let current;
+      try {
+        current = await this.api.anonymizedOffer();
+      } catch (readErr) {
+        this.fail(readErr);
         return true;
       }
+      ctx.choices = null;
+      ctx.preview = null;
+      if (current.status !== 'created' || current.redirect_to_superseding_offer_url) {
+        await this.route(current, { focus: true });
+        return true;
+      }
+      if (err.status === 400) {
+        this.fail(err);
+        return true;
+      }
+      if (err.status === 422) ctx.offer = await this.api.offer();
       if (err.name === 'OutOfDate') {
         ctx.reviewNotice = t('review.changed');
         await this.go('review');
@@ -231,4 +245,17 @@ export class Flow {
     this.screen = () => endScreen(kind, params, ...actions);
     this.layout.show(this.screen(), { title: t(`end.${kind}.heading`, params) });
   }
+}
+
+// movedOn says whether a refusal may mean that the offer has moved on
+// since the page read it: its credentials no longer open it (a customer
+// token revoked or refused while the offer is under review, an exchange
+// refused), or the offer refused a change in its state.
+function movedOn(err) {
+  return (
+    err.status === 401 ||
+    (err.status === 403 && err.name === 'OfferNotOpen') ||
+    (err.status === 400 && err.name === 'InvalidToken') ||
+    (err.status === 422 && (err.name === 'OutOfDate' || err.name === 'Unprocessable'))
+  );
 }

@@ -1,6 +1,8 @@
 // The offer after the customer accepted it: under review, accepted or
-// declined. The screen follows the offer by itself, reading it again
-// until the review decides, and shows the way back to the shop.
+// declined. The screen follows the offer by itself, reading its status
+// through the link until the review decides (the customer's token opens
+// nothing once the offer has left created), and shows the way back to the
+// shop.
 
 import { h, webURL } from './dom.js';
 import { t } from './i18n.js';
@@ -74,7 +76,7 @@ function watch(flow) {
   const tick = async () => {
     polls += 1;
     try {
-      const offer = await flow.api.offer();
+      const offer = await flow.api.anonymizedOffer();
       if (offer.status !== 'pending_review') {
         ctx.watching = false;
         ctx.offer = offer;

@@ -47,7 +47,7 @@ export function identityStep(flow) {
     case 'pending':
       body.push(h('p', { class: 'notice info', role: 'status' }, t('identity.pending')));
       actions.push(h('button', { type: 'button', class: 'secondary', onclick: check }, t('identity.check')));
-      actions.push(h('button', { type: 'button', class: 'primary', onclick: start }, t('identity.restart')));
+      actions.push(h('button', { type: 'button', class: 'primary', onclick: start }, t('identity.resume')));
       pollRequirement(flow);
       break;
     case 'failed':
