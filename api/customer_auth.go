@@ -6,13 +6,13 @@ import (
 	"log/slog"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/recordid"
 )
 
 type offerClaimsKey struct{}
@@ -54,7 +54,7 @@ func tokenOffer(ctx context.Context, rawID string) (identity.OfferClaims, error)
 	if !ok {
 		return identity.OfferClaims{}, Unauthorized("an Authorization: Bearer <access token> header is required")
 	}
-	if id, err := uuid.Parse(rawID); err != nil || id != claims.OfferID {
+	if id, err := recordid.Parse(rawID); err != nil || id != claims.OfferID {
 		return identity.OfferClaims{}, NotFound("no offer %s", rawID)
 	}
 	return claims, nil
@@ -68,8 +68,15 @@ type sharedTokens struct {
 }
 
 // offer checks token against the offer id of the path and reads the offer.
+// The token signs the id as Tenure writes it, so the id is read first (see
+// package recordid): an id in upper case opens what the lower-case one
+// does, and a value that is no id names no offer.
 func (s sharedTokens) offer(ctx context.Context, rawID, token string) (dbgen.Offer, error) {
-	switch err := s.signer.Verify(offers.TokenPurpose, rawID, token); {
+	id, err := recordid.Parse(rawID)
+	if err != nil {
+		return dbgen.Offer{}, NotFound("no offer %s", rawID)
+	}
+	switch err := s.signer.Verify(offers.TokenPurpose, id.String(), token); {
 	case errors.Is(err, links.ErrExpired):
 		return dbgen.Offer{}, InvalidToken("the offer's link has expired")
 	case err != nil:
@@ -81,7 +88,7 @@ func (s sharedTokens) offer(ctx context.Context, rawID, token string) (dbgen.Off
 // findOffer reads an offer by id alone, answering missing when there is
 // none.
 func findOffer(ctx context.Context, q *dbgen.Queries, rawID string, missing error) (dbgen.Offer, error) {
-	id, err := uuid.Parse(rawID)
+	id, err := recordid.Parse(rawID)
 	if err != nil {
 		return dbgen.Offer{}, missing
 	}

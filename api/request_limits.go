@@ -16,7 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/recordid"
 )
 
 // Limits Tenure states in seller.yaml where the published contract sets
@@ -221,10 +222,11 @@ func checkParamValue(where string, s *openapi3.Schema, v string) error {
 	return checkLength(where, s, v)
 }
 
-// checkFormat refuses a UUID, date-time or e-mail address the generated
-// binding could not read into its uuid.UUID, time.Time or Email (which
-// parses the address), so the refusal names the field, and a URI that is
-// not absolute (empty stands for none, as integrations send it).
+// checkFormat refuses a UUID (package recordid's form), date-time or
+// e-mail address the generated binding could not read into its uuid.UUID,
+// time.Time or Email (which parses the address), so the refusal names the
+// field, and a URI that is not absolute (empty stands for none, as
+// integrations send it).
 func checkFormat(where string, s *openapi3.Schema, v string) error {
 	var err error
 	switch s.Format {
@@ -233,7 +235,7 @@ func checkFormat(where string, s *openapi3.Schema, v string) error {
 			err = errNotAbsolute
 		}
 	case "uuid":
-		_, err = uuid.Parse(v)
+		_, err = recordid.Parse(v)
 	case "date-time":
 		_, err = time.Parse(time.RFC3339Nano, v)
 	case "email":

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/recordid"
 	"github.com/tenurehq/tenure/sellers"
 )
 
@@ -191,7 +192,7 @@ func runProfile(cmd *cobra.Command, file func() string, rawID string, asJSON boo
 }
 
 func sellerIDArg(raw string) (uuid.UUID, error) {
-	id, err := uuid.Parse(raw)
+	id, err := recordid.Parse(raw)
 	if err != nil {
 		return uuid.Nil, fmt.Errorf("%q is not a seller id (a UUID, as `tenure sellers list` shows)", raw)
 	}
