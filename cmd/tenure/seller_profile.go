@@ -77,7 +77,7 @@ func sellersSetProfileCommand(file func() string) *cobra.Command {
 					if err := applyProfileFlags(cmd, p, text, capabilities); err != nil {
 						return err
 					}
-					return refused(p.Refused(c.cfg.Sellers.ContractualEntities))
+					return refused(p.Refused(c.cfg.Sellers.ContractualEntities, c.cfg.FollowedURLs()))
 				})
 			})
 		},
@@ -154,7 +154,7 @@ func sellersSetTermsCommand(file func() string) *cobra.Command {
 					if !remove {
 						p.TermsDocuments = append(p.TermsDocuments, sellers.TermsDocument{Type: kind, Language: language, URL: link})
 					}
-					return refused(p.Refused(c.cfg.Sellers.ContractualEntities))
+					return refused(p.Refused(c.cfg.Sellers.ContractualEntities, c.cfg.FollowedURLs()))
 				})
 			})
 		},
