@@ -2592,7 +2592,7 @@ type WebhookEndpointCreateRequest struct {
 	// Description A note for the seller, at most 500 characters.
 	Description *string `json:"description,omitempty"`
 
-	// Events Event types to receive; empty or absent means every type.
+	// Events Event types to receive, each at most once; empty or absent means every type.
 	Events *[]string `json:"events,omitempty"`
 
 	// Url A followed URL (see the conventions), at most 2,048 characters; public addresses only in production.
@@ -2613,7 +2613,7 @@ type WebhookEndpointUpdateRequest struct {
 	// Enabled True re-enables a disabled endpoint; false disables it.
 	Enabled *bool `json:"enabled,omitempty"`
 
-	// Events New subscriptions; an empty list subscribes to every type.
+	// Events New subscriptions, each at most once; an empty list subscribes to every type.
 	Events *[]string `json:"events,omitempty"`
 
 	// Url New URL, same rules as on creation.
