@@ -68,15 +68,11 @@ type sharedTokens struct {
 }
 
 // offer checks token against the offer id of the path and reads the offer.
-// The token signs the id as Tenure writes it, so the id is read first (see
-// package recordid): an id in upper case opens what the lower-case one
-// does, and a value that is no id names no offer.
+// The token signs the id as Tenure writes it (package recordid), so an id
+// in upper case opens what the lower-case one does; for any other id, a
+// UUID or not, the token is not the offer's.
 func (s sharedTokens) offer(ctx context.Context, rawID, token string) (dbgen.Offer, error) {
-	id, err := recordid.Parse(rawID)
-	if err != nil {
-		return dbgen.Offer{}, NotFound("no offer %s", rawID)
-	}
-	switch err := s.signer.Verify(offers.TokenPurpose, id.String(), token); {
+	switch err := s.signer.Verify(offers.TokenPurpose, recordid.Canonical(rawID), token); {
 	case errors.Is(err, links.ErrExpired):
 		return dbgen.Offer{}, InvalidToken("the offer's link has expired")
 	case err != nil:
