@@ -300,7 +300,7 @@ type AppliedDiscount struct {
 
 // BrandingInfo What the checkout shows of the seller's brand.
 type BrandingInfo struct {
-	// LogoUrl The seller's logo (an absolute https URL), null when the seller has none.
+	// LogoUrl The seller's logo, null when the seller has none. Like every URL a seller sets that the customer follows (redirects, documents), an absolute https URL with a host; in the sandbox also http or https to localhost or 127.0.0.1.
 	LogoUrl *string `json:"logo_url"`
 }
 
