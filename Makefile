@@ -8,6 +8,8 @@ TENURE := bin/tenure
 REFERENCE_CONTRACT ?= ../shared/reference/seller-api-1.0.0.openapi.yaml
 # The hosted checkout's legal forms, generated from package checkout.
 LEGAL_FORMS_JS := web/checkout/assets/legal-forms.js
+# The contracts, whose x-tenure-enum lists genenums writes from Go tables.
+CONTRACTS := api/openapi/seller.yaml api/openapi/customer.yaml
 # The API reference at /docs: its renderer, Swagger UI, is vendored from npm
 # at the version web/docs/package.json pins.
 DOCS := web/docs
@@ -42,9 +44,10 @@ test-cluster: temporal-cli
 bench-webhooks: temporal-cli
 	go test ./webhook -run '^$$' -bench 'BenchmarkWebhook' -benchtime 1x -timeout 30m
 
-## generate: regenerate the sqlc queries, the Seller and Customer-Facing API servers and the checkout's legal forms
+## generate: regenerate the sqlc queries, the contracts' enumerations, the Seller and Customer-Facing API servers and the checkout's legal forms
 generate:
 	go tool sqlc generate
+	go run ./api/openapi/genenums $(CONTRACTS)
 	go tool oapi-codegen -config api/sellerapi/oapi-codegen.yaml api/openapi/seller.yaml
 	go tool oapi-codegen -config api/customerapi/oapi-codegen.yaml api/openapi/customer.yaml
 	go run ./web/checkout/genlegalforms -o $(LEGAL_FORMS_JS)
@@ -53,7 +56,10 @@ generate:
 check-generated:
 	go tool sqlc diff
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
+	mkdir $$tmp/contracts && go run ./api/openapi/genenums -o $$tmp/contracts $(CONTRACTS) && \
 	for api in seller customer; do \
+	diff -q api/openapi/$$api.yaml $$tmp/contracts/$$api.yaml >/dev/null || \
+	{ echo "api/openapi/$$api.yaml lists stale enumerations: run make generate and commit the result"; exit 1; }; \
 	sed "s#^output: .*#output: $$tmp/$${api}api.gen.go#" api/$${api}api/oapi-codegen.yaml > $$tmp/$$api.yaml && \
 	go tool oapi-codegen -config $$tmp/$$api.yaml api/openapi/$$api.yaml && \
 	diff -q api/$${api}api/$${api}api.gen.go $$tmp/$${api}api.gen.go >/dev/null || \

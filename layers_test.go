@@ -28,7 +28,7 @@ var layers = []struct {
 	{"domain", []string{
 		"config", "optional", "refusal", "pricing", "links", "identity", "idempotency", "listing",
 		"catalog/...", "csvimport", "webhook", "offers", "orders", "fixtures",
-		"checkout", "sellers", "discounts", "idv", "terms", "telemetry",
+		"checkout", "sellers", "discounts", "idv", "terms", "telemetry", "recordid", "weburl",
 		"internal/csvgen", "internal/sellerclient", "internal/customerclient", "internal/temporalcli",
 	}},
 	{"activities", []string{"activities"}},

@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/recordid"
 	checkoutpage "github.com/tenurehq/tenure/web/checkout"
 )
 
@@ -75,7 +75,7 @@ func (p checkoutPage) page(c *fiber.Ctx) error {
 		return err
 	}
 	status := http.StatusOK
-	if _, err := uuid.Parse(c.Params("id")); err != nil {
+	if _, err := recordid.Parse(c.Params("id")); err != nil {
 		status = http.StatusNotFound
 	}
 	// The address carries the offer's shared token: nothing may keep it.

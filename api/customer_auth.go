@@ -13,6 +13,7 @@ import (
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/recordid"
 )
 
 type offerClaimsKey struct{}
@@ -91,7 +92,7 @@ func tokenOffer(ctx context.Context, rawID string) (identity.OfferClaims, error)
 	if !ok {
 		return identity.OfferClaims{}, Unauthorized("an Authorization: Bearer <access token> header is required")
 	}
-	if id, err := uuid.Parse(rawID); err != nil || id != claims.OfferID {
+	if id, err := recordid.Parse(rawID); err != nil || id != claims.OfferID {
 		return identity.OfferClaims{}, NotFound("no offer %s", rawID)
 	}
 	return claims, nil
@@ -106,9 +107,11 @@ type sharedTokens struct {
 
 // offer checks token against the offer id of the path and reads the
 // offer, whatever its status: what the token opens of it is the caller's
-// to decide (see open).
+// to decide (see open). The token signs the id as Tenure writes it
+// (package recordid), so an id in upper case opens what the lower-case one
+// does; for any other id, a UUID or not, the token is not the offer's.
 func (s sharedTokens) offer(ctx context.Context, rawID, token string) (dbgen.Offer, error) {
-	switch err := s.signer.Verify(offers.TokenPurpose, rawID, token); {
+	switch err := s.signer.Verify(offers.TokenPurpose, recordid.Canonical(rawID), token); {
 	case errors.Is(err, links.ErrExpired):
 		return dbgen.Offer{}, InvalidToken("the offer's link has expired")
 	case err != nil:
@@ -134,7 +137,7 @@ func (s sharedTokens) open(ctx context.Context, rawID, token string) (dbgen.Offe
 // findOffer reads an offer by id alone, answering missing when there is
 // none.
 func findOffer(ctx context.Context, q *dbgen.Queries, rawID string, missing error) (dbgen.Offer, error) {
-	id, err := uuid.Parse(rawID)
+	id, err := recordid.Parse(rawID)
 	if err != nil {
 		return dbgen.Offer{}, missing
 	}

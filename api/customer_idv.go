@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/checkout"
@@ -17,6 +16,7 @@ import (
 	"github.com/tenurehq/tenure/idv"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/recordid"
 )
 
 // customerIDV serves identity verification: the requirement, the start of
@@ -93,7 +93,7 @@ func (v customerIDV) GetIdVerification(ctx context.Context, r customerapi.GetIdV
 // ReceiveIdvResult implements receiveIdvResult; its signature was checked
 // by providerSignature before the body was read.
 func (v customerIDV) ReceiveIdvResult(ctx context.Context, r customerapi.ReceiveIdvResultRequestObject) (customerapi.ReceiveIdvResultResponseObject, error) {
-	id, err := uuid.Parse(r.Body.SessionId)
+	id, err := recordid.Parse(r.Body.SessionId)
 	if err != nil {
 		return nil, NotFound("no verification session %s", r.Body.SessionId)
 	}

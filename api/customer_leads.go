@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/recordid"
 )
 
 // customerLeads stores what visitors leave without credentials: contact
@@ -48,11 +49,12 @@ func (l customerLeads) AddAccessoryFeedback(ctx context.Context, r customerapi.A
 	if err != nil {
 		return nil, err
 	}
-	if !facts.hasLine(b.OfferLineId) {
+	line := recordid.Canonical(b.OfferLineId)
+	if !facts.hasLine(line) {
 		return nil, BadRequest("field offer_line_id: offer %s has no line %s", row.ID, b.OfferLineId)
 	}
 	stored, err := l.store.CreateAccessoryFeedback(ctx, dbgen.CreateAccessoryFeedbackParams{
-		ID: uuid.Must(uuid.NewV7()), SellerID: row.SellerID, OfferID: row.ID, OfferLineID: b.OfferLineId, CustomerFeedback: b.CustomerFeedback,
+		ID: uuid.Must(uuid.NewV7()), SellerID: row.SellerID, OfferID: row.ID, OfferLineID: line, CustomerFeedback: b.CustomerFeedback,
 	})
 	if err != nil {
 		return nil, err

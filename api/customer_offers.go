@@ -10,6 +10,7 @@ import (
 	"github.com/tenurehq/tenure/offers"
 	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/recordid"
 	"github.com/tenurehq/tenure/refusal"
 	"github.com/tenurehq/tenure/services"
 )
@@ -216,7 +217,9 @@ func choicesOf(r customerapi.CustomizeTermsRequest) []offers.Choice {
 		if l.SelectedServices != nil {
 			services = *l.SelectedServices
 		}
-		return offers.Choice{LineID: l.OfferLineId, TermID: l.SelectedContractTermsId, ServiceIDs: services}
+		// A line id is a record id, read in either case; term and service
+		// ids are names Tenure composes, compared as written.
+		return offers.Choice{LineID: recordid.Canonical(l.OfferLineId), TermID: l.SelectedContractTermsId, ServiceIDs: services}
 	})
 }
 

@@ -7,12 +7,12 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/recordid"
 )
 
 // The token exchange of RFC 8693 as the Customer-Facing API uses it.
@@ -71,16 +71,16 @@ func (t *tokenEndpoint) exchangeOfferToken(c *fiber.Ctx, form url.Values) error 
 			err.Error()+"; offer tokens carry "+strings.Join(identity.CustomerScopes, " "), false)
 	}
 	x := t.offers
-	audience := form.Get("audience")
-	switch err := x.signer.Verify(offers.TokenPurpose, audience, form.Get("subject_token")); {
+	// The shared token signs the offer id as Tenure writes it (package recordid).
+	offerID, err := recordid.Parse(form.Get("audience"))
+	if err != nil {
+		return t.refuse(c, fiber.StatusBadRequest, "invalid_grant", "audience is not an offer id", false)
+	}
+	switch err := x.signer.Verify(offers.TokenPurpose, offerID.String(), form.Get("subject_token")); {
 	case errors.Is(err, links.ErrExpired):
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_grant", "the offer's link has expired", false)
 	case err != nil:
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_grant", "subject_token is not the shared token of the offer named by audience", false)
-	}
-	offerID, err := uuid.Parse(audience)
-	if err != nil {
-		return t.refuse(c, fiber.StatusBadRequest, "invalid_grant", "audience is not an offer id", false)
 	}
 	row, err := x.store.FindOffer(c.UserContext(), offerID)
 	if db.IsNotFound(err) {

@@ -10,6 +10,7 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/recordid"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -48,7 +49,7 @@ func (h events) ListEvents(ctx context.Context, req sellerapi.ListEventsRequestO
 	}
 	var objectID *uuid.UUID
 	if p.ObjectId != nil {
-		id, err := uuid.Parse(*p.ObjectId)
+		id, err := recordid.Parse(*p.ObjectId)
 		if err != nil {
 			return nil, BadRequest("query parameter object_id must be a UUID, got %q", *p.ObjectId)
 		}
@@ -133,7 +134,7 @@ func eventTarget(ctx context.Context, raw string) (seller, id uuid.UUID, err err
 	if err != nil {
 		return uuid.Nil, uuid.Nil, err
 	}
-	id, err = uuid.Parse(raw)
+	id, err = recordid.Parse(raw)
 	if err != nil {
 		return uuid.Nil, uuid.Nil, NotFound("no event with id %s", raw)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/recordid"
 )
 
 // maxPage bounds page indexes so offsets stay far from overflow.
@@ -27,7 +29,7 @@ func callerAndID(ctx context.Context, what, raw string) (uuid.UUID, uuid.UUID, e
 	if err != nil {
 		return uuid.Nil, uuid.Nil, err
 	}
-	id, err := uuid.Parse(raw)
+	id, err := recordid.Parse(raw)
 	if err != nil {
 		return uuid.Nil, uuid.Nil, NotFound("%s %s not found", what, raw)
 	}

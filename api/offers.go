@@ -9,6 +9,7 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/recordid"
 	"github.com/tenurehq/tenure/services"
 )
 
@@ -102,7 +103,7 @@ func (h offerHandlers) VoidOffer(ctx context.Context, req sellerapi.VoidOfferReq
 	}
 	var by *uuid.UUID
 	if req.Body != nil && req.Body.SupersededById != nil {
-		parsed, err := uuid.Parse(*req.Body.SupersededById)
+		parsed, err := recordid.Parse(*req.Body.SupersededById)
 		if err != nil {
 			return nil, Unprocessable("superseded_by_id %q is not an offer of the seller", *req.Body.SupersededById)
 		}

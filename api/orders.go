@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 
-	"github.com/google/uuid"
-
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/recordid"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/order"
 	"github.com/tenurehq/tenure/workflows/statemachine"
@@ -85,7 +84,7 @@ func (h orderHandlers) CreateShipment(ctx context.Context, req sellerapi.CreateS
 		return nil, err
 	}
 	b := req.Body
-	orderID, err := uuid.Parse(b.OrderId)
+	orderID, err := recordid.Parse(b.OrderId)
 	if err != nil {
 		return nil, orderError(services.ErrOrderNotFound)
 	}

@@ -16,7 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/recordid"
 )
 
 // Limits Tenure states in seller.yaml where the published contract sets
@@ -37,7 +38,18 @@ const (
 	extMaxProperties = "x-tenure-max-properties"
 	// extMaxKeyLength bounds each key of a map, in characters.
 	extMaxKeyLength = "x-tenure-max-key-length"
+	// extFollowedURL marks a URL that a customer or Tenure will follow:
+	// package weburl's rule decides it, applied by the operation, which
+	// answers a refusal with the status its contract lists for the field
+	// (an offer's 422 OfferError among them), so the guard leaves it alone.
+	extFollowedURL = "x-tenure-followed-url"
 )
+
+// followedURL reports whether a schema is a URL someone will follow.
+func followedURL(s *openapi3.Schema) bool {
+	followed, _ := s.Extensions[extFollowedURL].(bool)
+	return followed
+}
 
 // extLimit reads a limit extension of a schema.
 func extLimit(s *openapi3.Schema, name string) (int, bool) {
@@ -221,19 +233,20 @@ func checkParamValue(where string, s *openapi3.Schema, v string) error {
 	return checkLength(where, s, v)
 }
 
-// checkFormat refuses a UUID, date-time or e-mail address the generated
-// binding could not read into its uuid.UUID, time.Time or Email (which
-// parses the address), so the refusal names the field, and a URI that is
-// not absolute (empty stands for none, as integrations send it).
+// checkFormat refuses a UUID (package recordid's form), date-time or
+// e-mail address the generated binding could not read into its uuid.UUID,
+// time.Time or Email (which parses the address), so the refusal names the
+// field, and a URI that is not absolute (empty stands for none, as
+// integrations send it) unless it is a followed URL.
 func checkFormat(where string, s *openapi3.Schema, v string) error {
 	var err error
 	switch s.Format {
 	case "uri":
-		if u, parseErr := url.Parse(v); v != "" && (parseErr != nil || !u.IsAbs()) {
+		if u, parseErr := url.Parse(v); v != "" && !followedURL(s) && (parseErr != nil || !u.IsAbs()) {
 			err = errNotAbsolute
 		}
 	case "uuid":
-		_, err = uuid.Parse(v)
+		_, err = recordid.Parse(v)
 	case "date-time":
 		_, err = time.Parse(time.RFC3339Nano, v)
 	case "email":

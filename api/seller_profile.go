@@ -57,7 +57,7 @@ func (h sellerProfiles) UpdateSellerProfile(ctx context.Context, r sellerapi.Upd
 			}
 			p.TermsDocuments = docs
 		}
-		if err := p.Refused(h.cfg.Sellers.ContractualEntities); err != nil {
+		if err := p.Refused(h.cfg.Sellers.ContractualEntities, h.cfg.FollowedURLs()); err != nil {
 			return BadRequest("%s", err)
 		}
 		return nil

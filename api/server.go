@@ -151,7 +151,7 @@ func New(d Deps) (*fiber.App, error) {
 		return nil, err
 	}
 	dispatcher := delivery.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
-	orderService := &services.Orders{Store: d.Store, Temporal: d.Temporal}
+	orderService := services.NewOrders(d.Config, d.Store, d.Temporal)
 	impl := sellerAPI{
 		shippingMethods: shippingMethods{store: d.Store},
 		productImports: productImports{

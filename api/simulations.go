@@ -11,6 +11,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/recordid"
 	"github.com/tenurehq/tenure/refusal"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/entity"
@@ -82,7 +83,7 @@ func scenarioID(name sellerapi.RunScenarioSimulationParamsScenarioName, in selle
 	if in.Id == nil {
 		return uuid.Nil, BadRequest("field scenario_input.id is required for %s", name)
 	}
-	id, err := uuid.Parse(*in.Id)
+	id, err := recordid.Parse(*in.Id)
 	if err != nil {
 		return uuid.Nil, BadRequest("field scenario_input.id must be a UUID, got %q", *in.Id)
 	}
@@ -136,7 +137,7 @@ func scenarioIDs(name string, in sellerapi.ScenarioInput) ([]uuid.UUID, error) {
 	}
 	ids := make([]uuid.UUID, len(raw))
 	for i, s := range raw {
-		id, err := uuid.Parse(s)
+		id, err := recordid.Parse(s)
 		if err != nil {
 			return nil, BadRequest("field scenario_input.ids[%d] must be a UUID, got %q", i, s)
 		}

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/csvimport"
 	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/recordid"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
 	"github.com/tenurehq/tenure/workflows/entity"
 )
@@ -46,7 +46,7 @@ func (h importFiles) upload(c *fiber.Ctx) (err error) {
 			c.Context().SetConnectionClose()
 		}
 	}()
-	id, err := uuid.Parse(c.Params("id"))
+	id, err := recordid.Parse(c.Params("id"))
 	if err != nil {
 		return Forbidden("the upload link is not valid")
 	}
@@ -95,7 +95,7 @@ func uploadRefusal(r *csvimport.UploadError) error {
 
 // errorReport serves a job's error report to a holder of its link.
 func (h importFiles) errorReport(c *fiber.Ctx) error {
-	id, err := uuid.Parse(c.Params("id"))
+	id, err := recordid.Parse(c.Params("id"))
 	if err != nil || h.jobs.VerifyErrorsToken(id, c.Query("token")) != nil {
 		return Forbidden("the link to the error report is not valid or has expired: get a new one from the import")
 	}

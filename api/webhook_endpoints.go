@@ -10,6 +10,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/recordid"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -147,7 +148,7 @@ func endpointTarget(ctx context.Context, raw string) (seller, id uuid.UUID, err 
 	if err != nil {
 		return uuid.Nil, uuid.Nil, err
 	}
-	id, err = uuid.Parse(raw)
+	id, err = recordid.Parse(raw)
 	if err != nil {
 		return uuid.Nil, uuid.Nil, endpointNotFound(raw)
 	}

@@ -196,8 +196,8 @@ func (fe *fieldErrors) user(u User) (User, Phone) {
 		LastName:  fe.required(p+"last_name", u.LastName, maxPersonName),
 	}
 	out.PhoneType = strings.ToLower(strings.TrimSpace(u.PhoneType))
-	if out.PhoneType != "" && out.PhoneType != PhoneMobile && out.PhoneType != PhoneLandline {
-		fe.add(CodeNotAllowed, p+"phone_type", "must be %s or %s", PhoneMobile, PhoneLandline)
+	if out.PhoneType != "" && !slices.Contains(PhoneTypes, out.PhoneType) {
+		fe.add(CodeNotAllowed, p+"phone_type", "must be %s", strings.Join(PhoneTypes, " or "))
 	}
 	number, numberOK := fe.text(p+"phone_national_number", u.PhoneNationalNumber, maxPhoneNumber)
 	if numberOK && number == "" {

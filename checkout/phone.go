@@ -29,6 +29,9 @@ const (
 	PhoneLandline = "landline"
 )
 
+// PhoneTypes are the phone types a customer may name (end_user.phone_type).
+var PhoneTypes = []string{PhoneMobile, PhoneLandline}
+
 var (
 	regionCode  = regexp.MustCompile(`^[A-Z]{2}$`)
 	callingCode = regexp.MustCompile(`^(?:\+|00)?([1-9]\d{0,2})$`)

@@ -16,6 +16,7 @@ import (
 	"github.com/tenurehq/tenure/optional"
 	"github.com/tenurehq/tenure/pricing"
 	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/weburl"
 )
 
 // Link purposes of an offer's shared token.
@@ -32,14 +33,16 @@ type Builder struct {
 	Engine    *pricing.Engine
 	Links     *links.Signer
 	PublicURL string
-	Now       func() time.Time
+	// URLs is the rule for the redirects a customer is sent to.
+	URLs weburl.Rule
+	Now  func() time.Time
 }
 
 // Build checks and prices a payload. It answers a *refusal.Invalid for
 // values beyond Tenure's limits and a *refusal.Error for payloads the rules
 // refuse.
 func (b *Builder) Build(ctx context.Context, sellerID uuid.UUID, p Request, o Options) (Draft, error) {
-	if err := checkInput(p); err != nil {
+	if err := checkInput(p, b.URLs); err != nil {
 		return Draft{}, err
 	}
 	if len(p.Lines) == 0 {

@@ -1,14 +1,16 @@
 package offers
 
 import (
-	"net/url"
+	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/weburl"
 )
 
 // checkInput refuses what the contract's guard cannot: an empty
-// reference, and redirects that are not http(s). The guard has already
+// reference, and redirects a customer may not be sent to (urls; empty
+// stands for none, as integrations send it). The guard has already
 // checked types, required fields, formats and every limit seller.yaml
 // states (lengths, item counts, quantities, metadata).
-func checkInput(p Request) error {
+func checkInput(p Request, urls weburl.Rule) error {
 	if p.Reference == "" {
 		return invalid("field seller_offer_reference must not be empty")
 	}
@@ -16,11 +18,11 @@ func checkInput(p Request) error {
 		name  string
 		value *string
 	}{{"exit_redirect", p.ExitRedirect}, {"success_redirect", p.SuccessRedirect}} {
-		if u.value == nil {
+		if u.value == nil || *u.value == "" {
 			continue
 		}
-		if parsed, err := url.Parse(*u.value); err != nil || !parsed.IsAbs() || (parsed.Scheme != "http" && parsed.Scheme != "https") {
-			return invalid("field %s must be an absolute http(s) URL", u.name)
+		if err := urls.Check(*u.value); err != nil {
+			return reject(refusal.InvalidRedirect, nil, "field %s %s", u.name, err)
 		}
 	}
 	return CheckMetadata("metadata", p.Metadata)

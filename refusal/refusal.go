@@ -49,6 +49,9 @@ const (
 	CurrenciesMismatch            Kind = "CurrenciesMismatch"
 	ShippingAddressRequired       Kind = "ShippingAddressRequired"
 	ExpiryInThePast               Kind = "ExpiryInThePast"
+	// InvalidRedirect refuses a success or exit redirect that is not a URL
+	// a customer may be sent to (package weburl).
+	InvalidRedirect Kind = "InvalidRedirect"
 	// AlreadyCheckedOut refuses to edit an offer that left `created`.
 	AlreadyCheckedOut Kind = "AlreadyCheckedOut"
 	// OutOfDate refuses a customer's acceptance of an offer that changed
@@ -63,7 +66,7 @@ const (
 var kinds = map[Kind]bool{
 	StatusNotAllowed: true, InvalidShipment: true, InvalidSuperseding: true,
 	EmptyOffer: true, ProductsNotFound: true, ProductsNotSupported: true, DuplicateSellerOfferReference: true,
-	ShippingMethodNotSupported: true, CurrenciesMismatch: true, ShippingAddressRequired: true, ExpiryInThePast: true,
+	ShippingMethodNotSupported: true, CurrenciesMismatch: true, ShippingAddressRequired: true, ExpiryInThePast: true, InvalidRedirect: true,
 	AlreadyCheckedOut: true, OfferNotCreated: true, OutOfDate: true,
 }
 

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tenurehq/tenure/weburl"
 )
 
 // Problem is a profile value Tenure refuses, named by its field in the
@@ -26,7 +27,6 @@ var Languages = []string{"en", "de", "nl"}
 // Limits of profile values.
 const (
 	maxText           = 255
-	maxURL            = 2048
 	maxIDText         = 128
 	maxTermsDocuments = 50
 )
@@ -38,9 +38,10 @@ var (
 )
 
 // Refused names every value of a profile Tenure refuses, or is nil;
-// entities are the deployment's contractual entities.
-func (p Profile) Refused(entities map[string][]string) error {
-	problems := p.Check(entities)
+// entities are the deployment's contractual entities, urls its rule for
+// the URLs a customer follows (the logo, the documents).
+func (p Profile) Refused(entities map[string][]string, urls weburl.Rule) error {
+	problems := p.Check(entities, urls)
 	if len(problems) == 0 {
 		return nil
 	}
@@ -52,8 +53,9 @@ func (p Profile) Refused(entities map[string][]string) error {
 }
 
 // Check lists every value of a profile Tenure refuses; entities are the
-// deployment's contractual entities.
-func (p Profile) Check(entities map[string][]string) []Problem {
+// deployment's contractual entities, urls its rule for the URLs a customer
+// follows.
+func (p Profile) Check(entities map[string][]string, urls weburl.Rule) []Problem {
 	var problems []Problem
 	bad := func(field, format string, args ...any) {
 		problems = append(problems, Problem{Field: field, Message: fmt.Sprintf(format, args...)})
@@ -68,8 +70,10 @@ func (p Profile) Check(entities map[string][]string) []Problem {
 	}
 	text("name", p.Name, maxText, true)
 	text("pretty_name", p.PrettyName, maxText, false)
-	if p.LogoURL != "" && !absoluteURL(p.LogoURL, "https") {
-		bad("logo_url", "must be an absolute https URL of at most %d characters", maxURL)
+	if p.LogoURL != "" {
+		if err := urls.Check(p.LogoURL); err != nil {
+			bad("logo_url", "%s", err)
+		}
 	}
 	if p.Email != "" {
 		if a, err := mail.ParseAddress(p.Email); err != nil || a.Address != p.Email || len(p.Email) > 254 {
@@ -93,12 +97,12 @@ func (p Profile) Check(entities map[string][]string) []Problem {
 	if _, known := entities[p.ContractualEntity]; p.ContractualEntity != "" && !known {
 		bad("contractual_entity", "%q is not a contractual entity of this deployment", p.ContractualEntity)
 	}
-	problems = append(problems, CheckTermsDocuments("terms_and_conditions", p.TermsDocuments)...)
+	problems = append(problems, CheckTermsDocuments("terms_and_conditions", p.TermsDocuments, urls)...)
 	return problems
 }
 
 // CheckTermsDocuments lists the refused values of a list of documents.
-func CheckTermsDocuments(field string, docs []TermsDocument) []Problem {
+func CheckTermsDocuments(field string, docs []TermsDocument, urls weburl.Rule) []Problem {
 	var problems []Problem
 	if len(docs) > maxTermsDocuments {
 		return []Problem{{Field: field, Message: fmt.Sprintf("must list at most %d documents, got %d", maxTermsDocuments, len(docs))}}
@@ -112,8 +116,8 @@ func CheckTermsDocuments(field string, docs []TermsDocument) []Problem {
 		if !slices.Contains(Languages, d.Language) {
 			problems = append(problems, Problem{at + ".language", "must be en, de or nl"})
 		}
-		if !absoluteURL(d.URL, "https", "http") {
-			problems = append(problems, Problem{at + ".url", fmt.Sprintf("must be an absolute http(s) URL of at most %d characters", maxURL)})
+		if err := urls.Check(d.URL); err != nil {
+			problems = append(problems, Problem{at + ".url", err.Error()})
 		}
 		key := [2]string{d.Type, d.Language}
 		if seen[key] {
@@ -122,12 +126,4 @@ func CheckTermsDocuments(field string, docs []TermsDocument) []Problem {
 		seen[key] = true
 	}
 	return problems
-}
-
-func absoluteURL(raw string, schemes ...string) bool {
-	if len(raw) > maxURL {
-		return false
-	}
-	u, err := url.Parse(raw)
-	return err == nil && slices.Contains(schemes, u.Scheme) && u.Host != ""
 }

@@ -4,14 +4,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tenurehq/tenure/weburl"
 )
 
 func TestCheckNamesEveryRefusedValue(t *testing.T) {
 	entities := map[string][]string{"tenure": {"DE"}}
+	production := weburl.Rule{}
 	good := Profile{Name: "Shop GmbH", ProductReferenceSource: "sku", LogoURL: "https://cdn.shop.example/logo.svg",
 		Email: "hello@shop.example", Address: Address{CountryCode: "DE", Line2: "Hof"}, ContractualEntity: "tenure",
 		TermsDocuments: []TermsDocument{{Type: "return_policy", Language: "de", URL: "https://shop.example/retoure"}}}
-	if problems := good.Check(entities); len(problems) != 0 {
+	if problems := good.Check(entities, production); len(problems) != 0 {
 		t.Errorf("a good profile: %v", problems)
 	}
 	bad := Profile{Name: "", PrettyName: strings.Repeat("p", 256), ProductReferenceSource: "has space",
@@ -24,7 +27,7 @@ func TestCheckNamesEveryRefusedValue(t *testing.T) {
 			{Type: "privacy", Language: "en", URL: "https://shop.example/q"},
 		}}
 	var fields []string
-	for _, p := range bad.Check(entities) {
+	for _, p := range bad.Check(entities, production) {
 		fields = append(fields, p.Field)
 	}
 	for _, want := range []string{"name", "pretty_name", "product_reference_source", "logo_url", "email",
@@ -34,11 +37,20 @@ func TestCheckNamesEveryRefusedValue(t *testing.T) {
 			t.Errorf("%s is not named among %v", want, fields)
 		}
 	}
-	if err := bad.Refused(entities); err == nil || !strings.Contains(err.Error(), "field logo_url: must be an absolute https URL") {
+	if err := bad.Refused(entities, production); err == nil || !strings.Contains(err.Error(), "field logo_url: must use https, not http") {
 		t.Errorf("Refused says every problem: %v", err)
 	}
-	if err := good.Refused(entities); err != nil {
+	if err := good.Refused(entities, production); err != nil {
 		t.Errorf("a good profile is refused: %v", err)
+	}
+	local := good
+	local.LogoURL = "http://localhost:3000/logo.svg"
+	local.TermsDocuments = []TermsDocument{{Type: "return_policy", Language: "de", URL: "http://127.0.0.1:3000/retoure"}}
+	if problems := local.Check(entities, weburl.Rule{Local: true}); len(problems) != 0 {
+		t.Errorf("the sandbox accepts URLs to this machine: %v", problems)
+	}
+	if problems := local.Check(entities, production); len(problems) != 2 {
+		t.Errorf("production refuses the logo and the document on this machine: %v", problems)
 	}
 }
 

@@ -195,5 +195,5 @@ func NewFixtures(cfg *config.Config, store *db.Store, temporal client.Client) (*
 	if err != nil {
 		return nil, err
 	}
-	return &Fixtures{Offers: NewOffers(cfg, store, temporal, engine), Orders: &Orders{Store: store, Temporal: temporal}}, nil
+	return &Fixtures{Offers: NewOffers(cfg, store, temporal, engine), Orders: NewOrders(cfg, store, temporal)}, nil
 }

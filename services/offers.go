@@ -42,7 +42,8 @@ func NewOffers(cfg *config.Config, store *db.Store, temporal client.Client, engi
 		Store:    store,
 		Temporal: temporal,
 		Builder: &offers.Builder{
-			Store: store, Engine: engine, Links: links.NewSigner(cfg.Links.SigningKey), PublicURL: cfg.HTTP.PublicURL, Now: time.Now,
+			Store: store, Engine: engine, Links: links.NewSigner(cfg.Links.SigningKey), PublicURL: cfg.HTTP.PublicURL,
+			URLs: cfg.FollowedURLs(), Now: time.Now,
 		},
 		Review: offers.ReviewOf(cfg.Environment),
 	}

@@ -8,10 +8,12 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
+	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/listing"
 	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/weburl"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/order"
 	"github.com/tenurehq/tenure/workflows/statemachine"
@@ -22,6 +24,13 @@ import (
 type Orders struct {
 	Store    *db.Store
 	Temporal client.Client
+	// URLs is the rule for the tracking links a customer follows.
+	URLs weburl.Rule
+}
+
+// NewOrders is the order service of a configuration.
+func NewOrders(cfg *config.Config, store *db.Store, temporal client.Client) *Orders {
+	return &Orders{Store: store, Temporal: temporal, URLs: cfg.FollowedURLs()}
 }
 
 // ErrOrderNotFound is an order that does not exist for the seller.
@@ -38,7 +47,7 @@ func (s *Orders) Change(ctx context.Context, sellerID, orderID uuid.UUID, t stat
 
 // Ship records a shipment of an order.
 func (s *Orders) Ship(ctx context.Context, sellerID, orderID uuid.UUID, shipment orders.Shipment) error {
-	if err := orders.CheckShipment(shipment); err != nil {
+	if err := orders.CheckShipment(shipment, s.URLs); err != nil {
 		return err
 	}
 	return s.update(ctx, sellerID, orderID, order.ShipAll.Update, nil, order.ShipRequest{Shipment: shipment})

@@ -30,10 +30,12 @@ var SubscribableTypes = []EventType{
 	OrderCreated, OrderCanceled, OrderCompleted,
 }
 
+// EventTypes are the event types Tenure emits: the subscribable ones and
+// the ping.
+var EventTypes = append(slices.Clone(SubscribableTypes), Ping)
+
 // IsEventType reports whether t is an event type Tenure emits.
-func IsEventType(t string) bool {
-	return t == Ping || slices.Contains(SubscribableTypes, t)
-}
+func IsEventType(t string) bool { return slices.Contains(EventTypes, t) }
 
 // checkSubscriptions refuses unknown or repeated event types, naming the
 // first offending value and its position.

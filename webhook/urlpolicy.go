@@ -2,20 +2,16 @@ package webhook
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/netip"
 	"net/url"
 	"strings"
 	"syscall"
-	"unicode/utf8"
 
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/weburl"
 )
-
-// MaxURLLength is the longest endpoint URL accepted, in characters.
-const MaxURLLength = 2048
 
 // Resolver looks host names up; *net.Resolver is one.
 type Resolver interface {
@@ -87,35 +83,26 @@ func Blocked(addr netip.Addr) bool {
 	return false
 }
 
-// Check validates an endpoint URL: absolute http or https with a host, no
-// user information, at most MaxURLLength characters, and in production a
-// host whose every address is public. The error says what is wrong in the
-// words of the url field; a *BlockedAddressError means the URL is well
-// formed but its address is refused.
+// Check validates an endpoint URL by the rule for URLs Tenure follows
+// (package weburl): an absolute https URL with a host and no user
+// information, at most weburl.MaxLength bytes; http only to localhost and
+// 127.0.0.1, which only a policy that allows private addresses lets
+// through. Where it does not, every address of the host must be public.
+// The error says what is wrong in the words of the url field; a
+// *BlockedAddressError means the URL is well formed but its address is
+// refused.
 func (p URLPolicy) Check(ctx context.Context, raw string) error {
-	if n := utf8.RuneCountInString(raw); n > MaxURLLength {
-		return fmt.Errorf("must be at most %d characters, got %d", MaxURLLength, n)
-	}
-	u, err := url.Parse(raw)
-	if err != nil || !u.IsAbs() {
-		return errors.New("must be an absolute http or https URL, such as https://shop.example/webhooks")
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("must use http or https, not %s", u.Scheme)
-	}
-	if u.Opaque != "" || u.Hostname() == "" {
-		return errors.New("must name a host, as in https://shop.example/webhooks")
-	}
-	if u.User != nil {
-		return errors.New("must not carry a user name or password")
-	}
-	if port := u.Port(); port != "" {
-		if n, err := net.LookupPort("tcp", port); err != nil || n < 1 || n > 65535 {
-			return fmt.Errorf("has an invalid port %q", port)
-		}
+	// The local exception of the rule is left to the address check below,
+	// which refuses this machine and every other non-public address.
+	if err := (weburl.Rule{Local: true}).Check(raw); err != nil {
+		return err
 	}
 	if p.AllowPrivate {
 		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
 	}
 	return p.checkHost(ctx, u.Hostname())
 }

@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/tenurehq/tenure/weburl"
 )
 
 // hosts is a resolver over a fixed table, so the policy's handling of
@@ -40,36 +42,42 @@ func TestURLPolicy(t *testing.T) {
 		production, sandbx string // "" = accepted, "blocked", or part of the message
 	}{
 		{"https://shop.example/webhooks", "", ""},
-		{"http://shop.example:8443/hooks?x=1", "", ""},
+		{"https://shop.example:8443/hooks?x=1", "", ""},
 		{"https://v6.example/h", "", ""},
 		{"https://93.184.215.14/h", "", ""},
+		// http only to this machine, where only the sandbox may call.
 		{"http://127.0.0.1:9000/h", "blocked", ""},
 		{"http://localhost/h", "does not resolve", ""},
-		{"http://[::1]/h", "blocked", ""},
-		{"http://10.0.0.8/h", "blocked", ""},
-		{"http://172.16.5.4/h", "blocked", ""},
-		{"http://192.168.0.1/h", "blocked", ""},
-		{"http://169.254.169.254/latest/meta-data", "blocked", ""},
-		{"http://0.0.0.0/h", "blocked", ""},
-		{"http://[::]/h", "blocked", ""},
-		{"http://[::ffff:127.0.0.1]/h", "blocked", ""},
-		{"http://[::ffff:10.0.0.1]/h", "blocked", ""},
-		{"http://[fe80::1]/h", "blocked", ""},
-		{"http://[fd12::1]/h", "blocked", ""},
-		{"http://224.0.0.1/h", "blocked", ""},
-		{"http://100.64.1.1/h", "blocked", ""},
+		{"http://shop.example:8443/hooks", "must use https", "localhost and 127.0.0.1 only"},
+		{"http://10.0.0.8/h", "must use https", "must use https"},
+		{"https://127.0.0.1:9000/h", "blocked", ""},
+		{"https://[::1]/h", "blocked", ""},
+		{"https://10.0.0.8/h", "blocked", ""},
+		{"https://172.16.5.4/h", "blocked", ""},
+		{"https://192.168.0.1/h", "blocked", ""},
+		{"https://169.254.169.254/latest/meta-data", "blocked", ""},
+		{"https://0.0.0.0/h", "blocked", ""},
+		{"https://[::]/h", "blocked", ""},
+		{"https://[::ffff:127.0.0.1]/h", "blocked", ""},
+		{"https://[::ffff:10.0.0.1]/h", "blocked", ""},
+		{"https://[fe80::1]/h", "blocked", ""},
+		{"https://[fd12::1]/h", "blocked", ""},
+		{"https://224.0.0.1/h", "blocked", ""},
+		{"https://100.64.1.1/h", "blocked", ""},
 		{"https://internal.example/h", "blocked", ""},
 		{"https://rebind.example/h", "blocked", ""},
 		{"https://v6local.example/h", "blocked", ""},
 		{"https://nowhere.example/h", "does not resolve", ""},
-		{"ftp://shop.example/h", "http or https", "http or https"},
-		{"javascript:alert(1)", "http or https", "http or https"},
+		{"ftp://shop.example/h", "https", "https"},
+		{"javascript:alert(1)", "absolute https URL", "absolute https URL"},
+		{"https:javascript:alert(1)", "absolute https URL", "absolute https URL"},
 		{"/relative/path", "absolute", "absolute"},
+		{"//shop.example/webhooks", "absolute", "absolute"},
 		{"shop.example/webhooks", "absolute", "absolute"},
 		{"https:///nohost", "host", "host"},
 		{"https://user:pw@shop.example/h", "user name", "user name"},
 		{"https://shop.example:99999/h", "port", "port"},
-		{"https://shop.example/" + strings.Repeat("a", MaxURLLength), "at most 2048", "at most 2048"},
+		{"https://shop.example/" + strings.Repeat("a", weburl.MaxLength), "at most 2048", "at most 2048"},
 	}
 	for _, tc := range cases {
 		for _, run := range []struct {

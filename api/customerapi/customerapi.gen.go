@@ -303,7 +303,7 @@ type AppliedDiscount struct {
 
 // BrandingInfo What the checkout shows of the seller's brand.
 type BrandingInfo struct {
-	// LogoUrl The seller's logo (an absolute https URL), null when the seller has none.
+	// LogoUrl The seller's logo, null when the seller has none. Like every URL a seller sets that the customer follows (redirects, documents), an absolute https URL with a host; in the sandbox also http or https to localhost or 127.0.0.1.
 	LogoUrl *string `json:"logo_url"`
 }
 
@@ -372,8 +372,8 @@ type CustomerCompany struct {
 	// TaxNumber National tax number.
 	TaxNumber *string `json:"tax_number,omitempty"`
 
-	// Type Legal form, e.g. `gmbh`.
-	Type *string `json:"type,omitempty"`
+	// Type A company's legal form (`end_customer.type`): a country's lower-case ISO 3166-1 code and the form (`de_gmbh`, `nl_bv`), or one of the generic forms for the countries Tenure has no list of (`limited_company`). A company may have the forms of its country (that of `company_address`, else of `billing_address`); another listed form answers 422 `ValidationError` naming the forms of that country. Forms entered in a trade register need `company_registration_number`. Empty stands for not given (then 422: the legal form is required). The hosted checkout offers the same list.
+	Type *LegalForm `json:"type,omitempty"`
 
 	// VatNumber VAT number.
 	VatNumber *string `json:"vat_number,omitempty"`
@@ -657,7 +657,7 @@ type EndCustomer struct {
 	// IsNew True until the customer's company has accepted an offer.
 	IsNew *bool `json:"is_new,omitempty"`
 
-	// Language `en`, `de` or `nl`.
+	// Language The language of the company's documents and e-mails.
 	Language *string `json:"language,omitempty"`
 
 	// Name Legal name.
@@ -675,8 +675,8 @@ type EndCustomer struct {
 	// TaxNumber National tax number.
 	TaxNumber *string `json:"tax_number,omitempty"`
 
-	// Type Legal form, e.g. `gmbh`.
-	Type *string `json:"type,omitempty"`
+	// Type A company's legal form (`end_customer.type`): a country's lower-case ISO 3166-1 code and the form (`de_gmbh`, `nl_bv`), or one of the generic forms for the countries Tenure has no list of (`limited_company`). A company may have the forms of its country (that of `company_address`, else of `billing_address`); another listed form answers 422 `ValidationError` naming the forms of that country. Forms entered in a trade register need `company_registration_number`. Empty stands for not given (then 422: the legal form is required). The hosted checkout offers the same list.
+	Type *LegalForm `json:"type,omitempty"`
 
 	// VatNumber VAT number.
 	VatNumber *string `json:"vat_number,omitempty"`
@@ -714,7 +714,7 @@ type EndCustomerUpdate struct {
 	// Id Id of the company record, as read; ignored when it differs.
 	Id *string `json:"id,omitempty"`
 
-	// Language `en`, `de` or `nl`.
+	// Language The language of the company's documents and e-mails; empty or absent for the billing country's (`de` for DE, AT, CH and LU, `nl` for NL and BE, `en` elsewhere).
 	Language *string `json:"language,omitempty"`
 
 	// Name Legal name.
@@ -726,8 +726,8 @@ type EndCustomerUpdate struct {
 	// TaxNumber National tax number.
 	TaxNumber *string `json:"tax_number,omitempty"`
 
-	// Type Legal form, one of the billing country's forms.
-	Type *string `json:"type,omitempty"`
+	// Type A company's legal form (`end_customer.type`): a country's lower-case ISO 3166-1 code and the form (`de_gmbh`, `nl_bv`), or one of the generic forms for the countries Tenure has no list of (`limited_company`). A company may have the forms of its country (that of `company_address`, else of `billing_address`); another listed form answers 422 `ValidationError` naming the forms of that country. Forms entered in a trade register need `company_registration_number`. Empty stands for not given (then 422: the legal form is required). The hosted checkout offers the same list.
+	Type *LegalForm `json:"type,omitempty"`
 
 	// VatNumber VAT number in the billing country's format.
 	VatNumber *string `json:"vat_number,omitempty"`
@@ -753,7 +753,7 @@ type EndUser struct {
 	// PhoneNumber A phone number as parsed.
 	PhoneNumber *PhoneNumber `json:"phone_number,omitempty"`
 
-	// PhoneType `mobile` or `landline`.
+	// PhoneType The kind of phone, as the customer named it or the number tells; absent when neither does.
 	PhoneType *string `json:"phone_type,omitempty"`
 }
 
@@ -774,7 +774,7 @@ type EndUserUpdate struct {
 	// PhoneNationalNumber The number as dialled in that country, e.g. `030 1234567`.
 	PhoneNationalNumber *string `json:"phone_national_number,omitempty"`
 
-	// PhoneType `mobile` or `landline`.
+	// PhoneType The kind of phone; empty or absent when the customer does not say.
 	PhoneType *string `json:"phone_type,omitempty"`
 }
 
@@ -924,6 +924,9 @@ type ItemPriceSummary struct {
 
 // Language A language Tenure has documents and texts in.
 type Language string
+
+// LegalForm A company's legal form (`end_customer.type`): a country's lower-case ISO 3166-1 code and the form (`de_gmbh`, `nl_bv`), or one of the generic forms for the countries Tenure has no list of (`limited_company`). A company may have the forms of its country (that of `company_address`, else of `billing_address`); another listed form answers 422 `ValidationError` naming the forms of that country. Forms entered in a trade register need `company_registration_number`. Empty stands for not given (then 422: the legal form is required). The hosted checkout offers the same list.
+type LegalForm = string
 
 // LineChoice The choice for one line.
 type LineChoice struct {

@@ -1164,7 +1164,7 @@ type OfferCreateRequest struct {
 	// DraftOfferId Id of the draft offer this offer is made from, if any.
 	DraftOfferId *string `json:"draft_offer_id,omitempty"`
 
-	// ExitRedirect Where the customer is sent when checkout is abandoned or fails; Tenure appends `offer_id` and `seller_offer_reference` to the query string.
+	// ExitRedirect Where the customer is sent when checkout is abandoned or fails; Tenure appends `offer_id` and `seller_offer_reference` to the query string. A followed URL (see the conventions); 422 `InvalidRedirect` otherwise.
 	ExitRedirect *string `json:"exit_redirect,omitempty"`
 
 	// ExpiresAt When the offer expires (UTC); an offer not checked out by then becomes `expired`.
@@ -1191,7 +1191,7 @@ type OfferCreateRequest struct {
 	// ShippingAddress Where the goods are delivered: a postal address plus the recipient.
 	ShippingAddress *ShippingAddress `json:"shipping_address,omitempty"`
 
-	// SuccessRedirect Where the customer is sent after checkout; Tenure appends `offer_id` and `seller_offer_reference` to the query string.
+	// SuccessRedirect Where the customer is sent after checkout; Tenure appends `offer_id` and `seller_offer_reference` to the query string. A followed URL (see the conventions); 422 `InvalidRedirect` otherwise.
 	SuccessRedirect *string `json:"success_redirect,omitempty"`
 }
 
@@ -1416,7 +1416,7 @@ type OfferValidateRequest struct {
 	// DraftOfferId Id of the draft offer this offer is made from, if any.
 	DraftOfferId *string `json:"draft_offer_id,omitempty"`
 
-	// ExitRedirect Where the customer is sent when checkout is abandoned or fails; Tenure appends `offer_id` and `seller_offer_reference` to the query string.
+	// ExitRedirect Where the customer is sent when checkout is abandoned or fails; Tenure appends `offer_id` and `seller_offer_reference` to the query string. A followed URL (see the conventions); 422 `InvalidRedirect` otherwise.
 	ExitRedirect *string `json:"exit_redirect,omitempty"`
 
 	// ExpiresAt When the offer expires (UTC); an offer not checked out by then becomes `expired`.
@@ -1443,7 +1443,7 @@ type OfferValidateRequest struct {
 	// ShippingAddress Where the goods are delivered: a postal address plus the recipient.
 	ShippingAddress *ShippingAddress `json:"shipping_address,omitempty"`
 
-	// SuccessRedirect Where the customer is sent after checkout; Tenure appends `offer_id` and `seller_offer_reference` to the query string.
+	// SuccessRedirect Where the customer is sent after checkout; Tenure appends `offer_id` and `seller_offer_reference` to the query string. A followed URL (see the conventions); 422 `InvalidRedirect` otherwise.
 	SuccessRedirect *string `json:"success_redirect,omitempty"`
 }
 
@@ -1722,7 +1722,7 @@ type PartnerOfferCreateRequest struct {
 	// DraftOfferId Id of the draft offer this offer is made from, if any.
 	DraftOfferId *string `json:"draft_offer_id,omitempty"`
 
-	// ExitRedirect Where the customer is sent when checkout is abandoned or fails; Tenure appends `offer_id` and `seller_offer_reference` to the query string.
+	// ExitRedirect Where the customer is sent when checkout is abandoned or fails; Tenure appends `offer_id` and `seller_offer_reference` to the query string. A followed URL (see the conventions); 422 `InvalidRedirect` otherwise.
 	ExitRedirect *string `json:"exit_redirect,omitempty"`
 
 	// ExpiresAt When the offer expires (UTC); an offer not checked out by then becomes `expired`.
@@ -1749,7 +1749,7 @@ type PartnerOfferCreateRequest struct {
 	// ShippingAddress Where the goods are delivered: a postal address plus the recipient.
 	ShippingAddress *ShippingAddress `json:"shipping_address,omitempty"`
 
-	// SuccessRedirect Where the customer is sent after checkout; Tenure appends `offer_id` and `seller_offer_reference` to the query string.
+	// SuccessRedirect Where the customer is sent after checkout; Tenure appends `offer_id` and `seller_offer_reference` to the query string. A followed URL (see the conventions); 422 `InvalidRedirect` otherwise.
 	SuccessRedirect *string `json:"success_redirect,omitempty"`
 }
 
@@ -2331,7 +2331,7 @@ type SellerProfileUpdate struct {
 	// Email Contact e-mail shown to customers; empty for none.
 	Email *string `json:"email,omitempty"`
 
-	// LogoUrl An absolute https URL; empty for none.
+	// LogoUrl The logo shown at checkout, a followed URL (see the conventions); empty for none.
 	LogoUrl *string `json:"logo_url,omitempty"`
 
 	// PrettyName Name shown to customers.
@@ -2352,7 +2352,7 @@ type SellerTermsDocument struct {
 	// Type Kind of document, lower-case letters, digits and `_`, e.g. `return_policy`.
 	Type string `json:"type"`
 
-	// Url An absolute http(s) URL.
+	// Url Where the document is read; a followed URL (see the conventions).
 	Url string `json:"url"`
 }
 
@@ -2382,7 +2382,7 @@ type ShipmentCreateRequest struct {
 	// SerialNumbers The shipped units.
 	SerialNumbers []ShipmentSerialNumber `json:"serial_numbers"`
 
-	// TrackingUrl Carrier tracking link.
+	// TrackingUrl Carrier tracking link; a followed URL (see the conventions), 400 otherwise.
 	TrackingUrl *string `json:"tracking_url,omitempty"`
 }
 
@@ -2592,10 +2592,10 @@ type WebhookEndpointCreateRequest struct {
 	// Description A note for the seller, at most 500 characters.
 	Description *string `json:"description,omitempty"`
 
-	// Events Event types to receive; empty or absent means every type.
+	// Events Event types to receive, each at most once; empty or absent means every type.
 	Events *[]string `json:"events,omitempty"`
 
-	// Url Absolute http(s) URL, at most 2,048 characters; public addresses only in production.
+	// Url A followed URL (see the conventions), at most 2,048 characters; public addresses only in production.
 	Url string `json:"url"`
 }
 
@@ -2613,7 +2613,7 @@ type WebhookEndpointUpdateRequest struct {
 	// Enabled True re-enables a disabled endpoint; false disables it.
 	Enabled *bool `json:"enabled,omitempty"`
 
-	// Events New subscriptions; an empty list subscribes to every type.
+	// Events New subscriptions, each at most once; an empty list subscribes to every type.
 	Events *[]string `json:"events,omitempty"`
 
 	// Url New URL, same rules as on creation.

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/recordid"
 	"github.com/tenurehq/tenure/refusal"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/entity"
@@ -33,7 +33,7 @@ func offersDecideCommand(file func() string) *cobra.Command {
 			if accept == decline {
 				return errors.New("give exactly one of --accept and --decline")
 			}
-			id, err := uuid.Parse(args[0])
+			id, err := recordid.Parse(args[0])
 			if err != nil {
 				return fmt.Errorf("%q is not an offer id", args[0])
 			}

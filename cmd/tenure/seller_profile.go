@@ -15,6 +15,7 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/recordid"
 	"github.com/tenurehq/tenure/sellers"
 )
 
@@ -76,7 +77,7 @@ func sellersSetProfileCommand(file func() string) *cobra.Command {
 					if err := applyProfileFlags(cmd, p, text, capabilities); err != nil {
 						return err
 					}
-					return refused(p.Refused(c.cfg.Sellers.ContractualEntities))
+					return refused(p.Refused(c.cfg.Sellers.ContractualEntities, c.cfg.FollowedURLs()))
 				})
 			})
 		},
@@ -153,7 +154,7 @@ func sellersSetTermsCommand(file func() string) *cobra.Command {
 					if !remove {
 						p.TermsDocuments = append(p.TermsDocuments, sellers.TermsDocument{Type: kind, Language: language, URL: link})
 					}
-					return refused(p.Refused(c.cfg.Sellers.ContractualEntities))
+					return refused(p.Refused(c.cfg.Sellers.ContractualEntities, c.cfg.FollowedURLs()))
 				})
 			})
 		},
@@ -191,7 +192,7 @@ func runProfile(cmd *cobra.Command, file func() string, rawID string, asJSON boo
 }
 
 func sellerIDArg(raw string) (uuid.UUID, error) {
-	id, err := uuid.Parse(raw)
+	id, err := recordid.Parse(raw)
 	if err != nil {
 		return uuid.Nil, fmt.Errorf("%q is not a seller id (a UUID, as `tenure sellers list` shows)", raw)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/internal/permanent"
+	"github.com/tenurehq/tenure/recordid"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 
@@ -100,7 +101,7 @@ func sellersSeedCommand(file func() string) *cobra.Command {
 		Short: "Seed a sandbox seller's fixtures again (fixtures in place are left as they are)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sellerID, err := uuid.Parse(args[0])
+			sellerID, err := recordid.Parse(args[0])
 			if err != nil {
 				return fmt.Errorf("SELLER_ID must be a seller id (a UUID), got %q", args[0])
 			}

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/recordid"
 	"github.com/tenurehq/tenure/webhook"
 )
 
@@ -33,7 +33,7 @@ func sellersSetWebhookCommand(file func() string) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			sellerID, err := uuid.Parse(args[0])
+			sellerID, err := recordid.Parse(args[0])
 			if err != nil {
 				return fmt.Errorf("SELLER_ID must be a seller id (a UUID), got %q", args[0])
 			}

@@ -119,8 +119,8 @@ func (s *stack) offerPayload(reference string, expires time.Time) map[string]any
 		"seller_offer_reference": reference,
 		"sales_channel":          "ecommerce",
 		"expires_at":             expires.UTC().Format(time.RFC3339),
-		"success_redirect":       s.shop.url + "/checkout/done?cart=42",
-		"exit_redirect":          s.shop.url + "/cart",
+		"success_redirect":       s.shopURL() + "/checkout/done?cart=42",
+		"exit_redirect":          s.shopURL() + "/cart",
 		"customer": map[string]any{
 			"email": "berta@buyer.example", "full_name": "Berta Buyer",
 			"company": map[string]any{"name": "Buyer GmbH"},
@@ -133,6 +133,16 @@ func (s *stack) offerPayload(reference string, expires time.Time) map[string]any
 				"price": map[string]any{"currency": "EUR", "net": 8395}},
 		},
 	}
+}
+
+// shopURL is where the checkout sends the customer back: the test's shop
+// in the sandbox; in production, whose redirects are https URLs to hosts
+// other than this machine (package weburl), an address no test follows.
+func (s *stack) shopURL() string {
+	if s.cfg.Environment == config.Production {
+		return "https://shop.example"
+	}
+	return s.shop.url
 }
 
 // simulate runs a sandbox scenario on an offer.
