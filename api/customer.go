@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/netip"
 	"slices"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/customerapi"
@@ -47,11 +47,12 @@ func limitPublicBody(c *fiber.Ctx) error {
 
 // mountCustomerAPI serves the Customer-Facing API under the base path of
 // its contract's servers[0].url, behind the contract's guard: credentials
-// per the security scheme each operation names, and publicLimits in front
-// of the operations marked x-tenure-public; its POST operations honour
+// per the security scheme each operation names, and the rate limits of
+// what they prove (see customerBudget), or publicLimits in front of the
+// operations marked x-tenure-public; its POST operations honour
 // Idempotency-Key through keys. Requests from proxies are attributed to the
 // client X-Forwarded-For names.
-func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, tokens *identity.OfferTokens, keys *idempotentRequests, publicLimits []fiber.Handler, proxies []netip.Prefix) error {
+func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, tokens *identity.OfferTokens, keys *idempotentRequests, limits *rateLimits, publicLimits []fiber.Handler) error {
 	ops, err := loadContract(openapi.Customer)
 	if err != nil {
 		return err
@@ -72,8 +73,21 @@ func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, tok
 				return fmt.Errorf("the customer contract names the unknown security scheme %s", scheme)
 			}
 		}
-		if public, _ := op.route.Operation.Extensions["x-tenure-public"].(bool); public {
+		budget := limits.customerBudget(takesSharedToken(op))
+		switch public, _ := op.route.Operation.Extensions["x-tenure-public"].(bool); {
+		case public:
 			op.before = publicLimits
+		case slices.Contains(op.schemes, offerTokenScheme):
+			// Counted once the token is verified: against its offer.
+			op.budget = budget
+		default:
+			// Nothing to verify first: counted before the guard's work.
+			op.before = []fiber.Handler{func(c *fiber.Ctx) error {
+				if err := budget(c); err != nil {
+					return err
+				}
+				return c.Next()
+			}}
 		}
 	}
 	shared := sharedTokens{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey)}
@@ -96,9 +110,15 @@ func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, tok
 	}
 	router := newGuardedRouter(app.Group(base, markCustomerRequest), ops)
 	customerapi.RegisterHandlers(idempotentRouter{guardedRouter: router, requests: keys}, customerapi.NewStrictHandler(impl,
-		[]customerapi.StrictMiddlewareFunc{rememberLeadAddress(proxies)}))
+		[]customerapi.StrictMiddlewareFunc{rememberLeadAddress(limits.proxies)}))
 	if len(router.unguarded) > 0 {
 		return fmt.Errorf("customer routes without a contract operation: %v", router.unguarded)
 	}
 	return nil
+}
+
+// takesSharedToken reports whether an operation takes an offer's shared
+// token (the query parameter token).
+func takesSharedToken(op *operation) bool {
+	return op.route.Operation.Parameters.GetByInAndName(openapi3.ParameterInQuery, "token") != nil
 }

@@ -66,7 +66,7 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger, limits.proxies)
+	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger, limits)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func New(d Deps) (*fiber.App, error) {
 	}
 	offerService := services.NewOffers(d.Config, d.Store, d.Temporal, engine)
 	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
-	if err := mountCustomerAPI(app, d, offerService, customerTokens, customerKeys, publicLimits, limits.proxies); err != nil {
+	if err := mountCustomerAPI(app, d, offerService, customerTokens, customerKeys, limits, publicLimits); err != nil {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {

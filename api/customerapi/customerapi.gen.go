@@ -2531,7 +2531,10 @@ type TooLargeApplicationvndGoaErrorResponse struct {
 }
 
 type TooManyRequestsResponseHeaders struct {
-	RetryAfter *int
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
 }
 type TooManyRequestsApplicationvndGoaErrorResponse struct {
 	Body io.Reader
@@ -2619,6 +2622,36 @@ func (response GetBranding404ApplicationvndGoaErrorResponse) VisitGetBrandingRes
 	return err
 }
 
+type GetBranding429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetBranding429ApplicationvndGoaErrorResponse) VisitGetBrandingResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type GetAnonymizedBrandingRequestObject struct {
 	Id     OfferID `json:"id"`
 	Params GetAnonymizedBrandingParams
@@ -2665,6 +2698,36 @@ func (response GetAnonymizedBranding404ApplicationvndGoaErrorResponse) VisitGetA
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetAnonymizedBranding429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetAnonymizedBranding429ApplicationvndGoaErrorResponse) VisitGetAnonymizedBrandingResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -2731,6 +2794,15 @@ type CreateCrmContact429ApplicationvndGoaErrorResponse struct {
 }
 
 func (response CreateCrmContact429ApplicationvndGoaErrorResponse) VisitCreateCrmContactResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
 	if response.Headers.RetryAfter != nil {
 		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
@@ -2830,6 +2902,36 @@ func (response ValidateDiscount422JSONResponse) VisitValidateDiscountResponse(ct
 	return ctx.JSON(&response)
 }
 
+type ValidateDiscount429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response ValidateDiscount429ApplicationvndGoaErrorResponse) VisitValidateDiscountResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type AddAccessoryFeedbackRequestObject struct {
 	Params AddAccessoryFeedbackParams
 	Body   *AddAccessoryFeedbackJSONRequestBody
@@ -2889,6 +2991,15 @@ type AddAccessoryFeedback429ApplicationvndGoaErrorResponse struct {
 }
 
 func (response AddAccessoryFeedback429ApplicationvndGoaErrorResponse) VisitAddAccessoryFeedbackResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
 	if response.Headers.RetryAfter != nil {
 		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
@@ -3004,6 +3115,36 @@ func (response ReceiveIdvResult413ApplicationvndGoaErrorResponse) VisitReceiveId
 	return err
 }
 
+type ReceiveIdvResult429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response ReceiveIdvResult429ApplicationvndGoaErrorResponse) VisitReceiveIdvResultResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type ShowOfferRequestObject struct {
 	Id     OfferID `json:"id"`
 	Params ShowOfferParams
@@ -3086,6 +3227,36 @@ func (response ShowOffer422ApplicationvndGoaErrorResponse) VisitShowOfferRespons
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ShowOffer429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response ShowOffer429ApplicationvndGoaErrorResponse) VisitShowOfferResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3213,6 +3384,36 @@ func (response AcceptOffer422ApplicationvndGoaErrorResponse) VisitAcceptOfferRes
 	return err
 }
 
+type AcceptOffer429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response AcceptOffer429ApplicationvndGoaErrorResponse) VisitAcceptOfferResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type GetAnonymizedOfferRequestObject struct {
 	Id     OfferID `json:"id"`
 	Params GetAnonymizedOfferParams
@@ -3259,6 +3460,36 @@ func (response GetAnonymizedOffer404ApplicationvndGoaErrorResponse) VisitGetAnon
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetAnonymizedOffer429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetAnonymizedOffer429ApplicationvndGoaErrorResponse) VisitGetAnonymizedOfferResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3358,6 +3589,36 @@ func (response CustomizeTermsAndServices422ApplicationvndGoaErrorResponse) Visit
 	return err
 }
 
+type CustomizeTermsAndServices429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response CustomizeTermsAndServices429ApplicationvndGoaErrorResponse) VisitCustomizeTermsAndServicesResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type GetEndCustomerInfoRequestObject struct {
 	Id OfferID `json:"id"`
 }
@@ -3421,6 +3682,36 @@ func (response GetEndCustomerInfo404ApplicationvndGoaErrorResponse) VisitGetEndC
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetEndCustomerInfo429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetEndCustomerInfo429ApplicationvndGoaErrorResponse) VisitGetEndCustomerInfoResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3529,6 +3820,36 @@ func (response UpdateEndCustomerInfo422ApplicationvndGoaErrorResponse) VisitUpda
 	return err
 }
 
+type UpdateEndCustomerInfo429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response UpdateEndCustomerInfo429ApplicationvndGoaErrorResponse) VisitUpdateEndCustomerInfoResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type GetIdVerificationRequestObject struct {
 	Id OfferID `json:"id"`
 }
@@ -3618,6 +3939,36 @@ func (response GetIdVerification422ApplicationvndGoaErrorResponse) VisitGetIdVer
 	return err
 }
 
+type GetIdVerification429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetIdVerification429ApplicationvndGoaErrorResponse) VisitGetIdVerificationResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type GetIdVerification501ApplicationvndGoaErrorResponse struct {
 	NotImplementedApplicationvndGoaErrorResponse
 }
@@ -3699,6 +4050,36 @@ func (response GetIdvRequirement404ApplicationvndGoaErrorResponse) VisitGetIdvRe
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetIdvRequirement429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetIdvRequirement429ApplicationvndGoaErrorResponse) VisitGetIdvRequirementResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3798,6 +4179,36 @@ func (response PreviewCustomizedTermsAndServices422ApplicationvndGoaErrorRespons
 	return err
 }
 
+type PreviewCustomizedTermsAndServices429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response PreviewCustomizedTermsAndServices429ApplicationvndGoaErrorResponse) VisitPreviewCustomizedTermsAndServicesResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type GetTermsAndConditionsLinksRequestObject struct {
 	Id     OfferID `json:"id"`
 	Params GetTermsAndConditionsLinksParams
@@ -3862,6 +4273,36 @@ func (response GetTermsAndConditionsLinks404ApplicationvndGoaErrorResponse) Visi
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetTermsAndConditionsLinks429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetTermsAndConditionsLinks429ApplicationvndGoaErrorResponse) VisitGetTermsAndConditionsLinksResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3948,6 +4389,15 @@ type FindTermsAndConditionsLinks429ApplicationvndGoaErrorResponse struct {
 }
 
 func (response FindTermsAndConditionsLinks429ApplicationvndGoaErrorResponse) VisitFindTermsAndConditionsLinksResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
 	if response.Headers.RetryAfter != nil {
 		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
@@ -4010,6 +4460,36 @@ func (response GetAnonymizedTermsAndConditionsLinks404ApplicationvndGoaErrorResp
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetAnonymizedTermsAndConditionsLinks429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetAnonymizedTermsAndConditionsLinks429ApplicationvndGoaErrorResponse) VisitGetAnonymizedTermsAndConditionsLinksResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -4111,6 +4591,36 @@ func (response UpdateShippingAddress422ApplicationvndGoaErrorResponse) VisitUpda
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type UpdateShippingAddress429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response UpdateShippingAddress429ApplicationvndGoaErrorResponse) VisitUpdateShippingAddressResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()

@@ -55,7 +55,9 @@ func TestCheckerTellsCustomerResponsesOutsideTheirContract(t *testing.T) {
 		{"a listed answer", http.MethodGet, requirement, 200, plainJSON, `{"result":"not_required"}`, ""},
 		{"an unlisted status", http.MethodGet, requirement, 422, goa, errorObject, "customer.yaml does not list"},
 		{"an answer outside its schema", http.MethodGet, requirement, 200, plainJSON, `{"result":"maybe"}`, "outside the customer.yaml"},
-		{"a protocol refusal", http.MethodGet, requirement, 429, goa, errorObject, ""},
+		{"a protocol refusal", http.MethodGet, requirement, 413, goa, errorObject, ""},
+		{"a listed rate limit", http.MethodGet, requirement, 429, goa, errorObject, ""},
+		{"a rate limit outside its schema", http.MethodGet, requirement, 429, goa, `{"name":"x"}`, "outside the customer.yaml"},
 		{"a protocol refusal without the error object", http.MethodGet, requirement, 413, goa, `{"name":"x"}`, "without the error object"},
 		{"a path outside the base path", http.MethodGet, "/offers/x/idv-requirement", 500, goa, errorObject, ""},
 	})
