@@ -63,6 +63,7 @@ type DiscountCode struct {
 	Active         bool
 	CreatedAt      time.Time
 	DeactivatedAt  *time.Time
+	CodeDigest     []byte
 }
 
 type DiscountRedemption struct {
