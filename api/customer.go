@@ -12,9 +12,11 @@ import (
 
 	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/api/openapi"
+	"github.com/tenurehq/tenure/discounts"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/services"
+	"github.com/tenurehq/tenure/webhook"
 )
 
 // customerAPI implements the generated Customer-Facing API interface, one
@@ -52,7 +54,8 @@ func limitPublicBody(c *fiber.Ctx) error {
 // operations marked x-tenure-public; its POST operations honour
 // Idempotency-Key through keys. Requests from proxies are attributed to the
 // client X-Forwarded-For names.
-func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, tokens *identity.OfferTokens, keys *idempotentRequests, limits *rateLimits, publicLimits []fiber.Handler) error {
+func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, tokens *identity.OfferTokens, keys *idempotentRequests,
+	limits *rateLimits, publicLimits []fiber.Handler, dispatcher *webhook.Dispatcher) error {
 	ops, err := loadContract(openapi.Customer)
 	if err != nil {
 		return err
@@ -91,13 +94,17 @@ func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, tok
 		}
 	}
 	shared := sharedTokens{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey)}
+	budget := d.Config.RateLimit.DiscountCodes
+	attempts := discountAttempts{budget: &discounts.Attempts{
+		Store: d.Store, PerOffer: budget.PerOffer, PerAddress: budget.PerAddress, Window: budget.Window, Now: time.Now,
+	}, dispatcher: dispatcher, logger: d.Logger}
 	impl := customerAPI{
-		customerOffers: customerOffers{shared: shared, checkout: &services.Checkout{
+		customerOffers: customerOffers{shared: shared, attempts: attempts, checkout: &services.Checkout{
 			Offers: offerService, Entities: d.Config.Sellers.ContractualEntity, IDV: d.Config.IDV.Rules(), Now: time.Now,
 		}},
 		customerBranding:  customerBranding{store: d.Store, shared: shared},
 		customerTerms:     customerTerms{store: d.Store, deployment: d.Config.Terms, shared: shared},
-		customerDiscounts: customerDiscounts{store: d.Store, now: time.Now},
+		customerDiscounts: customerDiscounts{store: d.Store, attempts: attempts, now: time.Now},
 		customerIDV: customerIDV{store: d.Store, rules: d.Config.IDV.Rules(), provider: provider,
 			publicURL: d.Config.HTTP.PublicURL, now: time.Now},
 		customerLeads: customerLeads{store: d.Store},
@@ -110,7 +117,7 @@ func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, tok
 	}
 	router := newGuardedRouter(app.Group(base, markCustomerRequest), ops)
 	customerapi.RegisterHandlers(idempotentRouter{guardedRouter: router, requests: keys}, customerapi.NewStrictHandler(impl,
-		[]customerapi.StrictMiddlewareFunc{rememberLeadAddress(limits.proxies)}))
+		[]customerapi.StrictMiddlewareFunc{rememberClient(limits.proxies)}))
 	if len(router.unguarded) > 0 {
 		return fmt.Errorf("customer routes without a contract operation: %v", router.unguarded)
 	}

@@ -131,8 +131,9 @@ func New(d Deps) (*fiber.App, error) {
 		return nil, err
 	}
 	offerService := services.NewOffers(d.Config, d.Store, d.Temporal, engine)
+	dispatcher := delivery.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
 	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
-	if err := mountCustomerAPI(app, d, offerService, customerTokens, customerKeys, limits, publicLimits); err != nil {
+	if err := mountCustomerAPI(app, d, offerService, customerTokens, customerKeys, limits, publicLimits, dispatcher); err != nil {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {
@@ -147,7 +148,6 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	dispatcher := delivery.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
 	orderService := &services.Orders{Store: d.Store, Temporal: d.Temporal}
 	impl := sellerAPI{
 		shippingMethods: shippingMethods{store: d.Store},

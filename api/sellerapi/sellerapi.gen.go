@@ -1003,7 +1003,7 @@ type Event struct {
 	// Payload The request body sent to endpoints, byte for byte (the offer or order as `getOffer` or `getOrder` returned it when the event happened).
 	Payload json.RawMessage `json:"payload"`
 
-	// Type Event type, e.g. `offer.accepted`; also the `webhook-event-type` header.
+	// Type Event type, e.g. `offer.accepted` (see createWebhookEndpoint for the list); also the `webhook-event-type` header.
 	Type string `json:"type"`
 }
 
@@ -2880,7 +2880,7 @@ type DeactivateDiscountCodeParams struct {
 
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
-	// Type Only events of this type (one of the eight event types, or `ping`).
+	// Type Only events of this type (one of the nine event types, or `ping`).
 	Type *string `form:"type,omitempty" json:"type,omitempty"`
 
 	// ObjectId Only events about this offer or order (its id).

@@ -66,6 +66,18 @@ type DiscountCode struct {
 	CodeDigest     []byte
 }
 
+type DiscountCodeFailure struct {
+	ID       int64
+	OfferID  uuid.UUID
+	Address  string
+	FailedAt time.Time
+}
+
+type DiscountCodeLockout struct {
+	OfferID    uuid.UUID
+	ReportedAt time.Time
+}
+
 type DiscountRedemption struct {
 	DiscountCodeID uuid.UUID
 	OfferID        uuid.UUID
