@@ -35,9 +35,11 @@ type operation struct {
 	schemes      []string
 	optionalAuth bool
 	// authenticate, when set, verifies the caller's credentials first;
-	// before runs ahead of the guard (body and rate limits of public
-	// operations).
+	// budget, when set, then counts the request against its rate limits,
+	// whether the credentials passed or not (a refusal counts too); before
+	// runs ahead of the guard (body and rate limits of public operations).
 	authenticate func(*fiber.Ctx) error
+	budget       func(*fiber.Ctx) error
 	before       []fiber.Handler
 }
 
@@ -194,16 +196,24 @@ func (g *guardedRouter) Delete(path string, h ...fiber.Handler) fiber.Router {
 }
 
 // guard checks, in this order, the caller's credentials (when the
-// operation has an authenticator), that the token carries the operation's
-// scopes, that the parameters are well formed text within their limits,
-// that they match the contract, and that the body does; only then does
-// the generated handler bind the request.
+// operation has an authenticator), the rate limits they are counted against
+// (when it has a budget), that the token carries the operation's scopes,
+// that the parameters are well formed text within their limits, that they
+// match the contract, and that the body does; only then does the generated
+// handler bind the request.
 func (o *operation) guard(c *fiber.Ctx) error {
 	c.Locals(operationKey, o)
+	var refused error
 	if o.authenticate != nil {
-		if err := o.authenticate(c); err != nil {
+		refused = o.authenticate(c)
+	}
+	if o.budget != nil {
+		if err := o.budget(c); err != nil {
 			return err
 		}
+	}
+	if refused != nil {
+		return refused
 	}
 	if len(o.scopes) > 0 {
 		granted, authenticated := grantedScopes(c.UserContext())

@@ -4,16 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/netip"
 	"slices"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/api/openapi"
+	"github.com/tenurehq/tenure/discounts"
 	"github.com/tenurehq/tenure/links"
 	"github.com/tenurehq/tenure/services"
+	"github.com/tenurehq/tenure/webhook"
 )
 
 // customerAPI implements the generated Customer-Facing API interface, one
@@ -47,11 +49,13 @@ func limitPublicBody(c *fiber.Ctx) error {
 // mountCustomerAPI serves the Customer-Facing API under the base path of
 // its contract's servers[0].url, behind the contract's guard: credentials
 // per the security scheme each operation names (customer tokens checked by
-// bearer), and publicLimits in front
-// of the operations marked x-tenure-public; its POST operations honour
+// bearer), and the rate limits of
+// what they prove (see customerBudget), or publicLimits in front of the
+// operations marked x-tenure-public; its POST operations honour
 // Idempotency-Key through keys. Requests from proxies are attributed to the
 // client X-Forwarded-For names.
-func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, bearer customerBearer, keys *idempotentRequests, publicLimits []fiber.Handler, proxies []netip.Prefix) error {
+func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, bearer customerBearer, keys *idempotentRequests,
+	limits *rateLimits, publicLimits []fiber.Handler, dispatcher *webhook.Dispatcher) error {
 	ops, err := loadContract(openapi.Customer)
 	if err != nil {
 		return err
@@ -72,18 +76,35 @@ func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, bea
 				return fmt.Errorf("the customer contract names the unknown security scheme %s", scheme)
 			}
 		}
-		if public, _ := op.route.Operation.Extensions["x-tenure-public"].(bool); public {
+		budget := limits.customerBudget(takesSharedToken(op))
+		switch public, _ := op.route.Operation.Extensions["x-tenure-public"].(bool); {
+		case public:
 			op.before = publicLimits
+		case slices.Contains(op.schemes, offerTokenScheme):
+			// Counted once the token is verified: against its offer.
+			op.budget = budget
+		default:
+			// Nothing to verify first: counted before the guard's work.
+			op.before = []fiber.Handler{func(c *fiber.Ctx) error {
+				if err := budget(c); err != nil {
+					return err
+				}
+				return c.Next()
+			}}
 		}
 	}
 	shared := sharedTokens{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey)}
+	budget := d.Config.RateLimit.DiscountCodes
+	attempts := discountAttempts{budget: &discounts.Attempts{
+		Store: d.Store, PerOffer: budget.PerOffer, PerAddress: budget.PerAddress, Window: budget.Window, Now: time.Now,
+	}, dispatcher: dispatcher, logger: d.Logger}
 	impl := customerAPI{
-		customerOffers: customerOffers{shared: shared, checkout: &services.Checkout{
+		customerOffers: customerOffers{shared: shared, attempts: attempts, checkout: &services.Checkout{
 			Offers: offerService, Entities: d.Config.Sellers.ContractualEntity, IDV: d.Config.IDV.Rules(), Now: time.Now,
 		}},
 		customerBranding:  customerBranding{store: d.Store, shared: shared},
 		customerTerms:     customerTerms{store: d.Store, deployment: d.Config.Terms, shared: shared},
-		customerDiscounts: customerDiscounts{store: d.Store, now: time.Now},
+		customerDiscounts: customerDiscounts{store: d.Store, attempts: attempts, now: time.Now},
 		customerIDV: customerIDV{store: d.Store, rules: d.Config.IDV.Rules(), provider: provider,
 			publicURL: d.Config.HTTP.PublicURL, now: time.Now},
 		customerLeads: customerLeads{store: d.Store},
@@ -96,9 +117,15 @@ func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, bea
 	}
 	router := newGuardedRouter(app.Group(base, markCustomerRequest), ops)
 	customerapi.RegisterHandlers(idempotentRouter{guardedRouter: router, requests: keys}, customerapi.NewStrictHandler(impl,
-		[]customerapi.StrictMiddlewareFunc{rememberLeadAddress(proxies)}))
+		[]customerapi.StrictMiddlewareFunc{rememberClient(limits.proxies)}))
 	if len(router.unguarded) > 0 {
 		return fmt.Errorf("customer routes without a contract operation: %v", router.unguarded)
 	}
 	return nil
+}
+
+// takesSharedToken reports whether an operation takes an offer's shared
+// token (the query parameter token).
+func takesSharedToken(op *operation) bool {
+	return op.route.Operation.Parameters.GetByInAndName(openapi3.ParameterInQuery, "token") != nil
 }

@@ -64,24 +64,35 @@ func (l customerLeads) AddAccessoryFeedback(ctx context.Context, r customerapi.A
 	}, nil
 }
 
-type leadAddressKey struct{}
+type clientKey struct{}
 
-// rememberLeadAddress keeps the client's address (see clientIP) in the
-// request context of the customer operations, for the records of
-// unauthenticated callers.
-func rememberLeadAddress(proxies []netip.Prefix) customerapi.StrictMiddlewareFunc {
+// rememberClient keeps the client's address (see clientIP) in the request
+// context of the customer operations: for the records of unauthenticated
+// callers, and for the budget of failed discount codes.
+func rememberClient(proxies []netip.Prefix) customerapi.StrictMiddlewareFunc {
 	return func(f customerapi.StrictHandlerFunc, _ string) customerapi.StrictHandlerFunc {
 		return func(c *fiber.Ctx, args any) (any, error) {
 			if ip, ok := clientIP(c, proxies); ok {
-				c.SetUserContext(context.WithValue(c.UserContext(), leadAddressKey{}, ip.String()))
+				c.SetUserContext(context.WithValue(c.UserContext(), clientKey{}, ip))
 			}
 			return f(c, args)
 		}
 	}
 }
 
-// leadAddress is the client address rememberLeadAddress kept, "" if none.
+// leadAddress is the client address rememberClient kept, "" if none.
 func leadAddress(ctx context.Context) string {
-	addr, _ := ctx.Value(leadAddressKey{}).(string)
-	return addr
+	if ip, ok := ctx.Value(clientKey{}).(netip.Addr); ok {
+		return ip.String()
+	}
+	return ""
+}
+
+// countedAddress is the client address rememberClient kept, as the rate
+// limits count it.
+func countedAddress(ctx context.Context) string {
+	if ip, ok := ctx.Value(clientKey{}).(netip.Addr); ok {
+		return countedAs(ip)
+	}
+	return unknownAddress
 }

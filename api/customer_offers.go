@@ -21,6 +21,8 @@ import (
 type customerOffers struct {
 	shared   sharedTokens
 	checkout *services.Checkout
+	// attempts counts acceptances naming a discount code.
+	attempts discountAttempts
 }
 
 // bearerStored reads the offer a bearer request acts on.
@@ -198,11 +200,21 @@ func (h customerOffers) AcceptOffer(ctx context.Context, r customerapi.AcceptOff
 	if err != nil {
 		return nil, err
 	}
-	accepted, err := h.checkout.Accept(ctx, o, services.Acceptance{
+	in := services.Acceptance{
 		LastUpdatedAt:    r.Body.LastUpdatedAt,
 		DiscountCode:     optional.Value(r.Body.DiscountCode),
 		RiskSessionToken: optional.Value(r.Body.RiskSessionToken),
-	})
+	}
+	var accepted offers.Stored
+	accept := func() (err error) {
+		accepted, err = h.checkout.Accept(ctx, o, in)
+		return err
+	}
+	if in.DiscountCode != "" {
+		err = h.attempts.try(ctx, o.Row, accept)
+	} else {
+		err = accept()
+	}
 	if err != nil {
 		return nil, customerOfferError(err)
 	}

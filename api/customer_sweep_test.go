@@ -16,7 +16,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api"
-	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/identity"
 	"github.com/tenurehq/tenure/idv"
 	"github.com/tenurehq/tenure/links"
@@ -78,6 +77,28 @@ func (w sweepWorld) send(t *testing.T, r sweepRequest) response {
 		req.Header.Set("Tenure-Signature", sig)
 	}
 	return w.f.h.send(t, req)
+}
+
+// simulatedProvider is the sandbox's simulated identity verification
+// provider, which signs the callbacks the sweep sends.
+func simulatedProvider(h *harness) idv.Provider {
+	return idv.NewProvider("simulation", "", links.DeriveKey(h.cfg.Links.SigningKey, "tenure sandbox identity verification"), time.Minute)
+}
+
+// idvSession opens an identity verification session of an offer and
+// returns its id.
+func idvSession(t *testing.T, h *harness, o customerOffer, bearer string) string {
+	t.Helper()
+	resp := h.customer(t, http.MethodGet, "/offers/"+o.id+"/id-verification", bearer, nil)
+	var v struct {
+		URL string `json:"url"`
+	}
+	resp.decode(t, &v)
+	link, err := url.Parse(v.URL)
+	if err != nil || link.Query().Get("session_id") == "" {
+		t.Fatalf("identity verification: %d %s", resp.status, resp.body)
+	}
+	return link.Query().Get("session_id")
 }
 
 // base is a request that passes every check of op for offer A.
@@ -441,27 +462,19 @@ func sweepState(t *testing.T, w sweepWorld) string {
 // forged and expired credentials), every answer no-store (h.send's check,
 // internal/contractcheck). Operations this version answers with 501 get
 // every check the contract's guard makes; the checks of ids inside
-// bodies join when they are served. The sweep's hundreds of requests from
-// one address would use up the per-address limit of the unauthenticated
-// operations, which TestAddressRateLimit tests: it is lifted here.
+// bodies join when they are served. The sweep's hundreds of requests for
+// one offer from one address would use up the Customer-Facing API's
+// budgets, which TestCustomerFloods tests: they are lifted here.
 func TestCustomerBadInputSweep(t *testing.T) {
-	f := newCustomerFixture(t, func(c *config.Config) {
-		c.RateLimit.Address = config.BucketConfig{PerSecond: 1_000_000, Burst: 1_000_000}
-	})
+	f := newCustomerFixture(t, withoutCustomerLimits)
 	h := f.h
 	w := sweepWorld{f: f, a: f.newCustomerOffer(t, "sweep-a", withoutSublines), b: f.newCustomerOffer(t, "sweep-b"), sellerToken: f.token}
 	w.lineA = w.a.view.Lines[0].ID
 	w.tokenA = h.customerToken(t, w.a, "")
 	w.expiredA, _, _ = identity.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(w.a.id), f.seller.Seller.ID, identity.CustomerScopes, time.Now().Add(time.Second))
-	w.provider = idv.NewProvider("simulation", "", links.DeriveKey(h.cfg.Links.SigningKey, "tenure sandbox identity verification"), time.Minute)
+	w.provider = simulatedProvider(h)
 	f.createDiscountCode(t, map[string]any{"code": "SWEEP", "percent_off": 500})
-	resp := h.customer(t, http.MethodGet, "/offers/"+w.a.id+"/id-verification", w.tokenA, nil)
-	var v struct {
-		URL string `json:"url"`
-	}
-	resp.decode(t, &v)
-	link, _ := url.Parse(v.URL)
-	w.sessionA = link.Query().Get("session_id")
+	w.sessionA = idvSession(t, h, w.a, w.tokenA)
 
 	ops := customerOperations(t)
 	served := map[string]bool{}

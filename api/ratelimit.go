@@ -20,13 +20,16 @@ const (
 )
 
 // rateLimits are the request budgets of one API process: per seller on the
-// Seller API, per client address on the routes callable without a token.
-// They are counted in the process, so N API processes behind a balancer
-// admit up to N times the configured rates.
+// Seller API, per client address on the routes callable without a token,
+// and on the Customer-Facing API per offer and per shared token (see
+// customerBudget). They are counted in the process, so N API processes
+// behind a balancer admit up to N times the configured rates.
 type rateLimits struct {
-	sellers   *bucketTable
-	addresses *bucketTable
-	proxies   []netip.Prefix
+	sellers      *bucketTable
+	addresses    *bucketTable
+	offers       *bucketTable
+	sharedTokens *bucketTable
+	proxies      []netip.Prefix
 }
 
 func newRateLimits(cfg *config.Config, now func() time.Time) (*rateLimits, error) {
@@ -34,11 +37,16 @@ func newRateLimits(cfg *config.Config, now func() time.Time) (*rateLimits, error
 	if err != nil {
 		return nil, err
 	}
-	seller, address := cfg.RateLimit.Seller, cfg.RateLimit.Address
+	table := func(b config.BucketConfig) *bucketTable {
+		return newBucketTable(refillInterval(b), b.Burst, maxBuckets, now)
+	}
+	r := cfg.RateLimit
 	return &rateLimits{
-		sellers:   newBucketTable(refillInterval(seller), seller.Burst, maxBuckets, now),
-		addresses: newBucketTable(refillInterval(address), address.Burst, maxBuckets, now),
-		proxies:   proxies,
+		sellers:      table(r.Seller),
+		addresses:    table(r.Address),
+		offers:       table(r.Offer),
+		sharedTokens: table(r.SharedToken),
+		proxies:      proxies,
 	}, nil
 }
 
@@ -47,6 +55,9 @@ func newRateLimits(cfg *config.Config, now func() time.Time) (*rateLimits, error
 func refillInterval(b config.BucketConfig) time.Duration {
 	return time.Duration(float64(time.Second) / b.PerSecond)
 }
+
+// reportedQuotaKey is where admit keeps the quota it reported.
+const reportedQuotaKey = "tenure.quota"
 
 // perSeller limits each seller's requests; it runs behind bearerAuth.
 func (l *rateLimits) perSeller(c *fiber.Ctx) error {
@@ -72,8 +83,14 @@ func (l *rateLimits) perAddress(refuse func(c *fiber.Ctx, q quota) error) fiber.
 }
 
 // admit tells the client where its bucket stands, and when to come back if
-// the request is refused; it reports whether the request may go on.
+// the request is refused; it reports whether the request may go on. A
+// request counted against several budgets reports the one it was refused
+// by, else the one with the fewest requests left.
 func admit(c *fiber.Ctx, q quota) bool {
+	if reported, ok := c.Locals(reportedQuotaKey).(quota); ok && q.allowed && reported.remaining <= q.remaining {
+		return true
+	}
+	c.Locals(reportedQuotaKey, q)
 	c.Set(headerRateLimitLimit, strconv.Itoa(q.limit))
 	c.Set(headerRateLimitRemaining, strconv.Itoa(q.remaining))
 	c.Set(headerRateLimitReset, strconv.Itoa(seconds(q.reset)))

@@ -15,8 +15,16 @@ import (
 func clientAddress(c *fiber.Ctx, proxies []netip.Prefix) string {
 	client, ok := clientIP(c, proxies)
 	if !ok {
-		return "unknown"
+		return unknownAddress
 	}
+	return countedAs(client)
+}
+
+// unknownAddress counts the requests whose peer has no IP address.
+const unknownAddress = "unknown"
+
+// countedAs is the address a client's requests count against.
+func countedAs(client netip.Addr) string {
 	if client.Is6() {
 		return netip.PrefixFrom(client, 64).Masked().String()
 	}

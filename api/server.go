@@ -66,7 +66,7 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger, limits.proxies)
+	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger, limits)
 	if err != nil {
 		return nil, err
 	}
@@ -136,8 +136,10 @@ func New(d Deps) (*fiber.App, error) {
 		return nil, err
 	}
 	offerService := services.NewOffers(d.Config, d.Store, d.Temporal, engine)
+	dispatcher := delivery.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
 	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
-	if err := mountCustomerAPI(app, d, offerService, customerBearer{tokens: customerTokens, revocations: revocations, logger: d.Logger}, customerKeys, publicLimits, limits.proxies); err != nil {
+	bearer := customerBearer{tokens: customerTokens, revocations: revocations, logger: d.Logger}
+	if err := mountCustomerAPI(app, d, offerService, bearer, customerKeys, limits, publicLimits, dispatcher); err != nil {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {
@@ -150,7 +152,6 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	dispatcher := delivery.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
 	orderService := services.NewOrders(d.Config, d.Store, d.Temporal)
 	impl := sellerAPI{
 		shippingMethods: shippingMethods{store: d.Store},

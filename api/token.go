@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -30,7 +29,7 @@ type tokenEndpoint struct {
 	// client id costs as long as a wrong secret and reveals nothing.
 	decoy    string
 	throttle *credentialThrottle
-	proxies  []netip.Prefix
+	limits   *rateLimits
 	// offers serves the token exchange of the Customer-Facing API.
 	offers *offerTokenExchange
 }
@@ -58,13 +57,13 @@ type oauthError struct {
 	Description string `json:"error_description"`
 }
 
-func newTokenEndpoint(store *db.Store, tokens *identity.Tokens, logger *slog.Logger, proxies []netip.Prefix) (*tokenEndpoint, error) {
+func newTokenEndpoint(store *db.Store, tokens *identity.Tokens, logger *slog.Logger, limits *rateLimits) (*tokenEndpoint, error) {
 	decoy, err := identity.NewSecret()
 	if err != nil {
 		return nil, err
 	}
 	return &tokenEndpoint{store: store, tokens: tokens, logger: logger, decoy: decoy.SecretHash,
-		throttle: newCredentialThrottle(time.Now), proxies: proxies}, nil
+		throttle: newCredentialThrottle(time.Now), limits: limits}, nil
 }
 
 func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
@@ -77,6 +76,11 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 			"send the parameters as an application/x-www-form-urlencoded body", false)
 	}
 	if form.Get("grant_type") == tokenExchangeGrant {
+		// Counted against the budget of the shared token it exchanges, as
+		// the anonymised operations are (the address's was counted before).
+		if q := t.limits.sharedTokens.take(sharedTokenKey(form.Get("subject_token"))); !admit(c, q) {
+			return t.sharedTokenOverLimit(c, q)
+		}
 		return t.exchangeOfferToken(c, form)
 	}
 	clientID, secret, basic, ok := clientCredentials(c.Get(fiber.HeaderAuthorization), form)
@@ -123,7 +127,7 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 // credential throttle. It returns the client's credential, or nil when it
 // has answered the request itself (a refusal, or the error to answer with).
 func (t *tokenEndpoint) authenticate(c *fiber.Ctx, clientID, secret string, basic bool) (*dbgen.SellerCredential, error) {
-	address := clientAddress(c, t.proxies)
+	address := clientAddress(c, t.limits.proxies)
 	if wait, ok := t.throttle.attempt(clientID, address); !ok {
 		t.logger.WarnContext(c.UserContext(), "client authentication throttled", "request_id", requestID(c),
 			"client_id", clientID, "address", address)
@@ -185,6 +189,14 @@ func (t *tokenEndpoint) overLimit(c *fiber.Ctx, q quota) error {
 	c.Set("Pragma", "no-cache")
 	return t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable", fmt.Sprintf(
 		"too many requests from your address (%d at most in a row); retry after %d seconds", q.limit, seconds(q.retryAfter)), false)
+}
+
+// sharedTokenOverLimit answers a token exchange whose shared token is over
+// its limit, and gives the client address its request back.
+func (t *tokenEndpoint) sharedTokenOverLimit(c *fiber.Ctx, q quota) error {
+	t.limits.addresses.refund(clientAddress(c, t.limits.proxies))
+	return t.refuse(c, fiber.StatusTooManyRequests, "temporarily_unavailable", fmt.Sprintf(
+		"too many requests with this offer's link (%d at most in a row); retry after %d seconds", q.limit, seconds(q.retryAfter)), false)
 }
 
 // credentialText says what is wrong with the text of the credentials or

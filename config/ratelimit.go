@@ -4,15 +4,37 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+	"time"
 )
 
-// RateLimitConfig bounds how fast clients may call one API process.
+// RateLimitConfig bounds how fast clients may call one API process, and
+// how many wrong discount codes the customers of all processes may try.
 type RateLimitConfig struct {
 	// Seller limits each seller's authenticated requests.
 	Seller BucketConfig `mapstructure:"seller"`
 	// Address limits each client address on the routes callable without
-	// an access token (the token endpoint, upload and error-report links).
+	// an access token (the token endpoint, upload and error-report links,
+	// the Customer-Facing operations without a bearer token).
 	Address BucketConfig `mapstructure:"address"`
+	// Offer limits the Customer-Facing requests made with an offer's
+	// bearer token, per offer.
+	Offer BucketConfig `mapstructure:"offer"`
+	// SharedToken limits the requests made with an offer's shared token
+	// (the anonymised operations and the token exchange), per token.
+	SharedToken BucketConfig `mapstructure:"shared_token"`
+	// DiscountCodes bounds failed discount code attempts.
+	DiscountCodes DiscountAttemptsConfig `mapstructure:"discount_codes"`
+}
+
+// DiscountAttemptsConfig is the budget of failed discount code attempts
+// (a validation or an acceptance naming a code that cannot be applied):
+// at most PerOffer on one offer and PerAddress from one client address
+// within any Window. It is kept in PostgreSQL, so it holds across API
+// processes and restarts.
+type DiscountAttemptsConfig struct {
+	PerOffer   int           `mapstructure:"per_offer"`
+	PerAddress int           `mapstructure:"per_address"`
+	Window     time.Duration `mapstructure:"window"`
 }
 
 // BucketConfig is a token bucket: Burst requests at once, refilled at
@@ -40,17 +62,52 @@ var rateLimitDefaults = map[string]any{
 	// address.
 	"ratelimit.address.per_second": 10,
 	"ratelimit.address.burst":      100,
-	"http.trusted_proxies":         []string{},
+	// The hosted checkout makes a few dozen requests an offer (previews
+	// as the customer picks terms, then a read every 3 s, later 15 s,
+	// while the offer is reviewed): 120 at once and one a second is far
+	// above that, and a script spends it within seconds.
+	"ratelimit.offer.per_second": 1,
+	"ratelimit.offer.burst":      120,
+	// The shared token opens the checkout: two reads and an exchange per
+	// page load.
+	"ratelimit.shared_token.per_second": 0.5,
+	"ratelimit.shared_token.burst":      60,
+	// A customer mistypes a code a few times; one address may serve the
+	// customers of an office.
+	"ratelimit.discount_codes.per_offer":   10,
+	"ratelimit.discount_codes.per_address": 20,
+	"ratelimit.discount_codes.window":      "1h",
+	"http.trusted_proxies":                 []string{},
 }
 
+// The bounds of the discount code budget.
+const (
+	maxDiscountAttempts     = 10_000
+	minDiscountWindow       = time.Minute
+	maxDiscountWindow       = 24 * time.Hour
+	discountAttemptsSection = "ratelimit.discount_codes"
+)
+
 func (c *Config) validateRateLimits(bad func(key, format string, args ...any)) {
-	for key, b := range map[string]BucketConfig{"ratelimit.seller": c.RateLimit.Seller, "ratelimit.address": c.RateLimit.Address} {
+	r := c.RateLimit
+	for key, b := range map[string]BucketConfig{
+		"ratelimit.seller": r.Seller, "ratelimit.address": r.Address, "ratelimit.offer": r.Offer, "ratelimit.shared_token": r.SharedToken,
+	} {
 		if b.PerSecond < minPerSecond || b.PerSecond > maxPerSecond {
 			bad(key+".per_second", "must be between %g and %d requests a second, got %g", minPerSecond, maxPerSecond, b.PerSecond)
 		}
 		if b.Burst < 1 || b.Burst > maxBurst {
 			bad(key+".burst", "must be between 1 and %d requests, got %d", maxBurst, b.Burst)
 		}
+	}
+	d := r.DiscountCodes
+	for key, n := range map[string]int{discountAttemptsSection + ".per_offer": d.PerOffer, discountAttemptsSection + ".per_address": d.PerAddress} {
+		if n < 1 || n > maxDiscountAttempts {
+			bad(key, "must be between 1 and %d failed attempts, got %d", maxDiscountAttempts, n)
+		}
+	}
+	if d.Window < minDiscountWindow || d.Window > maxDiscountWindow {
+		bad(discountAttemptsSection+".window", "must be between %s and %s, got %s", minDiscountWindow, maxDiscountWindow, d.Window)
 	}
 	if _, err := c.HTTP.Proxies(); err != nil {
 		bad("http.trusted_proxies", "%s", err)

@@ -10,11 +10,13 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 )
 
-// Check finds the code a customer typed (in any case) among the seller's
-// and says whether it can be applied at now: the code, or an *Invalid.
+// Check finds the code a customer typed (in any case) among the seller's,
+// by its digest and then compared in constant time, and says whether it
+// can be applied at now: the code, or an *Invalid. Any code that is not
+// one of the seller's, another seller's included, is NotFound.
 func Check(ctx context.Context, q *dbgen.Queries, sellerID uuid.UUID, code string, now time.Time) (Code, error) {
-	row, err := q.FindDiscountCode(ctx, dbgen.FindDiscountCodeParams{SellerID: sellerID, Code: code})
-	if db.IsNotFound(err) {
+	row, err := q.FindDiscountCode(ctx, dbgen.FindDiscountCodeParams{SellerID: sellerID, CodeDigest: digest(code)})
+	if db.IsNotFound(err) || (err == nil && !sameCode(row.Code, code)) {
 		return Code{}, invalid(NotFound, "the seller has no discount code %s", code)
 	}
 	if err != nil {

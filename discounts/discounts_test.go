@@ -232,3 +232,28 @@ func TestRedeemUnderConcurrency(t *testing.T) {
 		t.Errorf("an offer racing itself counts %d times, want once", got.TimesUsed)
 	}
 }
+
+// A typed code is looked up by the digest the migration gave the codes
+// stored before it, and then compared as text: a row whose digest matches
+// but whose code does not is no match.
+func TestCodesAreFoundByDigestThenCompared(t *testing.T) {
+	store := testenv.Database(t)
+	s := seller(t, store)
+	c := create(t, store, s, discounts.NewCode{Code: "Summer-10", PercentOff: ptr[int32](1000)})
+	var agrees bool
+	err := store.Pool.QueryRow(t.Context(), "SELECT code_digest = sha256(convert_to(upper(code), 'UTF8')) FROM discount_codes WHERE id = $1", c.ID).Scan(&agrees)
+	if err != nil || !agrees {
+		t.Fatalf("the stored digest is not the migration's: %v", err)
+	}
+	if found, err := discounts.Check(t.Context(), store.Queries, s, "sUMMER-10", time.Now()); err != nil || found.ID != c.ID {
+		t.Errorf("the code in another case: %+v %v", found, err)
+	}
+	if _, err := store.Pool.Exec(t.Context(), "UPDATE discount_codes SET code = 'SUMMER-11' WHERE id = $1", c.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, typed := range []string{"summer-10", "SUMMER-11"} {
+		if _, err := discounts.Check(t.Context(), store.Queries, s, typed, time.Now()); !isReason(err, discounts.NotFound) {
+			t.Errorf("%s against a row whose digest is SUMMER-10's and code SUMMER-11: %v", typed, err)
+		}
+	}
+}

@@ -59,6 +59,7 @@ func Create(ctx context.Context, q *dbgen.Queries, sellerID uuid.UUID, currency 
 	params := dbgen.CreateDiscountCodeParams{
 		ID: uuid.Must(uuid.NewV7()), SellerID: sellerID, Code: n.Code, Description: n.Description,
 		PercentOff: n.PercentOff, Currency: currency, ValidFrom: n.ValidFrom, ValidUntil: n.ValidUntil, UsageLimit: n.UsageLimit,
+		CodeDigest: digest(n.Code),
 	}
 	if n.AmountOff != nil {
 		params.AmountOffNet, params.AmountOffGross = &n.AmountOff.Net, &n.AmountOff.Gross

@@ -19,6 +19,10 @@ const (
 	OrderCreated       EventType = "order.created"
 	OrderCanceled      EventType = "order.canceled"
 	OrderCompleted     EventType = "order.completed"
+	// OfferDiscountAttemptsExceeded is Tenure's own: the offer's customer
+	// side had discount codes refused until its budget of failed attempts
+	// was spent (package discounts), at most once per offer and window.
+	OfferDiscountAttemptsExceeded EventType = "offer.discount_attempts_exceeded"
 	// Ping is sent only by POST /v1/webhook-endpoints/{id}/test, to that
 	// endpoint, whatever it subscribes to.
 	Ping EventType = "ping"
@@ -27,7 +31,7 @@ const (
 // SubscribableTypes are the event types an endpoint may subscribe to.
 var SubscribableTypes = []EventType{
 	OfferPendingReview, OfferAccepted, OfferDeclined, OfferVoided, OfferExpired,
-	OrderCreated, OrderCanceled, OrderCompleted,
+	OrderCreated, OrderCanceled, OrderCompleted, OfferDiscountAttemptsExceeded,
 }
 
 // EventTypes are the event types Tenure emits: the subscribable ones and

@@ -2537,7 +2537,10 @@ type TooLargeApplicationvndGoaErrorResponse struct {
 }
 
 type TooManyRequestsResponseHeaders struct {
-	RetryAfter *int
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
 }
 type TooManyRequestsApplicationvndGoaErrorResponse struct {
 	Body io.Reader
@@ -2625,6 +2628,36 @@ func (response GetBranding404ApplicationvndGoaErrorResponse) VisitGetBrandingRes
 	return err
 }
 
+type GetBranding429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetBranding429ApplicationvndGoaErrorResponse) VisitGetBrandingResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type GetAnonymizedBrandingRequestObject struct {
 	Id     OfferID `json:"id"`
 	Params GetAnonymizedBrandingParams
@@ -2671,6 +2704,36 @@ func (response GetAnonymizedBranding404ApplicationvndGoaErrorResponse) VisitGetA
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetAnonymizedBranding429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetAnonymizedBranding429ApplicationvndGoaErrorResponse) VisitGetAnonymizedBrandingResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -2737,6 +2800,15 @@ type CreateCrmContact429ApplicationvndGoaErrorResponse struct {
 }
 
 func (response CreateCrmContact429ApplicationvndGoaErrorResponse) VisitCreateCrmContactResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
 	if response.Headers.RetryAfter != nil {
 		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
@@ -2836,6 +2908,36 @@ func (response ValidateDiscount422JSONResponse) VisitValidateDiscountResponse(ct
 	return ctx.JSON(&response)
 }
 
+type ValidateDiscount429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response ValidateDiscount429ApplicationvndGoaErrorResponse) VisitValidateDiscountResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type AddAccessoryFeedbackRequestObject struct {
 	Params AddAccessoryFeedbackParams
 	Body   *AddAccessoryFeedbackJSONRequestBody
@@ -2895,6 +2997,15 @@ type AddAccessoryFeedback429ApplicationvndGoaErrorResponse struct {
 }
 
 func (response AddAccessoryFeedback429ApplicationvndGoaErrorResponse) VisitAddAccessoryFeedbackResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
 	if response.Headers.RetryAfter != nil {
 		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
@@ -3010,6 +3121,36 @@ func (response ReceiveIdvResult413ApplicationvndGoaErrorResponse) VisitReceiveId
 	return err
 }
 
+type ReceiveIdvResult429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response ReceiveIdvResult429ApplicationvndGoaErrorResponse) VisitReceiveIdvResultResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type ShowOfferRequestObject struct {
 	Id     OfferID `json:"id"`
 	Params ShowOfferParams
@@ -3092,6 +3233,36 @@ func (response ShowOffer422ApplicationvndGoaErrorResponse) VisitShowOfferRespons
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ShowOffer429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response ShowOffer429ApplicationvndGoaErrorResponse) VisitShowOfferResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3219,6 +3390,36 @@ func (response AcceptOffer422ApplicationvndGoaErrorResponse) VisitAcceptOfferRes
 	return err
 }
 
+type AcceptOffer429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response AcceptOffer429ApplicationvndGoaErrorResponse) VisitAcceptOfferResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type GetAnonymizedOfferRequestObject struct {
 	Id     OfferID `json:"id"`
 	Params GetAnonymizedOfferParams
@@ -3265,6 +3466,36 @@ func (response GetAnonymizedOffer404ApplicationvndGoaErrorResponse) VisitGetAnon
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetAnonymizedOffer429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetAnonymizedOffer429ApplicationvndGoaErrorResponse) VisitGetAnonymizedOfferResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3364,6 +3595,36 @@ func (response CustomizeTermsAndServices422ApplicationvndGoaErrorResponse) Visit
 	return err
 }
 
+type CustomizeTermsAndServices429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response CustomizeTermsAndServices429ApplicationvndGoaErrorResponse) VisitCustomizeTermsAndServicesResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type GetEndCustomerInfoRequestObject struct {
 	Id OfferID `json:"id"`
 }
@@ -3427,6 +3688,36 @@ func (response GetEndCustomerInfo404ApplicationvndGoaErrorResponse) VisitGetEndC
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetEndCustomerInfo429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetEndCustomerInfo429ApplicationvndGoaErrorResponse) VisitGetEndCustomerInfoResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3535,6 +3826,36 @@ func (response UpdateEndCustomerInfo422ApplicationvndGoaErrorResponse) VisitUpda
 	return err
 }
 
+type UpdateEndCustomerInfo429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response UpdateEndCustomerInfo429ApplicationvndGoaErrorResponse) VisitUpdateEndCustomerInfoResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type GetIdVerificationRequestObject struct {
 	Id OfferID `json:"id"`
 }
@@ -3598,6 +3919,36 @@ func (response GetIdVerification404ApplicationvndGoaErrorResponse) VisitGetIdVer
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetIdVerification429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetIdVerification429ApplicationvndGoaErrorResponse) VisitGetIdVerificationResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3687,6 +4038,36 @@ func (response GetIdvRequirement404ApplicationvndGoaErrorResponse) VisitGetIdvRe
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetIdvRequirement429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetIdvRequirement429ApplicationvndGoaErrorResponse) VisitGetIdvRequirementResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3786,6 +4167,36 @@ func (response PreviewCustomizedTermsAndServices422ApplicationvndGoaErrorRespons
 	return err
 }
 
+type PreviewCustomizedTermsAndServices429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response PreviewCustomizedTermsAndServices429ApplicationvndGoaErrorResponse) VisitPreviewCustomizedTermsAndServicesResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type GetTermsAndConditionsLinksRequestObject struct {
 	Id     OfferID `json:"id"`
 	Params GetTermsAndConditionsLinksParams
@@ -3850,6 +4261,36 @@ func (response GetTermsAndConditionsLinks404ApplicationvndGoaErrorResponse) Visi
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetTermsAndConditionsLinks429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetTermsAndConditionsLinks429ApplicationvndGoaErrorResponse) VisitGetTermsAndConditionsLinksResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -3936,6 +4377,15 @@ type FindTermsAndConditionsLinks429ApplicationvndGoaErrorResponse struct {
 }
 
 func (response FindTermsAndConditionsLinks429ApplicationvndGoaErrorResponse) VisitFindTermsAndConditionsLinksResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
 	if response.Headers.RetryAfter != nil {
 		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
@@ -4007,6 +4457,36 @@ func (response GetAnonymizedTermsAndConditionsLinks404ApplicationvndGoaErrorResp
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetAnonymizedTermsAndConditionsLinks429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetAnonymizedTermsAndConditionsLinks429ApplicationvndGoaErrorResponse) VisitGetAnonymizedTermsAndConditionsLinksResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()
@@ -4108,6 +4588,36 @@ func (response UpdateShippingAddress422ApplicationvndGoaErrorResponse) VisitUpda
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
 	}
 	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type UpdateShippingAddress429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response UpdateShippingAddress429ApplicationvndGoaErrorResponse) VisitUpdateShippingAddressResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
 
 	if closer, ok := response.Body.(io.ReadCloser); ok {
 		defer closer.Close()

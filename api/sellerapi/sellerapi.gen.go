@@ -2880,7 +2880,7 @@ type DeactivateDiscountCodeParams struct {
 
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
-	// Type Only events of this type (one of the eight event types, or `ping`).
+	// Type Only events of this type (one of the nine event types, or `ping`).
 	Type *string `form:"type,omitempty" json:"type,omitempty"`
 
 	// ObjectId Only events about this offer or order (its id).

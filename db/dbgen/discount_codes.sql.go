@@ -20,7 +20,7 @@ WHERE id = $1
   AND (valid_from IS NULL OR valid_from <= $2::timestamptz)
   AND (valid_until IS NULL OR valid_until > $2::timestamptz)
   AND (usage_limit IS NULL OR times_used < usage_limit)
-RETURNING id, seller_id, code, description, percent_off, amount_off_net, amount_off_gross, currency, valid_from, valid_until, usage_limit, times_used, active, created_at, deactivated_at
+RETURNING id, seller_id, code, description, percent_off, amount_off_net, amount_off_gross, currency, valid_from, valid_until, usage_limit, times_used, active, created_at, deactivated_at, code_digest
 `
 
 type CountDiscountUseParams struct {
@@ -49,15 +49,16 @@ func (q *Queries) CountDiscountUse(ctx context.Context, arg CountDiscountUsePara
 		&i.Active,
 		&i.CreatedAt,
 		&i.DeactivatedAt,
+		&i.CodeDigest,
 	)
 	return i, err
 }
 
 const createDiscountCode = `-- name: CreateDiscountCode :one
 INSERT INTO discount_codes (id, seller_id, code, description, percent_off, amount_off_net, amount_off_gross,
-                            currency, valid_from, valid_until, usage_limit)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-RETURNING id, seller_id, code, description, percent_off, amount_off_net, amount_off_gross, currency, valid_from, valid_until, usage_limit, times_used, active, created_at, deactivated_at
+                            currency, valid_from, valid_until, usage_limit, code_digest)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+RETURNING id, seller_id, code, description, percent_off, amount_off_net, amount_off_gross, currency, valid_from, valid_until, usage_limit, times_used, active, created_at, deactivated_at, code_digest
 `
 
 type CreateDiscountCodeParams struct {
@@ -72,6 +73,7 @@ type CreateDiscountCodeParams struct {
 	ValidFrom      *time.Time
 	ValidUntil     *time.Time
 	UsageLimit     *int32
+	CodeDigest     []byte
 }
 
 func (q *Queries) CreateDiscountCode(ctx context.Context, arg CreateDiscountCodeParams) (DiscountCode, error) {
@@ -87,6 +89,7 @@ func (q *Queries) CreateDiscountCode(ctx context.Context, arg CreateDiscountCode
 		arg.ValidFrom,
 		arg.ValidUntil,
 		arg.UsageLimit,
+		arg.CodeDigest,
 	)
 	var i DiscountCode
 	err := row.Scan(
@@ -105,6 +108,7 @@ func (q *Queries) CreateDiscountCode(ctx context.Context, arg CreateDiscountCode
 		&i.Active,
 		&i.CreatedAt,
 		&i.DeactivatedAt,
+		&i.CodeDigest,
 	)
 	return i, err
 }
@@ -113,7 +117,7 @@ const deactivateDiscountCode = `-- name: DeactivateDiscountCode :one
 UPDATE discount_codes
 SET active = false, deactivated_at = coalesce(deactivated_at, now())
 WHERE seller_id = $1 AND id = $2
-RETURNING id, seller_id, code, description, percent_off, amount_off_net, amount_off_gross, currency, valid_from, valid_until, usage_limit, times_used, active, created_at, deactivated_at
+RETURNING id, seller_id, code, description, percent_off, amount_off_net, amount_off_gross, currency, valid_from, valid_until, usage_limit, times_used, active, created_at, deactivated_at, code_digest
 `
 
 type DeactivateDiscountCodeParams struct {
@@ -141,26 +145,27 @@ func (q *Queries) DeactivateDiscountCode(ctx context.Context, arg DeactivateDisc
 		&i.Active,
 		&i.CreatedAt,
 		&i.DeactivatedAt,
+		&i.CodeDigest,
 	)
 	return i, err
 }
 
 const findDiscountCode = `-- name: FindDiscountCode :one
-SELECT id, seller_id, code, description, percent_off, amount_off_net, amount_off_gross, currency, valid_from, valid_until, usage_limit, times_used, active, created_at, deactivated_at FROM discount_codes
-WHERE seller_id = $1 AND upper(code) = upper($2::text)
+SELECT id, seller_id, code, description, percent_off, amount_off_net, amount_off_gross, currency, valid_from, valid_until, usage_limit, times_used, active, created_at, deactivated_at, code_digest FROM discount_codes
+WHERE seller_id = $1 AND code_digest = $2
 ORDER BY active DESC, created_at DESC
 LIMIT 1
 `
 
 type FindDiscountCodeParams struct {
-	SellerID uuid.UUID
-	Code     string
+	SellerID   uuid.UUID
+	CodeDigest []byte
 }
 
-// The code a customer typed: the active one, else the newest deactivated
-// one (so the customer learns it is no longer valid).
+// The code a customer typed, by its digest: the active one, else the
+// newest deactivated one (so the customer learns it is no longer valid).
 func (q *Queries) FindDiscountCode(ctx context.Context, arg FindDiscountCodeParams) (DiscountCode, error) {
-	row := q.db.QueryRow(ctx, findDiscountCode, arg.SellerID, arg.Code)
+	row := q.db.QueryRow(ctx, findDiscountCode, arg.SellerID, arg.CodeDigest)
 	var i DiscountCode
 	err := row.Scan(
 		&i.ID,
@@ -178,12 +183,13 @@ func (q *Queries) FindDiscountCode(ctx context.Context, arg FindDiscountCodePara
 		&i.Active,
 		&i.CreatedAt,
 		&i.DeactivatedAt,
+		&i.CodeDigest,
 	)
 	return i, err
 }
 
 const getDiscountCode = `-- name: GetDiscountCode :one
-SELECT id, seller_id, code, description, percent_off, amount_off_net, amount_off_gross, currency, valid_from, valid_until, usage_limit, times_used, active, created_at, deactivated_at FROM discount_codes WHERE seller_id = $1 AND id = $2
+SELECT id, seller_id, code, description, percent_off, amount_off_net, amount_off_gross, currency, valid_from, valid_until, usage_limit, times_used, active, created_at, deactivated_at, code_digest FROM discount_codes WHERE seller_id = $1 AND id = $2
 `
 
 type GetDiscountCodeParams struct {
@@ -210,6 +216,7 @@ func (q *Queries) GetDiscountCode(ctx context.Context, arg GetDiscountCodeParams
 		&i.Active,
 		&i.CreatedAt,
 		&i.DeactivatedAt,
+		&i.CodeDigest,
 	)
 	return i, err
 }
@@ -235,7 +242,7 @@ func (q *Queries) InsertDiscountRedemption(ctx context.Context, arg InsertDiscou
 }
 
 const listDiscountCodes = `-- name: ListDiscountCodes :many
-SELECT d.id, d.seller_id, d.code, d.description, d.percent_off, d.amount_off_net, d.amount_off_gross, d.currency, d.valid_from, d.valid_until, d.usage_limit, d.times_used, d.active, d.created_at, d.deactivated_at, count(*) OVER () AS total_count
+SELECT d.id, d.seller_id, d.code, d.description, d.percent_off, d.amount_off_net, d.amount_off_gross, d.currency, d.valid_from, d.valid_until, d.usage_limit, d.times_used, d.active, d.created_at, d.deactivated_at, d.code_digest, count(*) OVER () AS total_count
 FROM discount_codes d
 WHERE d.seller_id = $1 AND ($2::boolean OR d.active)
 ORDER BY d.created_at, d.id
@@ -286,6 +293,7 @@ func (q *Queries) ListDiscountCodes(ctx context.Context, arg ListDiscountCodesPa
 			&i.DiscountCode.Active,
 			&i.DiscountCode.CreatedAt,
 			&i.DiscountCode.DeactivatedAt,
+			&i.DiscountCode.CodeDigest,
 			&i.TotalCount,
 		); err != nil {
 			return nil, err

@@ -63,6 +63,19 @@ type DiscountCode struct {
 	Active         bool
 	CreatedAt      time.Time
 	DeactivatedAt  *time.Time
+	CodeDigest     []byte
+}
+
+type DiscountCodeFailure struct {
+	ID       int64
+	OfferID  uuid.UUID
+	Address  string
+	FailedAt time.Time
+}
+
+type DiscountCodeLockout struct {
+	OfferID    uuid.UUID
+	ReportedAt time.Time
 }
 
 type DiscountRedemption struct {

@@ -1,17 +1,17 @@
 -- name: CreateDiscountCode :one
 INSERT INTO discount_codes (id, seller_id, code, description, percent_off, amount_off_net, amount_off_gross,
-                            currency, valid_from, valid_until, usage_limit)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                            currency, valid_from, valid_until, usage_limit, code_digest)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 RETURNING *;
 
 -- name: GetDiscountCode :one
 SELECT * FROM discount_codes WHERE seller_id = $1 AND id = $2;
 
 -- name: FindDiscountCode :one
--- The code a customer typed: the active one, else the newest deactivated
--- one (so the customer learns it is no longer valid).
+-- The code a customer typed, by its digest: the active one, else the
+-- newest deactivated one (so the customer learns it is no longer valid).
 SELECT * FROM discount_codes
-WHERE seller_id = $1 AND upper(code) = upper(sqlc.arg(code)::text)
+WHERE seller_id = $1 AND code_digest = $2
 ORDER BY active DESC, created_at DESC
 LIMIT 1;
 

@@ -127,7 +127,7 @@ func (c *Checker) Check(req *http.Request, status int, header http.Header, body 
 		return fmt.Errorf("%s %s answered %d with Cache-Control %q; every customer.yaml answer is no-store", req.Method, req.URL.Path, status, header.Values("Cache-Control"))
 	}
 	if route.Operation.Responses.Value(strconv.Itoa(status)) == nil {
-		if !allowedAnyway(route.Operation, status, body) {
+		if !allowedAnyway(route.Operation, status, body) || (contract == customerContract && status == http.StatusTooManyRequests) {
 			return fmt.Errorf("%s %s answered %d, which the %s does not list for %s", req.Method, req.URL.Path, status, contract, route.Operation.OperationID)
 		}
 		// An exception: a published operation's body is checked against
@@ -195,7 +195,8 @@ func (c *Checker) route(req *http.Request) (*routers.Route, map[string]string, s
 // Temporal did not answer in time, the refusals of Idempotency-Key (409
 // while the key's first request runs, 422 for a key reused with another
 // request), and 400 refusing bad input of an operation whose published
-// contract lists no client error at all.
+// contract lists no client error at all. customer.yaml lists its 429s: every
+// Customer-Facing operation is limited, and its contract says so.
 func allowedAnyway(op *openapi3.Operation, status int, body []byte) bool {
 	switch status {
 	case http.StatusConflict, http.StatusUnprocessableEntity:
