@@ -38,3 +38,6 @@ func TestRoundingIsPricingsRule(t *testing.T) {
 		}
 	}
 }
+
+// bigRat is a whole number as a fraction.
+func bigRat(n int64) *big.Rat { return new(big.Rat).SetInt64(n) }
