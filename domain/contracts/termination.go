@@ -98,9 +98,9 @@ func (p Policy) TerminationQuote(s Schedule, on Date) (Quote, error) {
 // discountFactor is 1 / (1 + y/12)^n exactly, for a yearly rate y in
 // basis points: (120000 / (120000 + y))^n.
 func discountFactor(yearlyBasisPoints int64, n int) *big.Rat {
-	perYear := big.NewInt(12 * basisPointScale)
-	num := new(big.Int).Exp(perYear, big.NewInt(int64(n)), nil)
-	den := new(big.Int).Exp(perYear.Add(perYear, big.NewInt(yearlyBasisPoints)), big.NewInt(int64(n)), nil)
+	months := big.NewInt(int64(n))
+	num := new(big.Int).Exp(big.NewInt(12*basisPointScale), months, nil)
+	den := new(big.Int).Exp(big.NewInt(12*basisPointScale+yearlyBasisPoints), months, nil)
 	return new(big.Rat).SetFrac(num, den)
 }
 
