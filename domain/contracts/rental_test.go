@@ -97,6 +97,9 @@ func TestRentalOfRefusesWhatCannotRun(t *testing.T) {
 		"a subline of another term": func(l *orders.Line) {
 			l.Sublines = []orders.Line{{ContractType: orders.Rent, Duration: 12, Quantity: 1, MonthlyPrice: stored(100, 1900)}}
 		},
+		"a subline's unit price in CHF": func(l *orders.Line) {
+			l.Sublines = []orders.Line{{ContractType: orders.Rent, Duration: 24, Quantity: 1, UnitPrice: &chf, MonthlyPrice: stored(100, 1900)}}
+		},
 		"a subline in CHF": func(l *orders.Line) {
 			l.Sublines = []orders.Line{{ContractType: orders.Rent, Duration: 24, Quantity: 1, MonthlyPrice: chf}}
 		},
