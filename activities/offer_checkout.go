@@ -8,9 +8,9 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/discounts"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/domain/discounts"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/foundation/refusal"
 )
 
 // OfferCustomerChange stores a change the end customer made to an open

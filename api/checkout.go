@@ -9,8 +9,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/pricing"
-	"github.com/tenurehq/tenure/recordid"
+	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/recordid"
 	checkoutpage "github.com/tenurehq/tenure/web/checkout"
 )
 

@@ -12,10 +12,10 @@ import (
 
 	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/discounts"
-	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/domain/discounts"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/services"
-	"github.com/tenurehq/tenure/webhook"
 )
 
 // customerAPI implements the generated Customer-Facing API interface, one

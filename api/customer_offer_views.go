@@ -4,12 +4,12 @@ import (
 	"strings"
 
 	"github.com/tenurehq/tenure/api/customerapi"
-	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/pricing"
-	"github.com/tenurehq/tenure/sellers"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/domain/sellers"
+	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/services"
 )
 

@@ -11,13 +11,13 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/checkout"
-	"github.com/tenurehq/tenure/discounts"
-	"github.com/tenurehq/tenure/idv"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/pricing"
-	"github.com/tenurehq/tenure/refusal"
-	"github.com/tenurehq/tenure/sellers"
+	"github.com/tenurehq/tenure/domain/discounts"
+	"github.com/tenurehq/tenure/domain/endcustomer"
+	"github.com/tenurehq/tenure/domain/idv"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/domain/sellers"
+	"github.com/tenurehq/tenure/foundation/refusal"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/offer"
 )
@@ -31,7 +31,7 @@ type Checkout struct {
 	// the default); ok is false for an entity the deployment lacks.
 	Entities func(id string) (resolved string, countries []string, ok bool)
 	// IDV decides which offers need identity verification.
-	IDV checkout.IDVRules
+	IDV endcustomer.IDVRules
 	Now func() time.Time
 }
 
@@ -39,7 +39,7 @@ type Checkout struct {
 // or missing: the Customer-Facing API's ValidationError.
 type ValidationFailed struct {
 	Message string
-	Fields  []checkout.FieldError
+	Fields  []endcustomer.FieldError
 }
 
 func (v *ValidationFailed) Error() string { return v.Message }
@@ -93,12 +93,12 @@ func (c *Checkout) Choose(ctx context.Context, o offers.Stored, choices []offers
 // SetEndCustomer stores the customer's company and person, once every
 // field passes package checkout's rules; else a *ValidationFailed names
 // every bad one.
-func (c *Checkout) SetEndCustomer(ctx context.Context, o offers.Stored, info checkout.EndCustomerInfo) (offers.Stored, error) {
+func (c *Checkout) SetEndCustomer(ctx context.Context, o offers.Stored, info endcustomer.EndCustomerInfo) (offers.Stored, error) {
 	terms, err := c.Seller(ctx, o)
 	if err != nil {
 		return offers.Stored{}, err
 	}
-	valid, problems := checkout.ValidateEndCustomer(info, terms.BillingCountries)
+	valid, problems := endcustomer.ValidateEndCustomer(info, terms.BillingCountries)
 	if len(problems) > 0 {
 		return offers.Stored{}, invalidFields("the customer's data", problems)
 	}
@@ -106,8 +106,8 @@ func (c *Checkout) SetEndCustomer(ctx context.Context, o offers.Stored, info che
 }
 
 // SetShippingAddress stores where the goods go.
-func (c *Checkout) SetShippingAddress(ctx context.Context, o offers.Stored, a checkout.ShippingAddress) (offers.Stored, error) {
-	valid, problems := checkout.ValidateShippingAddress("", a, nil)
+func (c *Checkout) SetShippingAddress(ctx context.Context, o offers.Stored, a endcustomer.ShippingAddress) (offers.Stored, error) {
+	valid, problems := endcustomer.ValidateShippingAddress("", a, nil)
 	if len(problems) > 0 {
 		return offers.Stored{}, invalidFields("the shipping address", problems)
 	}
@@ -184,16 +184,16 @@ func (c *Checkout) Accept(ctx context.Context, o offers.Stored, in Acceptance) (
 // missingForAcceptance checks the stored customer data against the rules
 // again and requires a shipping address; the billing country is checked
 // against the contractual entity on its own (409).
-func missingForAcceptance(d offers.Document) []checkout.FieldError {
-	var info *checkout.EndCustomerInfo
+func missingForAcceptance(d offers.Document) []endcustomer.FieldError {
+	var info *endcustomer.EndCustomerInfo
 	if e := d.EndCustomer(); e != nil {
 		info = new(e.Info())
 	}
-	var shipping *checkout.ShippingAddress
+	var shipping *endcustomer.ShippingAddress
 	if a := d.ShippingAddress; a != nil {
 		shipping = new(a.Shipping())
 	}
-	return checkout.MissingForAcceptance(info, shipping, nil, nil)
+	return endcustomer.MissingForAcceptance(info, shipping, nil, nil)
 }
 
 // verified refuses an offer whose required identity verification has not
@@ -208,8 +208,8 @@ func (c *Checkout) verified(ctx context.Context, o offers.Stored) error {
 		return err
 	}
 	if !idv.AllowsAcceptance(c.IDV.Applies(purchase, o.Document.EndCustomer().LegalForm), latest, c.Now()) {
-		return invalidFields("the offer cannot be accepted yet", []checkout.FieldError{{
-			Code: checkout.CodeRequired, Field: "identity_verification", Message: "the customer's identity must be verified first (GET /offers/{id}/id-verification)",
+		return invalidFields("the offer cannot be accepted yet", []endcustomer.FieldError{{
+			Code: endcustomer.CodeRequired, Field: "identity_verification", Message: "the customer's identity must be verified first (GET /offers/{id}/id-verification)",
 		}})
 	}
 	return nil
@@ -256,7 +256,7 @@ func discountRefused(err error) (*discounts.Invalid, bool) {
 	return &discounts.Invalid{Reason: discounts.Reason(reason), Message: app.Message()}, true
 }
 
-func invalidFields(what string, fields []checkout.FieldError) *ValidationFailed {
+func invalidFields(what string, fields []endcustomer.FieldError) *ValidationFailed {
 	names := make([]string, len(fields))
 	for i, f := range fields {
 		names[i] = f.Field

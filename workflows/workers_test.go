@@ -14,11 +14,11 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/fixtures"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/fixtures"
+	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/workflows"
 	"github.com/tenurehq/tenure/workflows/productimport"
 	"github.com/tenurehq/tenure/workflows/sandbox"
@@ -34,7 +34,7 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 	tc := testenv.Temporal(t)
 	testenv.Worker(t, testenv.Config(t), store, tc)
 
-	seller, err := identity.CreateSeller(t.Context(), store, "Fixture Seller", "EUR")
+	seller, err := auth.CreateSeller(t.Context(), store, "Fixture Seller", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestProductImportWaitsForItsImportToBeCommitted(t *testing.T) {
 	store := testenv.Database(t)
 	tc := testenv.Temporal(t)
 	testenv.Worker(t, testenv.Config(t), store, tc)
-	seller, err := identity.CreateSeller(t.Context(), store, "Import Seller", "EUR")
+	seller, err := auth.CreateSeller(t.Context(), store, "Import Seller", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package contracts
 import (
 	"fmt"
 
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // EndOfTerm is how a contract's term ends: on the notice date the contract

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 func TestEndOfTermOptionsAndPrices(t *testing.T) {

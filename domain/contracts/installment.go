@@ -3,7 +3,7 @@ package contracts
 import (
 	"fmt"
 
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // Installment is one month's rent of a contract, paid in advance: due on

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // Rental is what a contract is had on, taken once from its order line

@@ -7,9 +7,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // TestRentalOfAnOrderLineAgreedAtCheckout prices an offer line with the

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // stored is an amount as an order document stores a line's prices: net

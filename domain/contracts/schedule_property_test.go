@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // checkScheduleInvariants asserts what holds for every schedule of a term

@@ -1,8 +1,8 @@
 package contracts
 
 import (
-	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // maxTaxRate bounds the tax rates a price is searched for: 100 %.

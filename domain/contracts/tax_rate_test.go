@@ -3,8 +3,8 @@ package contracts
 import (
 	"testing"
 
-	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 func TestImpliedTaxRateFindsTheRoundRate(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"math/big"
 
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // Quote is the price of ending a contract early, made on a day and valid

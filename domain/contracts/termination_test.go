@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // markDue moves the installments due on or before a day to due, as the

@@ -3,7 +3,7 @@ package contracts
 import (
 	"testing"
 
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // TestScheduleAddsUpToTheContractsTotal checks that a schedule's total is
