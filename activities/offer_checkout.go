@@ -10,7 +10,7 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/discounts"
 	"github.com/tenurehq/tenure/domain/offers"
-	"github.com/tenurehq/tenure/foundation/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
 )
 
 // OfferCustomerChange stores a change the end customer made to an open

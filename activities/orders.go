@@ -13,9 +13,9 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/optional"
-	"github.com/tenurehq/tenure/foundation/refusal"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 func TestTokenRoundTrip(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 // operation is one operation of the contract, with what Tenure checks before

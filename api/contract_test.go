@@ -14,7 +14,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 // A contract small enough to read, exercising what the guard checks.

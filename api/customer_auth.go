@@ -10,8 +10,8 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/offers"
-	"github.com/tenurehq/tenure/foundation/auth"
 	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/foundation/recordid"
 )

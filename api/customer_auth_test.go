@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 // customerOperation is one operation of customer.yaml as the tests walk it.

@@ -9,9 +9,9 @@ import (
 	"github.com/tenurehq/tenure/domain/endcustomer"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/foundation/recordid"
-	"github.com/tenurehq/tenure/foundation/refusal"
 	"github.com/tenurehq/tenure/services"
 )
 

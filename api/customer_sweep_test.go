@@ -16,9 +16,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/idv"
 	"github.com/tenurehq/tenure/domain/offers"
-	"github.com/tenurehq/tenure/foundation/auth"
 	"github.com/tenurehq/tenure/foundation/links"
 )
 
@@ -460,7 +460,7 @@ func sweepState(t *testing.T, w sweepWorld) string {
 // nothing: requests derived from customer.yaml (malformed and mistyped
 // bodies, over-long values, missing fields, unknown and other offers' ids,
 // forged and expired credentials), every answer no-store (h.send's check,
-// internal/contractcheck). Operations this version answers with 501 get
+// internal/testing/contractcheck). Operations this version answers with 501 get
 // every check the contract's guard makes; the checks of ids inside
 // bodies join when they are served. The sweep's hundreds of requests for
 // one offer from one address would use up the Customer-Facing API's

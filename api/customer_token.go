@@ -9,8 +9,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/offers"
-	"github.com/tenurehq/tenure/foundation/auth"
 	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/foundation/recordid"
 )

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/offers"
-	"github.com/tenurehq/tenure/foundation/auth"
 	"github.com/tenurehq/tenure/foundation/links"
 )
 

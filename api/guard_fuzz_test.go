@@ -17,7 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 // internals are fragments of Go, library or database text that must never

@@ -19,7 +19,7 @@ import (
 	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/internal/testing/contractcheck"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
@@ -173,7 +173,7 @@ func (h *harness) serve(t *testing.T) string {
 }
 
 // send serves a request and checks that the response is one the contract
-// of its operation allows (see internal/contractcheck).
+// of its operation allows (see internal/testing/contractcheck).
 func (h *harness) send(t *testing.T, req *http.Request) response {
 	t.Helper()
 	resp, err := h.app.Test(req, int((30 * time.Second).Milliseconds()))

@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/api/enums/v1"
 
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/workflows/offer"
 )
 

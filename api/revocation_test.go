@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 func TestRotationRevokesIssuedTokens(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 type shippingMethod struct {

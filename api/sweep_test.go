@@ -18,7 +18,7 @@ import (
 	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/internal/testing/contractcheck"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 )

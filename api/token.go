@@ -15,7 +15,7 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 // tokenEndpoint serves POST /oauth2/token: the OAuth 2.0 client credentials

@@ -16,8 +16,8 @@ import (
 	"github.com/tenurehq/tenure/domain/idv"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/domain/sellers"
-	"github.com/tenurehq/tenure/foundation/refusal"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/offer"
 )

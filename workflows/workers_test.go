@@ -15,9 +15,9 @@ import (
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/fixtures"
-	"github.com/tenurehq/tenure/foundation/auth"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/workflows"
 	"github.com/tenurehq/tenure/workflows/productimport"

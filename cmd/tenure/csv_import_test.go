@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/internal/testing/contractcheck"
 	"github.com/tenurehq/tenure/internal/testing/csvgen"
 	"github.com/tenurehq/tenure/internal/testing/sellerclient"

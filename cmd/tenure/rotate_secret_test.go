@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/internal/testing/sellerclient"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 )

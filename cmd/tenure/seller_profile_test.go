@@ -11,8 +11,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/sellers"
-	"github.com/tenurehq/tenure/foundation/auth"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 

@@ -17,7 +17,7 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/workflows/permanent"
 	"github.com/tenurehq/tenure/workflows/sandbox"

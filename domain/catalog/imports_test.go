@@ -10,8 +10,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/catalog"
-	"github.com/tenurehq/tenure/foundation/auth"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 

@@ -13,9 +13,9 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/csvimport"
-	"github.com/tenurehq/tenure/foundation/auth"
 	"github.com/tenurehq/tenure/internal/testing/csvgen"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 )

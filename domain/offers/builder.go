@@ -12,10 +12,10 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/foundation/idempotency"
 	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/foundation/optional"
-	"github.com/tenurehq/tenure/foundation/refusal"
 	"github.com/tenurehq/tenure/foundation/weburl"
 )
 

@@ -1,7 +1,7 @@
 package offers
 
 import (
-	"github.com/tenurehq/tenure/foundation/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/foundation/weburl"
 )
 

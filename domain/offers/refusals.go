@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tenurehq/tenure/domain/catalog"
-	"github.com/tenurehq/tenure/foundation/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
 )
 
 // reject refuses a payload, naming the products at fault if any.

@@ -2,7 +2,7 @@ package orders
 
 import (
 	"github.com/tenurehq/tenure/domain/offers"
-	"github.com/tenurehq/tenure/foundation/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/foundation/weburl"
 )
 

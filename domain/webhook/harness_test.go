@@ -12,8 +12,8 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/webhook"
-	"github.com/tenurehq/tenure/foundation/auth"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/workflows/delivery"
 )

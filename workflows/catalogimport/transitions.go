@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/tenurehq/tenure/domain/csvimport"
-	"github.com/tenurehq/tenure/foundation/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 

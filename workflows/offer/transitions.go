@@ -2,8 +2,8 @@ package offer
 
 import (
 	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/domain/webhook"
-	"github.com/tenurehq/tenure/foundation/refusal"
 	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 

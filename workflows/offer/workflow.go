@@ -9,7 +9,7 @@ import (
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/domain/offers"
-	"github.com/tenurehq/tenure/foundation/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/order"
 	"github.com/tenurehq/tenure/workflows/statemachine"

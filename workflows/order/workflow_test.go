@@ -16,7 +16,7 @@ import (
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/domain/orders"
-	"github.com/tenurehq/tenure/foundation/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
 )
 
 type fakes struct {

@@ -15,7 +15,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/domain/orders"
-	"github.com/tenurehq/tenure/foundation/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/workflows/permanent"
 )

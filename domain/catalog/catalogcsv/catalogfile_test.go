@@ -16,7 +16,7 @@ import (
 // TestExampleCatalog reads the example file the documentation points
 // sellers to: every row imports except the two that show mistakes.
 func TestExampleCatalog(t *testing.T) {
-	f, err := os.Open("../../examples/catalog.csv")
+	f, err := os.Open("../../../examples/catalog.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

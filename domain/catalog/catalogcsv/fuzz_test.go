@@ -1,8 +1,8 @@
 // The fuzz targets run their seed corpora (testdata/fuzz/<Target>/) with
 // every `go test`. To fuzz one, with one worker so the machine stays usable:
 //
-//	go test ./catalog/catalogcsv -run '^$' -fuzz '^FuzzParseAmount$' -fuzztime 5m -parallel 1
-//	go test ./catalog/catalogcsv -run '^$' -fuzz '^FuzzParseRow$' -fuzztime 5m -parallel 1
+//	go test ./domain/catalog/catalogcsv -run '^$' -fuzz '^FuzzParseAmount$' -fuzztime 5m -parallel 1
+//	go test ./domain/catalog/catalogcsv -run '^$' -fuzz '^FuzzParseRow$' -fuzztime 5m -parallel 1
 //
 // A failing input lands in testdata/fuzz/<Target>/; commit it with the fix
 // so it stays a regression test.

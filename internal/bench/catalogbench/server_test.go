@@ -14,7 +14,7 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 

@@ -16,7 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/internal/testing/csvgen"
 	"github.com/tenurehq/tenure/internal/testing/sellerclient"
 	"github.com/tenurehq/tenure/internal/testing/testenv"

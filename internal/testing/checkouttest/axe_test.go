@@ -29,7 +29,7 @@ func loadAxe(t *testing.T) string {
 	script := filepath.Join(axeDir, "node_modules", "axe-core", "axe.min.js")
 	if _, err := os.Stat(script); err != nil {
 		if _, err := exec.LookPath("npm"); err != nil {
-			t.Skip("axe-core is not installed and there is no npm to install it: install Debian's npm package, or run npm ci in internal/checkouttest/axe")
+			t.Skip("axe-core is not installed and there is no npm to install it: install Debian's npm package, or run npm ci in internal/testing/checkouttest/axe")
 		}
 	}
 	axeOnce.Do(func() {

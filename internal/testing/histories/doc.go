@@ -5,5 +5,5 @@
 // worker over PostgreSQL and the Temporal dev server. Recording runs on
 // demand only, from the code whose histories are wanted:
 //
-//	TENURE_RECORD_HISTORIES=1 go test ./internal/histories -run TestRecordHistories -count=1 -v
+//	TENURE_RECORD_HISTORIES=1 go test ./internal/testing/histories -run TestRecordHistories -count=1 -v
 package histories

@@ -19,7 +19,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/foundation/auth"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/internal/testing/histories"
 	"github.com/tenurehq/tenure/internal/testing/sellerclient"
 	"github.com/tenurehq/tenure/internal/testing/testenv"

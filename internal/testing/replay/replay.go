@@ -1,5 +1,5 @@
 // Package replay replays the recorded histories of a workflow package
-// (testdata/histories/*.json, written by internal/histories) against the
+// (testdata/histories/*.json, written by internal/testing/histories) against the
 // package's current code, so a change that would break running workflows
 // fails the tests.
 package replay

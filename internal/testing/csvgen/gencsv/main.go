@@ -1,7 +1,7 @@
 // Command gencsv writes a synthetic CSV catalog import file, for load tests
 // of the CSV import:
 //
-//	go run ./internal/csvgen/gencsv -rows 1000000 -seed 1 -o /tmp/catalog.csv
+//	go run ./internal/testing/csvgen/gencsv -rows 1000000 -seed 1 -o /tmp/catalog.csv
 //
 // It prints what the file holds and how long writing it took.
 package main
