@@ -19,7 +19,6 @@ import (
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/fixtures"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
-	"github.com/tenurehq/tenure/workflows"
 	"github.com/tenurehq/tenure/workflows/productimport"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 	"github.com/tenurehq/tenure/workflows/searchattr"
@@ -213,7 +212,7 @@ func TestEnsureSearchAttributes(t *testing.T) {
 		t.Fatal("a bare dev server already knows TenureStatus")
 	}
 	for range 2 {
-		if err := workflows.EnsureSearchAttributes(t.Context(), c, "default"); err != nil {
+		if err := searchattr.Ensure(t.Context(), c, "default"); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -30,7 +30,7 @@ type Dispatcher struct {
 // NewDispatcher dispatches with the configured retry schedule (the wait
 // before each attempt) and per-attempt timeout, starting each run's
 // workflow through starter.
-func NewDispatcher(store *db.Store, starter DeliveryStarter, cfg config.WebhooksCfg) *Dispatcher {
+func NewDispatcher(store *db.Store, starter DeliveryStarter, cfg config.WebhooksConfig) *Dispatcher {
 	return &Dispatcher{store: store, starter: starter, schedule: cfg.RetrySchedule, timeout: cfg.AttemptTimeout}
 }
 

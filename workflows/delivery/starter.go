@@ -21,7 +21,7 @@ type Starter struct {
 
 // NewDispatcher is a webhook dispatcher whose deliveries run as this
 // package's workflows.
-func NewDispatcher(store *db.Store, c client.Client, cfg config.WebhooksCfg) *webhook.Dispatcher {
+func NewDispatcher(store *db.Store, c client.Client, cfg config.WebhooksConfig) *webhook.Dispatcher {
 	return webhook.NewDispatcher(store, Starter{Client: c}, cfg)
 }
 

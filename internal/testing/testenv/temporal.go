@@ -18,7 +18,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tenurehq/tenure/cmd/tenure/temporalcli"
-	"github.com/tenurehq/tenure/workflows"
+	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
 var (
@@ -120,7 +120,7 @@ func Namespace(t testing.TB) string {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := workflows.EnsureSearchAttributes(background(), c, ns); err != nil {
+	if err := searchattr.Ensure(background(), c, ns); err != nil {
 		t.Fatal(err)
 	}
 	return ns

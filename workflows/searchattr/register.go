@@ -1,4 +1,4 @@
-package workflows
+package searchattr
 
 import (
 	"context"
@@ -7,20 +7,18 @@ import (
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/sdk/client"
-
-	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
-// EnsureSearchAttributes registers the search attributes the entity
+// Ensure registers the search attributes the entity
 // workflows set, unless the namespace has them already. The dev server gets
 // them at start; a cluster gets them from the first worker.
-func EnsureSearchAttributes(ctx context.Context, c client.Client, namespace string) error {
+func Ensure(ctx context.Context, c client.Client, namespace string) error {
 	existing, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
 	if err != nil {
 		return fmt.Errorf("listing search attributes of namespace %s: %w", namespace, err)
 	}
 	missing := map[string]enums.IndexedValueType{}
-	for name, kind := range searchattr.All() {
+	for name, kind := range All() {
 		if _, ok := existing.GetCustomAttributes()[name]; ok {
 			continue
 		}
