@@ -20,7 +20,7 @@ import (
 // of the offer's workflow.
 type customerOffers struct {
 	shared   sharedTokens
-	checkout *services.Checkout
+	checkout *services.CustomerOffers
 	// attempts counts acceptances naming a discount code.
 	attempts discountAttempts
 }

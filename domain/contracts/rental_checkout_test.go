@@ -48,7 +48,7 @@ func TestRentalOfAnOrderLineAgreedAtCheckout(t *testing.T) {
 		if tc.service {
 			selection.ServiceIDs = []string{pricing.ServiceID("l1", pricing.ServiceReplace)}
 		}
-		checkout, err := engine.PriceCheckout(pricing.CheckoutRequest{
+		checkout, err := engine.PriceForCustomer(pricing.CustomerRequest{
 			Currency:   "EUR",
 			Lines:      []pricing.OfferLine{{ID: "l1", Category: "hardware", Quantity: tc.quantity, Price: price}},
 			Selections: []pricing.Selection{selection},
@@ -65,7 +65,7 @@ func TestRentalOfAnOrderLineAgreedAtCheckout(t *testing.T) {
 				ID: "l1", Title: "Laptop", Quantity: tc.quantity, Price: offerPrice,
 				Terms: &offers.Terms{PayNow: &offers.PayNowTerm{Amount: product.Price}, Rent: &offers.RentTerm{Duration: 36, Monthly: price.Rent[2].Monthly}},
 			}},
-			Checkout: &offers.Checkout{Agreement: &agreement},
+			Checkout: &offers.CustomerSide{Agreement: &agreement},
 		}
 		order, err := orders.FromOffer(uuid.New(), offers.Stored{Row: dbgen.Offer{ID: uuid.New(), SellerID: uuid.New()}, Document: doc}, orders.Seller{})
 		if err != nil {

@@ -39,7 +39,7 @@ type Document struct {
 	Metadata map[string]string `json:"metadata"`
 	Pricing  *Pricing          `json:"pricing_overview,omitempty"`
 	// Checkout is what the end customer did at checkout; nil until then.
-	Checkout *Checkout `json:"checkout,omitempty"`
+	Checkout *CustomerSide `json:"checkout,omitempty"`
 }
 
 // Customer is the company an offer is made for and the person who checks

@@ -96,7 +96,7 @@ func CheckoutRow(o Stored, c CustomerChange) (dbgen.SetOfferCheckoutParams, erro
 func SubmissionRow(o Stored, from, to Status, a Agreement) (dbgen.SubmitOfferCheckoutParams, error) {
 	doc := o.Document
 	if doc.Checkout == nil {
-		doc.Checkout = &Checkout{}
+		doc.Checkout = &CustomerSide{}
 	}
 	doc.Checkout.Agreement = &a
 	raw, err := doc.asCurrentVersion()

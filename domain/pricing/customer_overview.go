@@ -2,7 +2,7 @@ package pricing
 
 import "slices"
 
-// CheckoutOverview sums an offer as the customer chose it. Every amount is
+// CustomerOverview sums an offer as the customer chose it. Every amount is
 // a sum of the lines' amounts (never re-rounded):
 //
 //   - RentOnly: the monthly rent of the rented lines after the discount,
@@ -16,7 +16,7 @@ import "slices"
 //     TotalRent; FirstPayment adds Shipping: the customer's first payment;
 //   - InsteadOf: what buying the rented lines would cost, the amount
 //     renting replaces; ShowInsteadOf when a line is rented.
-type CheckoutOverview struct {
+type CustomerOverview struct {
 	RentOnly                    Money
 	TenureLines                 []TenureLine
 	TotalRent                   Money
@@ -53,7 +53,7 @@ type ItemSummary struct {
 }
 
 // overviewOf sums the priced lines.
-func overviewOf(r CheckoutRequest, lines []CheckoutLine) CheckoutOverview {
+func overviewOf(r CustomerRequest, lines []CustomerLine) CustomerOverview {
 	sum := func(parts []Money) Money {
 		// Every part is in the request's currency (check refused others).
 		total, _ := SumOf(r.Currency, parts...)
@@ -74,7 +74,7 @@ func overviewOf(r CheckoutRequest, lines []CheckoutLine) CheckoutOverview {
 	}
 	shipping := r.Shipping
 	shipping.Currency = r.Currency
-	o := CheckoutOverview{
+	o := CustomerOverview{
 		RentOnly:      sum(rentOnly),
 		TotalRent:     sum(monthly),
 		Purchase:      sum(once),

@@ -10,8 +10,8 @@ import (
 
 // randomCheckout draws an offer priced by the engine, a choice among what
 // its lines offer and, sometimes, a discount.
-func randomCheckout(t *testing.T, e *Engine, r *rand.Rand) CheckoutRequest {
-	req := CheckoutRequest{Currency: "EUR"}
+func randomCheckout(t *testing.T, e *Engine, r *rand.Rand) CustomerRequest {
+	req := CustomerRequest{Currency: "EUR"}
 	if r.IntN(2) == 0 {
 		req.Shipping = FromNet("EUR", r.Int64N(100_000), r.Int64N(2500))
 	}
@@ -59,7 +59,7 @@ func randomCheckout(t *testing.T, e *Engine, r *rand.Rand) CheckoutRequest {
 // checkCheckout asserts what holds for every priced offer: totals are the
 // sums of their parts, nothing is negative or has gross below net, and
 // the choice round-trips.
-func checkCheckout(t *testing.T, e *Engine, req CheckoutRequest, got Checkout) {
+func checkCheckout(t *testing.T, e *Engine, req CustomerRequest, got CustomerPrices) {
 	t.Helper()
 	add := func(ms ...Money) Money {
 		out := Money{}
@@ -127,7 +127,7 @@ func checkCheckout(t *testing.T, e *Engine, req CheckoutRequest, got Checkout) {
 	for _, l := range got.Lines {
 		again.Selections = append(again.Selections, Selection{LineID: l.LineID, TermID: l.Selected.ID, ServiceIDs: l.SelectedServiceIDs()})
 	}
-	repriced, err := e.PriceCheckout(again)
+	repriced, err := e.PriceForCustomer(again)
 	if err != nil || !reflect.DeepEqual(repriced, got) {
 		t.Fatalf("choosing what was chosen changes the checkout (%v):\n%+v\n%+v", err, repriced, got)
 	}
@@ -141,10 +141,10 @@ func FuzzCheckout(f *testing.F) {
 	e := checkoutEngine(f)
 	f.Fuzz(func(t *testing.T, seed uint64) {
 		req := randomCheckout(t, e, rand.New(rand.NewPCG(seed, 14)))
-		got, err := e.PriceCheckout(req)
+		got, err := e.PriceForCustomer(req)
 		if errors.Is(err, ErrDiscountNotApplicable) {
 			req.Discount = nil
-			got, err = e.PriceCheckout(req)
+			got, err = e.PriceForCustomer(req)
 		}
 		if err != nil {
 			t.Fatalf("%+v: %v", req, err)

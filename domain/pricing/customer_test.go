@@ -25,7 +25,7 @@ func checkoutEngine(t testing.TB) *Engine {
 // checkoutOffer has a rentable hardware line (2 units of 1,000.00 net),
 // a rentable software line (500.00) and a pay-now-only accessory (3 units
 // of 50.00), all at 19 %, and 10.00 net shipping.
-func checkoutOffer(t testing.TB, e *Engine) CheckoutRequest {
+func checkoutOffer(t testing.TB, e *Engine) CustomerRequest {
 	t.Helper()
 	line := func(id, category string, net, quantity int64) OfferLine {
 		price, err := e.PriceLine(Line{Main: Product{Price: FromNet("EUR", net, 1900), Category: category}, Quantity: quantity})
@@ -34,7 +34,7 @@ func checkoutOffer(t testing.TB, e *Engine) CheckoutRequest {
 		}
 		return OfferLine{ID: id, Category: category, Quantity: quantity, Price: price}
 	}
-	return CheckoutRequest{
+	return CustomerRequest{
 		Currency: "EUR",
 		Shipping: eur(1000, 1190, 1900),
 		Lines:    []OfferLine{line("a", "hardware", 100000, 2), line("b", "software", 50000, 1), line("c", "hardware", 5000, 3)},
@@ -43,7 +43,7 @@ func checkoutOffer(t testing.TB, e *Engine) CheckoutRequest {
 
 func TestCheckoutDefaultsRentTheRecommendedTermAndBuyWhatCannotBeRented(t *testing.T) {
 	e := checkoutEngine(t)
-	got, err := e.PriceCheckout(checkoutOffer(t, e))
+	got, err := e.PriceForCustomer(checkoutOffer(t, e))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestCheckoutDefaultsRentTheRecommendedTermAndBuyWhatCannotBeRented(t *testi
 		t.Errorf("pay-now-only line: %+v", c)
 	}
 	o := got.Overview
-	want := CheckoutOverview{
+	want := CustomerOverview{
 		RentOnly:                    eur(8900, 10591, 1900),
 		TenureLines:                 []TenureLine{{36, eur(8900, 10591, 1900)}},
 		TotalRent:                   eur(8900, 10591, 1900),
@@ -101,13 +101,13 @@ func TestCheckoutWithChoices(t *testing.T) {
 		selections []Selection
 		discount   *Discount
 		lines      map[string]Money // monthly per rented line
-		want       CheckoutOverview
+		want       CustomerOverview
 	}{
 		{
 			name:       "rent a over 12 months with the service, buy the rest",
 			selections: []Selection{{LineID: "a", TermID: "a-rent-12", ServiceIDs: []string{"a-service-replace"}}, {LineID: "b", TermID: "b-pay-now"}},
 			lines:      map[string]Money{"a": eur(19980, 23776, 1900)}, // 2 × 95.00 + 2 × 4.90 (5.83 gross)
-			want: CheckoutOverview{
+			want: CustomerOverview{
 				RentOnly:                    eur(19000, 22610, 1900),
 				TenureLines:                 []TenureLine{{12, eur(19980, 23776, 1900)}},
 				TotalRent:                   eur(19980, 23776, 1900),
@@ -124,7 +124,7 @@ func TestCheckoutWithChoices(t *testing.T) {
 			discount:   &Discount{ID: "spring", BasisPoints: 1000},
 			// a: 100.00 (119.00) less 10.00 (11.90); b: 19.00 (22.61) less 1.90 (2.26)
 			lines: map[string]Money{"a": eur(9000, 10710, 1900), "b": eur(1710, 2035, 1900)},
-			want: CheckoutOverview{
+			want: CustomerOverview{
 				RentOnly:                    eur(10710, 12745, 1900),
 				TenureLines:                 []TenureLine{{24, eur(9000, 10710, 1900)}, {36, eur(1710, 2035, 1900)}},
 				TotalRent:                   eur(10710, 12745, 1900),
@@ -143,7 +143,7 @@ func TestCheckoutWithChoices(t *testing.T) {
 			// 1,000 × 10,000 / 11,900 = 840.34 and 1,000 × 1,900 / 11,900 =
 			// 159.66: the larger remainder gets the last cent (840 + 160).
 			lines: map[string]Money{"a": eur(9160, 10900, 1900), "b": eur(1740, 2071, 1900)},
-			want: CheckoutOverview{
+			want: CustomerOverview{
 				RentOnly:                    eur(10900, 12971, 1900),
 				TenureLines:                 []TenureLine{{24, eur(9160, 10900, 1900)}, {36, eur(1740, 2071, 1900)}},
 				TotalRent:                   eur(10900, 12971, 1900),
@@ -160,7 +160,7 @@ func TestCheckoutWithChoices(t *testing.T) {
 			selections: []Selection{{LineID: "a", ServiceIDs: []string{"a-service-replace"}}, {LineID: "b", TermID: "b-pay-now"}},
 			discount:   &Discount{ID: "all", FixedNet: 999999, Currency: "EUR"},
 			lines:      map[string]Money{"a": eur(980, 1166, 1900)},
-			want: CheckoutOverview{
+			want: CustomerOverview{
 				RentOnly:                    Money{Currency: "EUR"},
 				TenureLines:                 []TenureLine{{36, eur(980, 1166, 1900)}},
 				TotalRent:                   eur(980, 1166, 1900),
@@ -176,7 +176,7 @@ func TestCheckoutWithChoices(t *testing.T) {
 			name:       "buy everything",
 			selections: []Selection{{LineID: "a", TermID: "a-pay-now"}, {LineID: "b", TermID: "b-pay-now"}},
 			lines:      map[string]Money{},
-			want: CheckoutOverview{
+			want: CustomerOverview{
 				RentOnly:                    Money{Currency: "EUR"},
 				TotalRent:                   Money{Currency: "EUR"},
 				Purchase:                    eur(265000, 315350, 1900),
@@ -190,7 +190,7 @@ func TestCheckoutWithChoices(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := checkoutOffer(t, e)
 			r.Selections, r.Discount = tc.selections, tc.discount
-			got, err := e.PriceCheckout(r)
+			got, err := e.PriceForCustomer(r)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,7 +239,7 @@ func TestCheckoutRefusesAChoiceTheOfferDoesNotAllow(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := checkoutOffer(t, e)
 			r.Selections = tc.selections
-			_, err := e.PriceCheckout(r)
+			_, err := e.PriceForCustomer(r)
 			var refused *RefusedSelection
 			if !errors.As(err, &refused) || len(refused.Problems) != len(tc.want) {
 				t.Fatalf("want %d problems refused, got %v", len(tc.want), err)
@@ -269,7 +269,7 @@ func TestCheckoutDiscountThatCannotApply(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := checkoutOffer(t, e)
 			r.Selections, r.Discount = tc.selections, &tc.discount
-			_, err := e.PriceCheckout(r)
+			_, err := e.PriceForCustomer(r)
 			if !errors.Is(err, ErrDiscountNotApplicable) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("want not applicable (%s), got %v", tc.want, err)
 			}
@@ -281,22 +281,22 @@ func TestCheckoutRefusesAnOfferItDidNotPrice(t *testing.T) {
 	e := checkoutEngine(t)
 	cases := []struct {
 		name string
-		tune func(*CheckoutRequest)
+		tune func(*CustomerRequest)
 		want string
 	}{
-		{"no currency", func(r *CheckoutRequest) { r.Currency = "" }, "no currency"},
-		{"no lines", func(r *CheckoutRequest) { r.Lines = nil }, "no lines"},
-		{"repeated line", func(r *CheckoutRequest) { r.Lines[1].ID = "a" }, `line id "a" is empty or repeated`},
-		{"no quantity", func(r *CheckoutRequest) { r.Lines[0].Quantity = 0 }, "quantity 0"},
-		{"other currency", func(r *CheckoutRequest) { r.Shipping.Currency = "USD" }, "not in EUR"},
-		{"negative amount", func(r *CheckoutRequest) { r.Lines[2].Price.TotalPayNow.Net = -1 }, "negative"},
-		{"rent without totals", func(r *CheckoutRequest) { r.Lines[0].Price.TotalRent = nil }, "3 rent terms and 0 rent totals"},
+		{"no currency", func(r *CustomerRequest) { r.Currency = "" }, "no currency"},
+		{"no lines", func(r *CustomerRequest) { r.Lines = nil }, "no lines"},
+		{"repeated line", func(r *CustomerRequest) { r.Lines[1].ID = "a" }, `line id "a" is empty or repeated`},
+		{"no quantity", func(r *CustomerRequest) { r.Lines[0].Quantity = 0 }, "quantity 0"},
+		{"other currency", func(r *CustomerRequest) { r.Shipping.Currency = "USD" }, "not in EUR"},
+		{"negative amount", func(r *CustomerRequest) { r.Lines[2].Price.TotalPayNow.Net = -1 }, "negative"},
+		{"rent without totals", func(r *CustomerRequest) { r.Lines[0].Price.TotalRent = nil }, "3 rent terms and 0 rent totals"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := checkoutOffer(t, e)
 			tc.tune(&r)
-			if _, err := e.PriceCheckout(r); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := e.PriceForCustomer(r); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("want %q, got %v", tc.want, err)
 			}
 		})
@@ -307,7 +307,7 @@ func TestCheckoutWithoutShippingOrServicesConfigured(t *testing.T) {
 	e := testEngine(t)
 	r := checkoutOffer(t, e)
 	r.Shipping = Money{}
-	got, err := e.PriceCheckout(r)
+	got, err := e.PriceForCustomer(r)
 	if err != nil {
 		t.Fatal(err)
 	}

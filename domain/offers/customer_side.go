@@ -10,9 +10,9 @@ import (
 	"github.com/tenurehq/tenure/foundation/optional"
 )
 
-// Checkout is what the end customer chose and told at checkout, and what
+// CustomerSide is what the end customer chose and told at checkout, and what
 // they agreed to when they accepted.
-type Checkout struct {
+type CustomerSide struct {
 	// Choices are the customer's choices per line, for the lines they
 	// chose for; the others take their default term and no services.
 	Choices     []Choice     `json:"choices,omitempty"`
@@ -117,7 +117,7 @@ type CustomerChange struct {
 // seller's.
 func (d *Document) ApplyCustomerChange(c CustomerChange) {
 	if d.Checkout == nil {
-		d.Checkout = &Checkout{}
+		d.Checkout = &CustomerSide{}
 	}
 	d.Checkout.Choices = d.choicesWith(c.Choices)
 	for _, choice := range c.Choices {
@@ -204,8 +204,8 @@ func (d Document) Currency() string {
 // item summaries, so a later change of the rates changes no offer), its
 // shipping, the stored choices with the ones given overriding them, and
 // the discount, if any.
-func (d Document) CheckoutRequest(override []Choice, discount *pricing.Discount) pricing.CheckoutRequest {
-	r := pricing.CheckoutRequest{Currency: d.Currency(), Shipping: pricing.Money{Currency: d.Currency()}, Discount: discount}
+func (d Document) CheckoutRequest(override []Choice, discount *pricing.Discount) pricing.CustomerRequest {
+	r := pricing.CustomerRequest{Currency: d.Currency(), Shipping: pricing.Money{Currency: d.Currency()}, Discount: discount}
 	if d.Shipping != nil {
 		r.Shipping = d.Shipping.Price
 	}
@@ -269,7 +269,7 @@ func (s ItemSummary) linePrice(rate int64) pricing.LinePrice {
 
 // AgreementOf is what the customer accepts when the offer is priced as
 // priced: each line's selected term and services, and the discount.
-func AgreementOf(priced pricing.Checkout, discount *AppliedDiscount, riskSession string) Agreement {
+func AgreementOf(priced pricing.CustomerPrices, discount *AppliedDiscount, riskSession string) Agreement {
 	a := Agreement{Discount: discount, RiskSessionToken: riskSession}
 	for _, l := range priced.Lines {
 		line := AgreedLine{

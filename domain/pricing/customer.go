@@ -17,8 +17,8 @@ type OfferLine struct {
 	Price LinePrice
 }
 
-// CheckoutRequest is an offer with the customer's choices.
-type CheckoutRequest struct {
+// CustomerRequest is an offer with the customer's choices.
+type CustomerRequest struct {
 	Currency string
 	// Shipping is the price of shipping; zero when there is none.
 	Shipping Money
@@ -58,8 +58,8 @@ type LineService struct {
 	Images        ServiceImages
 }
 
-// CheckoutLine is a line as the customer sees and chose it.
-type CheckoutLine struct {
+// CustomerLine is a line as the customer sees and chose it.
+type CustomerLine struct {
 	LineID string
 	// Terms are all terms of the line: pay now, then rent from the
 	// shortest term.
@@ -95,7 +95,7 @@ type CheckoutLine struct {
 }
 
 // SelectedServiceIDs are the ids of the selected services, never nil.
-func (l CheckoutLine) SelectedServiceIDs() []string { return serviceIDs(l.SelectedServices) }
+func (l CustomerLine) SelectedServiceIDs() []string { return serviceIDs(l.SelectedServices) }
 
 func serviceIDs(services []LineService) []string {
 	ids := make([]string, len(services))
@@ -105,10 +105,10 @@ func serviceIDs(services []LineService) []string {
 	return ids
 }
 
-// Checkout is an offer priced with the customer's choices.
-type Checkout struct {
-	Lines    []CheckoutLine
-	Overview CheckoutOverview
+// CustomerPrices is an offer priced with the customer's choices.
+type CustomerPrices struct {
+	Lines    []CustomerLine
+	Overview CustomerOverview
 }
 
 // lineOptions are the terms and services a line offers.
@@ -152,34 +152,34 @@ func (e *Engine) options(currency string, l OfferLine) lineOptions {
 	return o
 }
 
-// PriceCheckout prices an offer with the customer's choices. A choice the
+// PriceForCustomer prices an offer with the customer's choices. A choice the
 // offer does not allow is refused with a *RefusedSelection naming every
 // problem; a discount that cannot apply wraps ErrDiscountNotApplicable; an
 // offer not priced by this package (mixed currencies, repeated line ids)
 // is an error too.
-func (e *Engine) PriceCheckout(r CheckoutRequest) (Checkout, error) {
+func (e *Engine) PriceForCustomer(r CustomerRequest) (CustomerPrices, error) {
 	if err := r.check(); err != nil {
-		return Checkout{}, err
+		return CustomerPrices{}, err
 	}
 	lines, err := e.choose(r)
 	if err != nil {
-		return Checkout{}, err
+		return CustomerPrices{}, err
 	}
 	if err := discountLines(r, lines); err != nil {
-		return Checkout{}, err
+		return CustomerPrices{}, err
 	}
 	for i := range lines {
 		l := &lines[i]
 		if l.Monthly, err = SumOf(r.Currency, l.MonthlyRent.Minus(l.MonthlyDiscount), l.MonthlyServices); err != nil {
-			return Checkout{}, err
+			return CustomerPrices{}, err
 		}
 	}
-	return Checkout{Lines: lines, Overview: overviewOf(r, lines)}, nil
+	return CustomerPrices{Lines: lines, Overview: overviewOf(r, lines)}, nil
 }
 
 // choose applies the selections to the lines, refusing them all when any
 // one is wrong.
-func (e *Engine) choose(r CheckoutRequest) ([]CheckoutLine, error) {
+func (e *Engine) choose(r CustomerRequest) ([]CustomerLine, error) {
 	byLine := map[string]Selection{}
 	refused := &RefusedSelection{}
 	known := map[string]bool{}
@@ -196,14 +196,14 @@ func (e *Engine) choose(r CheckoutRequest) ([]CheckoutLine, error) {
 		}
 		byLine[s.LineID] = s
 	}
-	lines := make([]CheckoutLine, len(r.Lines))
+	lines := make([]CustomerLine, len(r.Lines))
 	for i, l := range r.Lines {
 		o := e.options(r.Currency, l)
 		term, services, problems := o.resolve(byLine[l.ID])
 		for _, p := range problems {
 			refused.Problems = append(refused.Problems, SelectionProblem{l.ID, p})
 		}
-		lines[i] = CheckoutLine{
+		lines[i] = CustomerLine{
 			LineID:               l.ID,
 			Terms:                o.terms,
 			PayNow:               o.terms[0],
@@ -239,7 +239,7 @@ func (e *Engine) choose(r CheckoutRequest) ([]CheckoutLine, error) {
 
 // cost fills in what the chosen term and services cost for the line's
 // quantity, before any discount.
-func (c *CheckoutLine) cost(currency string, l OfferLine) error {
+func (c *CustomerLine) cost(currency string, l OfferLine) error {
 	if c.Selected.Type == ContractPayNow {
 		c.Once = l.Price.TotalPayNow
 		return nil
@@ -259,7 +259,7 @@ func (c *CheckoutLine) cost(currency string, l OfferLine) error {
 }
 
 // discountLines takes the request's discount off the rented lines.
-func discountLines(r CheckoutRequest, lines []CheckoutLine) error {
+func discountLines(r CustomerRequest, lines []CustomerLine) error {
 	if r.Discount == nil {
 		return nil
 	}
@@ -283,7 +283,7 @@ func discountLines(r CheckoutRequest, lines []CheckoutLine) error {
 
 // check refuses a request no offer priced by this package can make: the
 // caller's defect, not the customer's.
-func (r CheckoutRequest) check() error {
+func (r CustomerRequest) check() error {
 	if r.Currency == "" {
 		return errors.New("checkout: the offer has no currency")
 	}

@@ -22,10 +22,10 @@ import (
 	"github.com/tenurehq/tenure/workflows/offer"
 )
 
-// Checkout is what an offer's end customer asks of it: every change is an
+// CustomerOffers is what an offer's end customer asks of it: every change is an
 // update of the offer's workflow, refused by its validator unless the
 // offer is open (created).
-type Checkout struct {
+type CustomerOffers struct {
 	Offers *Offers
 	// Entities are the billing countries of a contractual entity id ("" is
 	// the default); ok is false for an entity the deployment lacks.
@@ -58,7 +58,7 @@ type SellerTerms struct {
 
 // Seller is the offer's seller as its customer sees it, with the entity
 // financing the offer and the billing countries it serves.
-func (c *Checkout) Seller(ctx context.Context, o offers.Stored) (SellerTerms, error) {
+func (c *CustomerOffers) Seller(ctx context.Context, o offers.Stored) (SellerTerms, error) {
 	p, err := sellers.Load(ctx, c.Offers.Store.Queries, o.Row.SellerID)
 	if err != nil {
 		return SellerTerms{}, err
@@ -73,17 +73,17 @@ func (c *Checkout) Seller(ctx context.Context, o offers.Stored) (SellerTerms, er
 // Price prices the offer with the customer's choices, the given ones
 // replacing those stored, and the discount accepted with it, if any. A
 // choice the offer does not allow is a *pricing.RefusedSelection.
-func (c *Checkout) Price(o offers.Stored, choices []offers.Choice) (pricing.Checkout, error) {
+func (c *CustomerOffers) Price(o offers.Stored, choices []offers.Choice) (pricing.CustomerPrices, error) {
 	var discount *pricing.Discount
 	if a := o.Document.Agreement(); a != nil && a.Discount != nil {
 		discount = new(a.Discount.Pricing())
 	}
-	return c.Offers.Builder.Engine.PriceCheckout(o.Document.CheckoutRequest(choices, discount))
+	return c.Offers.Builder.Engine.PriceForCustomer(o.Document.CheckoutRequest(choices, discount))
 }
 
 // Choose stores the customer's choice of terms and services for some
 // lines; the other lines keep theirs.
-func (c *Checkout) Choose(ctx context.Context, o offers.Stored, choices []offers.Choice) (offers.Stored, error) {
+func (c *CustomerOffers) Choose(ctx context.Context, o offers.Stored, choices []offers.Choice) (offers.Stored, error) {
 	if _, err := c.Price(o, choices); err != nil {
 		return offers.Stored{}, err
 	}
@@ -93,7 +93,7 @@ func (c *Checkout) Choose(ctx context.Context, o offers.Stored, choices []offers
 // SetEndCustomer stores the customer's company and person, once every
 // field passes package checkout's rules; else a *ValidationFailed names
 // every bad one.
-func (c *Checkout) SetEndCustomer(ctx context.Context, o offers.Stored, info endcustomer.EndCustomerInfo) (offers.Stored, error) {
+func (c *CustomerOffers) SetEndCustomer(ctx context.Context, o offers.Stored, info endcustomer.EndCustomerInfo) (offers.Stored, error) {
 	terms, err := c.Seller(ctx, o)
 	if err != nil {
 		return offers.Stored{}, err
@@ -106,7 +106,7 @@ func (c *Checkout) SetEndCustomer(ctx context.Context, o offers.Stored, info end
 }
 
 // SetShippingAddress stores where the goods go.
-func (c *Checkout) SetShippingAddress(ctx context.Context, o offers.Stored, a endcustomer.ShippingAddress) (offers.Stored, error) {
+func (c *CustomerOffers) SetShippingAddress(ctx context.Context, o offers.Stored, a endcustomer.ShippingAddress) (offers.Stored, error) {
 	valid, problems := endcustomer.ValidateShippingAddress("", a, nil)
 	if len(problems) > 0 {
 		return offers.Stored{}, invalidFields("the shipping address", problems)
@@ -114,7 +114,7 @@ func (c *Checkout) SetShippingAddress(ctx context.Context, o offers.Stored, a en
 	return c.change(ctx, o, offers.CustomerChange{ShippingAddress: new(offers.ShippingAddressOf(valid))})
 }
 
-func (c *Checkout) change(ctx context.Context, o offers.Stored, change offers.CustomerChange) (offers.Stored, error) {
+func (c *CustomerOffers) change(ctx context.Context, o offers.Stored, change offers.CustomerChange) (offers.Stored, error) {
 	sellerID, offerID := o.Row.SellerID, o.Row.ID
 	err := entity.Update(ctx, c.Offers.Temporal, offer.WorkflowID(offerID), offer.CustomerChange.Update, nil, offer.CustomerChangeRequest{Change: change})
 	if err := c.Offers.explain(ctx, sellerID, offerID, offer.CustomerChange, err); err != nil {
@@ -139,7 +139,7 @@ type Acceptance struct {
 // (*ValidationFailed). A discount code must apply (*discounts.Invalid);
 // it is redeemed in the transaction that moves the offer, so it counts
 // once however the requests race.
-func (c *Checkout) Accept(ctx context.Context, o offers.Stored, in Acceptance) (offers.Stored, error) {
+func (c *CustomerOffers) Accept(ctx context.Context, o offers.Stored, in Acceptance) (offers.Stored, error) {
 	status := offers.Status(o.Row.Status)
 	if !offer.Transitions.Allows(status, offer.SubmitForReview.Update) {
 		return offers.Stored{}, offer.Transitions.Refusal(status, offer.SubmitForReview.Update)
@@ -198,7 +198,7 @@ func missingForAcceptance(d offers.Document) []endcustomer.FieldError {
 
 // verified refuses an offer whose required identity verification has not
 // succeeded.
-func (c *Checkout) verified(ctx context.Context, o offers.Stored) error {
+func (c *CustomerOffers) verified(ctx context.Context, o offers.Stored) error {
 	var purchase int64
 	if o.Document.Pricing != nil {
 		purchase = o.Document.Pricing.InsteadOf.Gross
@@ -217,23 +217,23 @@ func (c *Checkout) verified(ctx context.Context, o offers.Stored) error {
 
 // priceAccepted prices the offer as accepted, with the discount code if
 // one is given.
-func (c *Checkout) priceAccepted(ctx context.Context, o offers.Stored, code string) (pricing.Checkout, *offers.AppliedDiscount, error) {
+func (c *CustomerOffers) priceAccepted(ctx context.Context, o offers.Stored, code string) (pricing.CustomerPrices, *offers.AppliedDiscount, error) {
 	if code == "" {
 		priced, err := c.Price(o, nil)
 		return priced, nil, err
 	}
 	found, err := discounts.Check(ctx, c.Offers.Store.Queries, o.Row.SellerID, code, c.Now())
 	if err != nil {
-		return pricing.Checkout{}, nil, err
+		return pricing.CustomerPrices{}, nil, err
 	}
 	d := found.Pricing()
-	priced, err := c.Offers.Builder.Engine.PriceCheckout(o.Document.CheckoutRequest(nil, &d))
+	priced, err := c.Offers.Builder.Engine.PriceForCustomer(o.Document.CheckoutRequest(nil, &d))
 	if errors.Is(err, pricing.ErrDiscountNotApplicable) {
-		return pricing.Checkout{}, nil, &discounts.Invalid{Reason: discounts.NotApplicable,
+		return pricing.CustomerPrices{}, nil, &discounts.Invalid{Reason: discounts.NotApplicable,
 			Message: fmt.Sprintf("discount code %s does not apply to this offer as chosen: it lowers the rent, and nothing is rented", found.Code)}
 	}
 	if err != nil {
-		return pricing.Checkout{}, nil, err
+		return pricing.CustomerPrices{}, nil, err
 	}
 	applied := offers.AppliedDiscountOf(found.ID, found.Code, d)
 	if priced.Overview.Discount != nil {
