@@ -38,11 +38,11 @@ test: temporal-cli check-format check-generated
 ## .tenure/bin the first time), two tenure serve and two tenure worker processes, lifecycles and a CSV import while
 ## a worker is killed; takes minutes
 test-cluster: temporal-cli
-	TENURE_TEST_CLUSTER=1 go test -count=1 -v -run '^TestSplitTopology$$' -timeout 30m ./internal/clustertest/
+	TENURE_TEST_CLUSTER=1 go test -count=1 -v -run '^TestSplitTopology$$' -timeout 30m ./internal/testing/clustertest/
 
 ## bench-webhooks: webhook latency (commit to receipt, p50/p99 over 1,000 events) and retry throughput on the real stack
 bench-webhooks: temporal-cli
-	go test ./webhook -run '^$$' -bench 'BenchmarkWebhook' -benchtime 1x -timeout 30m
+	go test ./domain/webhook -run '^$$' -bench 'BenchmarkWebhook' -benchtime 1x -timeout 30m
 
 ## generate: regenerate the sqlc queries, the contracts' enumerations, the Seller and Customer-Facing API servers and the checkout's legal forms
 generate:
@@ -87,20 +87,20 @@ contract-check:
 
 ## bench-catalog: catalog performance figures (import throughput, search and pricing latency); takes minutes
 bench-catalog: temporal-cli
-	go test -run '^$$' -bench 'Catalog' -benchtime 1x -timeout 60m ./internal/catalogbench/
+	go test -run '^$$' -bench 'Catalog' -benchtime 1x -timeout 60m ./internal/bench/catalogbench/
 
 ## bench-offers: offer creation rate and latency, GET latency, lifecycles per second and the cost of metrics and tracing on the real stack; takes minutes
 bench-offers: temporal-cli
-	go test -run '^$$' -bench 'BenchmarkOfferCreation|BenchmarkGetOffer|BenchmarkLifecycles|BenchmarkObservabilityCost' -benchtime 1x -timeout 60m ./internal/offerbench/
+	go test -run '^$$' -bench 'BenchmarkOfferCreation|BenchmarkGetOffer|BenchmarkLifecycles|BenchmarkObservabilityCost' -benchtime 1x -timeout 60m ./internal/bench/offerbench/
 
 ## bench-customer: the Customer-Facing API's GET /offers/{id} at 500/s, token exchanges at 200/s and acceptance to pending_review at 20/s, p99 each
 bench-customer: temporal-cli
-	go test -run '^$$' -bench 'BenchmarkCustomerGetOffer|BenchmarkTokenExchange|BenchmarkAcceptToPendingReview' -benchtime 1x -timeout 30m ./internal/offerbench/
+	go test -run '^$$' -bench 'BenchmarkCustomerGetOffer|BenchmarkTokenExchange|BenchmarkAcceptToPendingReview' -benchtime 1x -timeout 30m ./internal/bench/offerbench/
 
 ## bench-csv: CSV import of 1,000,000 generated rows against psql \copy, a re-import, and peak memory with 25 MB and 250 MB files
 bench-csv: temporal-cli
-	go test -run '^$$' -bench 'BenchmarkCSVImport' -benchtime 1x -timeout 60m ./internal/csvbench/
+	go test -run '^$$' -bench 'BenchmarkCSVImport' -benchtime 1x -timeout 60m ./internal/bench/csvbench/
 
 ## record-histories: record the workflow histories the replay tests replay, and the stored offers and orders with their views, from the current code
 record-histories: temporal-cli
-	TENURE_RECORD_HISTORIES=1 go test ./internal/histories -run TestRecordHistories -count=1 -timeout 10m
+	TENURE_RECORD_HISTORIES=1 go test ./internal/testing/histories -run TestRecordHistories -count=1 -timeout 10m

@@ -11,13 +11,13 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/csvimport"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/telemetry"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/csvimport"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/telemetry"
 )
 
 // Deps are what activities need from the process that runs them.

@@ -8,7 +8,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/tenurehq/tenure/csvimport"
+	"github.com/tenurehq/tenure/domain/csvimport"
 )
 
 // ErrFileRejected is the application error type of a CSV file that is not

@@ -9,9 +9,9 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/telemetry"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/optional"
+	"github.com/tenurehq/tenure/foundation/telemetry"
 )
 
 // Deliveries performs the attempts of delivery workflows and records them.

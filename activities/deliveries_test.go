@@ -13,9 +13,9 @@ import (
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -26,7 +26,7 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 func pendingDelivery(t *testing.T, store *db.Store, url string) activities.AttemptInput {
 	t.Helper()
 	cfg := testenv.Config(t)
-	seller, err := identity.CreateSeller(t.Context(), store, "Activity Shop", "EUR")
+	seller, err := auth.CreateSeller(t.Context(), store, "Activity Shop", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/orders"
 )
 
 // Views renders offers and orders exactly as the Seller API's GET returns

@@ -11,10 +11,10 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/telemetry"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/telemetry"
 )
 
 // Offers persists the status changes of offer workflows, each in one

@@ -12,11 +12,11 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/refusal"
-	"github.com/tenurehq/tenure/telemetry"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/refusal"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/optional"
+	"github.com/tenurehq/tenure/foundation/telemetry"
 )
 
 // Orders persists the status changes of order workflows, each in one

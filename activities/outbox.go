@@ -8,8 +8,8 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/telemetry"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/telemetry"
 )
 
 // emitFunc records an event in the transaction it was handed in.

@@ -8,7 +8,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/tenurehq/tenure/catalog"
+	"github.com/tenurehq/tenure/domain/catalog"
 )
 
 // importVisibleAttempts is how many attempts may find no recorded import

@@ -3,7 +3,7 @@ package activities
 import (
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
 )
 
 // refuse fails an activity with a refusal, for good: the workflow's caller

@@ -7,10 +7,10 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
 
-	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/fixtures"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/fixtures"
 )
 
 // SandboxFixtures writes the well-known records of a new sandbox seller.

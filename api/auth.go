@@ -10,26 +10,26 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 type claimsKey struct{}
 
-func withClaims(ctx context.Context, c identity.Claims) context.Context {
+func withClaims(ctx context.Context, c auth.Claims) context.Context {
 	return context.WithValue(ctx, claimsKey{}, c)
 }
 
-func claimsFrom(ctx context.Context) (identity.Claims, bool) {
-	c, ok := ctx.Value(claimsKey{}).(identity.Claims)
+func claimsFrom(ctx context.Context) (auth.Claims, bool) {
+	c, ok := ctx.Value(claimsKey{}).(auth.Claims)
 	return c, ok
 }
 
 // sellerClaims returns the verified claims of the caller. Every /v1 handler
 // runs behind bearerAuth, so their absence is a wiring fault, not a client error.
-func sellerClaims(ctx context.Context) (identity.Claims, error) {
+func sellerClaims(ctx context.Context) (auth.Claims, error) {
 	c, ok := claimsFrom(ctx)
 	if !ok {
-		return identity.Claims{}, errors.New("handler reached without verified claims")
+		return auth.Claims{}, errors.New("handler reached without verified claims")
 	}
 	return c, nil
 }
@@ -37,7 +37,7 @@ func sellerClaims(ctx context.Context) (identity.Claims, error) {
 // bearerAuth admits requests that carry a valid seller access token whose
 // credential has not been rotated since, and puts its claims in the request
 // context, where handlers and logs find them.
-func bearerAuth(tokens *identity.Tokens, revocations *identity.Revocations, logger *slog.Logger) fiber.Handler {
+func bearerAuth(tokens *auth.Tokens, revocations *auth.Revocations, logger *slog.Logger) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		token, err := bearerToken(c)
 		if err != nil {
@@ -47,7 +47,7 @@ func bearerAuth(tokens *identity.Tokens, revocations *identity.Revocations, logg
 		if err != nil {
 			return refusedToken(c, logger, err)
 		}
-		if err := revocations.Check(c.UserContext(), claims); errors.Is(err, identity.ErrRevoked) {
+		if err := revocations.Check(c.UserContext(), claims); errors.Is(err, auth.ErrRevoked) {
 			return refusedToken(c, logger, err)
 		} else if err != nil {
 			return err
@@ -59,7 +59,7 @@ func bearerAuth(tokens *identity.Tokens, revocations *identity.Revocations, logg
 
 // listenForRevocations keeps the revocation cache while the app listens:
 // the notification connection opens with the server and closes with it.
-func listenForRevocations(app *fiber.App, revocations *identity.Revocations) {
+func listenForRevocations(app *fiber.App, revocations *auth.Revocations) {
 	ctx, stop := context.WithCancel(context.Background())
 	var listening sync.WaitGroup
 	app.Hooks().OnListen(func(fiber.ListenData) error {
@@ -96,9 +96,9 @@ func refusedToken(c *fiber.Ctx, logger *slog.Logger, err error) error {
 	switch {
 	case errors.Is(err, jwt.ErrTokenExpired):
 		return Unauthorized("the access token has expired; request a new one at /oauth2/token")
-	case errors.Is(err, identity.ErrOfferClosed):
+	case errors.Is(err, auth.ErrOfferClosed):
 		return Unauthorized(revokedCustomerToken)
-	case errors.Is(err, identity.ErrRevoked):
+	case errors.Is(err, auth.ErrRevoked):
 		return Unauthorized("the access token was revoked: its client secret has been rotated; request a new one at /oauth2/token")
 	}
 	return Unauthorized("the access token is not valid")

@@ -12,7 +12,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 func TestTokenRoundTrip(t *testing.T) {
@@ -37,7 +37,7 @@ func TestTokenRoundTrip(t *testing.T) {
 	if tok.TokenType != "Bearer" || tok.ExpiresIn != 7200 || tok.AccessToken == "" {
 		t.Errorf("unexpected token response %+v", tok)
 	}
-	if tok.Scope != strings.Join(identity.SellerScopes, " ") {
+	if tok.Scope != strings.Join(auth.SellerScopes, " ") {
 		t.Errorf("scope=client grants every seller scope, got %q", tok.Scope)
 	}
 	claims, err := h.tokens.Verify(tok.AccessToken)
@@ -166,8 +166,8 @@ func TestEveryV1RouteNeedsAToken(t *testing.T) {
 func TestBadTokensAreRefused(t *testing.T) {
 	h := newHarness(t)
 	s := h.seller(t)
-	expired, _ := identity.NewTokens(h.cfg.Auth.SigningKey, -time.Minute).Issue(s.Seller.ID, s.Credentials.ClientID, 0, identity.SellerScopes)
-	forged, _ := identity.NewTokens(strings.Repeat("f", 40), time.Hour).Issue(s.Seller.ID, s.Credentials.ClientID, 0, identity.SellerScopes)
+	expired, _ := auth.NewTokens(h.cfg.Auth.SigningKey, -time.Minute).Issue(s.Seller.ID, s.Credentials.ClientID, 0, auth.SellerScopes)
+	forged, _ := auth.NewTokens(strings.Repeat("f", 40), time.Hour).Issue(s.Seller.ID, s.Credentials.ClientID, 0, auth.SellerScopes)
 	for name, header := range map[string]string{
 		"wrong scheme": "Token abc",
 		"empty bearer": "Bearer ",
@@ -193,7 +193,7 @@ func TestEveryOperationChecksItsScope(t *testing.T) {
 	h := newHarness(t)
 	s := h.seller(t)
 	// user-info:read is a seller scope no Seller API operation accepts.
-	token := h.token(t, s, identity.ScopeUserInfoRead)
+	token := h.token(t, s, auth.ScopeUserInfoRead)
 	for _, r := range contractRequests(t) {
 		resp := h.do(t, r[0], r[1], token, nil)
 		if resp.status != http.StatusForbidden {
@@ -210,12 +210,12 @@ func TestEveryOperationChecksItsScope(t *testing.T) {
 func TestScopeIsPerOperation(t *testing.T) {
 	h := newHarness(t)
 	s := h.seller(t)
-	read := h.token(t, s, identity.ScopeShippingMethodRead)
+	read := h.token(t, s, auth.ScopeShippingMethodRead)
 	if resp := h.do(t, http.MethodGet, "/v1/shipping-method", read, nil); resp.status != http.StatusOK {
 		t.Errorf("read scope lists: %d %s", resp.status, resp.body)
 	}
 	resp := h.do(t, http.MethodPost, "/v1/shipping-method/method", read, map[string]any{"seller_shipping_method_reference": "x"})
-	if resp.status != http.StatusForbidden || !strings.Contains(string(resp.body), identity.ScopeShippingMethodEdit) {
+	if resp.status != http.StatusForbidden || !strings.Contains(string(resp.body), auth.ScopeShippingMethodEdit) {
 		t.Errorf("read scope cannot create: %d %s", resp.status, resp.body)
 	}
 	methods, err := h.store.ListShippingMethods(context.Background(), listAll(s))

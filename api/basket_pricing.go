@@ -6,8 +6,8 @@ import (
 
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/optional"
 )
 
 // CalculateBasketPricing prices every basket entry with its sublines, for

@@ -9,9 +9,9 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/catalog"
-	"github.com/tenurehq/tenure/idempotency"
-	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/foundation/idempotency"
+	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/workflows/productimport"
 )
 

@@ -9,8 +9,8 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/csvimport"
-	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/domain/csvimport"
+	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
 	"github.com/tenurehq/tenure/workflows/entity"
 )

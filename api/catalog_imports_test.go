@@ -15,7 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/foundation/links"
 )
 
 // csvJob is a CSV import job as GET returns it.

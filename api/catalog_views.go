@@ -2,10 +2,10 @@ package api
 
 import (
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/optional"
 )
 
 // contractTerms says how a catalog product can be paid for: nothing unless

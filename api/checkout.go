@@ -9,8 +9,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/pricing"
-	"github.com/tenurehq/tenure/recordid"
+	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/recordid"
 	checkoutpage "github.com/tenurehq/tenure/web/checkout"
 )
 
@@ -40,7 +40,7 @@ type shellView struct {
 
 // mountCheckout serves the page and its assets, every response of both
 // with the page's security headers.
-func mountCheckout(app *fiber.App, cfg config.CheckoutCfg) error {
+func mountCheckout(app *fiber.App, cfg config.CheckoutConfig) error {
 	assets, err := checkoutAssetsOnce()
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func checkoutHeaders(csp string) fiber.Handler {
 
 // contentSecurityPolicy allows the page's own scripts, styles and API
 // calls only, seller logos from any https host, and framing by the
-// configured origins alone (config.CheckoutCfg validates them as bare
+// configured origins alone (config.CheckoutConfig validates them as bare
 // origins).
 func contentSecurityPolicy(frameAncestors []string) string {
 	ancestors := "'none'"

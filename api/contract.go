@@ -15,7 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 // operation is one operation of the contract, with what Tenure checks before
@@ -24,7 +24,7 @@ type operation struct {
 	id        string
 	method    string
 	fiberPath string
-	scopes    []identity.Scope
+	scopes    []auth.Scope
 	route     *routers.Route
 	// statuses are the response statuses the contract lists.
 	statuses map[int]bool
@@ -65,7 +65,7 @@ func loadContract(spec []byte) ([]*operation, error) {
 			if op.Security != nil {
 				security = *op.Security
 			}
-			var scopes []identity.Scope
+			var scopes []auth.Scope
 			var schemes []string
 			optional := false
 			for _, requirement := range security {
@@ -220,7 +220,7 @@ func (o *operation) guard(c *fiber.Ctx) error {
 		if !authenticated && !o.optionalAuth {
 			return errors.New("operation with scopes reached without verified credentials")
 		}
-		if authenticated && !identity.HasAll(granted, o.scopes) {
+		if authenticated && !auth.HasAll(granted, o.scopes) {
 			return Forbidden(fmt.Sprintf("this operation needs the scope %s", strings.Join(o.scopes, " and ")))
 		}
 	}

@@ -17,8 +17,8 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/idv"
-	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/domain/idv"
+	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 // A contract small enough to read, exercising what the guard checks.
@@ -60,7 +60,7 @@ components:
       flows: {clientCredentials: {tokenUrl: /token, scopes: {thing:edit: edit}}}
 `
 
-func guardedApp(t *testing.T, scopes ...identity.Scope) *fiber.App {
+func guardedApp(t *testing.T, scopes ...auth.Scope) *fiber.App {
 	t.Helper()
 	ops, err := loadContract([]byte(testContract))
 	if err != nil {
@@ -68,7 +68,7 @@ func guardedApp(t *testing.T, scopes ...identity.Scope) *fiber.App {
 	}
 	app := fiber.New(fiber.Config{ErrorHandler: errorHandler(slog.New(slog.NewTextHandler(io.Discard, nil)))})
 	app.Use(func(c *fiber.Ctx) error {
-		c.SetUserContext(withClaims(c.UserContext(), identity.Claims{SellerID: uuid.New(), Scopes: scopes}))
+		c.SetUserContext(withClaims(c.UserContext(), auth.Claims{SellerID: uuid.New(), Scopes: scopes}))
 		return c.Next()
 	})
 	router := newGuardedRouter(app, ops)

@@ -12,10 +12,10 @@ import (
 
 	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/discounts"
-	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/domain/discounts"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/services"
-	"github.com/tenurehq/tenure/webhook"
 )
 
 // customerAPI implements the generated Customer-Facing API interface, one
@@ -99,7 +99,7 @@ func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, bea
 		Store: d.Store, PerOffer: budget.PerOffer, PerAddress: budget.PerAddress, Window: budget.Window, Now: time.Now,
 	}, dispatcher: dispatcher, logger: d.Logger}
 	impl := customerAPI{
-		customerOffers: customerOffers{shared: shared, attempts: attempts, checkout: &services.Checkout{
+		customerOffers: customerOffers{shared: shared, attempts: attempts, checkout: &services.CustomerOffers{
 			Offers: offerService, Entities: d.Config.Sellers.ContractualEntity, IDV: d.Config.IDV.Rules(), Now: time.Now,
 		}},
 		customerBranding:  customerBranding{store: d.Store, shared: shared},

@@ -10,20 +10,20 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/links"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/recordid"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/foundation/links"
+	"github.com/tenurehq/tenure/foundation/recordid"
 )
 
 type offerClaimsKey struct{}
 
-func withOfferClaims(ctx context.Context, c identity.OfferClaims) context.Context {
+func withOfferClaims(ctx context.Context, c auth.OfferClaims) context.Context {
 	return context.WithValue(ctx, offerClaimsKey{}, c)
 }
 
-func offerClaimsFrom(ctx context.Context) (identity.OfferClaims, bool) {
-	c, ok := ctx.Value(offerClaimsKey{}).(identity.OfferClaims)
+func offerClaimsFrom(ctx context.Context) (auth.OfferClaims, bool) {
+	c, ok := ctx.Value(offerClaimsKey{}).(auth.OfferClaims)
 	return c, ok
 }
 
@@ -31,8 +31,8 @@ func offerClaimsFrom(ctx context.Context) (identity.OfferClaims, bool) {
 // lifetime, and how far their offer reaches now (identity.Revocations, the
 // mechanism that revokes seller tokens).
 type customerBearer struct {
-	tokens      *identity.OfferTokens
-	revocations *identity.Revocations
+	tokens      *auth.OfferTokens
+	revocations *auth.Revocations
 	logger      *slog.Logger
 }
 
@@ -56,7 +56,7 @@ func (b customerBearer) authenticate(optional bool) func(*fiber.Ctx) error {
 		}
 		reach, err := b.revocations.CheckOffer(c.UserContext(), claims)
 		switch {
-		case errors.Is(err, identity.ErrRevoked):
+		case errors.Is(err, auth.ErrRevoked):
 			return refusedToken(c, b.logger, err)
 		case err != nil:
 			return err
@@ -87,13 +87,13 @@ func beyondReach(offerID uuid.UUID, reach offers.Reach) error {
 
 // tokenOffer is the offer a bearer request may act on: the one its token
 // was issued for. Any other offer id answers 404, like an unknown one.
-func tokenOffer(ctx context.Context, rawID string) (identity.OfferClaims, error) {
+func tokenOffer(ctx context.Context, rawID string) (auth.OfferClaims, error) {
 	claims, ok := offerClaimsFrom(ctx)
 	if !ok {
-		return identity.OfferClaims{}, Unauthorized("an Authorization: Bearer <access token> header is required")
+		return auth.OfferClaims{}, Unauthorized("an Authorization: Bearer <access token> header is required")
 	}
 	if id, err := recordid.Parse(rawID); err != nil || id != claims.OfferID {
-		return identity.OfferClaims{}, NotFound("no offer %s", rawID)
+		return auth.OfferClaims{}, NotFound("no offer %s", rawID)
 	}
 	return claims, nil
 }

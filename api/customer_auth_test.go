@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 // customerOperation is one operation of customer.yaml as the tests walk it.
@@ -100,7 +100,7 @@ func TestCustomerAndSellerTokensStayApart(t *testing.T) {
 		}
 		// A token that has every scope but the one this operation needs.
 		var others []string
-		for _, s := range identity.CustomerScopes {
+		for _, s := range auth.CustomerScopes {
 			if !slices.Contains(op.scopes, s) {
 				others = append(others, s)
 			}
@@ -145,7 +145,7 @@ func TestCustomerErrorsInTheirOwnWords(t *testing.T) {
 	if resp.status != http.StatusUnprocessableEntity || resp.errorName(t) != "OutOfDate" {
 		t.Errorf("a stale acceptance: %d %s", resp.status, resp.body)
 	}
-	expired, _, _ := identity.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(o.id), f.seller.Seller.ID, identity.CustomerScopes, time.Now().Add(time.Second))
+	expired, _, _ := auth.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(o.id), f.seller.Seller.ID, auth.CustomerScopes, time.Now().Add(time.Second))
 	time.Sleep(1100 * time.Millisecond)
 	resp = h.customer(t, http.MethodGet, "/branding/offers/"+o.id, expired, nil)
 	if resp.status != http.StatusUnauthorized || !strings.Contains(string(resp.body), "expired") ||

@@ -7,7 +7,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/sellers"
+	"github.com/tenurehq/tenure/domain/sellers"
 )
 
 // customerBranding serves the seller's logo to the offer's customer.

@@ -11,9 +11,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/discounts"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/discounts"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/webhook"
 )
 
 // discountAttempts runs the customer's uses of discount codes (validations

@@ -12,8 +12,8 @@ import (
 
 	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/internal/contractcheck"
-	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/internal/testing/contractcheck"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // validateFrom checks a discount code for an offer as its customer at

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/discounts"
+	"github.com/tenurehq/tenure/domain/discounts"
 )
 
 // customerDiscounts checks discount codes for the offer's customer.

@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/discounts"
+	"github.com/tenurehq/tenure/domain/discounts"
 )
 
 func (f offerFixture) createDiscountCode(t *testing.T, body map[string]any) string {

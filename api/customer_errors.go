@@ -7,8 +7,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/customerapi"
-	"github.com/tenurehq/tenure/checkout"
-	"github.com/tenurehq/tenure/discounts"
+	"github.com/tenurehq/tenure/domain/discounts"
+	"github.com/tenurehq/tenure/domain/endcustomer"
 	"github.com/tenurehq/tenure/services"
 )
 
@@ -95,7 +95,7 @@ func writeCustomerError(c *fiber.Ctx, err error) (bool, error) {
 	if errors.As(err, &invalid) {
 		return true, c.Status(http.StatusUnprocessableEntity).JSON(customerapi.ValidationError{
 			Name: "ValidationError", Message: invalid.Message,
-			Errors: viewsOf(invalid.Fields, func(f checkout.FieldError) customerapi.FieldError {
+			Errors: viewsOf(invalid.Fields, func(f endcustomer.FieldError) customerapi.FieldError {
 				return customerapi.FieldError{Code: f.Code, Field: f.Field, Message: f.Message}
 			}),
 		})

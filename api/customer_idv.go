@@ -10,13 +10,13 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/customerapi"
-	"github.com/tenurehq/tenure/checkout"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/idv"
-	"github.com/tenurehq/tenure/links"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/recordid"
+	"github.com/tenurehq/tenure/domain/endcustomer"
+	"github.com/tenurehq/tenure/domain/idv"
+	"github.com/tenurehq/tenure/foundation/links"
+	"github.com/tenurehq/tenure/foundation/optional"
+	"github.com/tenurehq/tenure/foundation/recordid"
 )
 
 // customerIDV serves identity verification: the requirement, the start of
@@ -24,7 +24,7 @@ import (
 type customerIDV struct {
 	store *db.Store
 	// rules decide whether an offer needs verification (idv.*).
-	rules checkout.IDVRules
+	rules endcustomer.IDVRules
 	// provider is nil where the deployment has none.
 	provider  *idv.Provider
 	publicURL string

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/idv"
-	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/domain/idv"
+	"github.com/tenurehq/tenure/foundation/links"
 )
 
 // idvFixture is a sandbox served on a real port (the simulated provider

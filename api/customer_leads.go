@@ -11,8 +11,8 @@ import (
 	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/recordid"
+	"github.com/tenurehq/tenure/foundation/optional"
+	"github.com/tenurehq/tenure/foundation/recordid"
 )
 
 // customerLeads stores what visitors leave without credentials: contact

@@ -6,7 +6,7 @@ import (
 )
 
 // Every answer of the Customer-Facing API is no-store: the response check
-// of every test (internal/contractcheck) demands it of each answer to an
+// of every test (internal/testing/contractcheck) demands it of each answer to an
 // operation of customer.yaml, so the bad-input sweep, which derives its
 // requests from the contract's operation list, covers every operation and
 // refusal. Answers under the base path that no operation gives are checked

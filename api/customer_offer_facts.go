@@ -6,7 +6,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/domain/offers"
 )
 
 // offerFacts are what the customer operations that leave the offer alone

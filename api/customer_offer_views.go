@@ -4,12 +4,12 @@ import (
 	"strings"
 
 	"github.com/tenurehq/tenure/api/customerapi"
-	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/pricing"
-	"github.com/tenurehq/tenure/sellers"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/domain/sellers"
+	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/services"
 )
 
@@ -17,7 +17,7 @@ import (
 // lines priced with the customer's choices, the seller and its terms, and
 // the checkout link of the offer that supersedes it, if any.
 type customerSight struct {
-	priced         pricing.Checkout
+	priced         pricing.CustomerPrices
 	terms          services.SellerTerms
 	supersedingURL string
 }
@@ -110,7 +110,7 @@ func anonymizedOfferView(o offers.Stored, s customerSight) customerapi.Anonymize
 
 // customerLinesView are the offer's lines priced with the customer's
 // choices, and whether every rentable line offers one rent duration only.
-func customerLinesView(d offers.Document, priced pricing.Checkout, provider string) ([]customerapi.CustomerOfferLine, bool) {
+func customerLinesView(d offers.Document, priced pricing.CustomerPrices, provider string) ([]customerapi.CustomerOfferLine, bool) {
 	lines := []customerapi.CustomerOfferLine{}
 	single := true
 	for i, l := range d.Lines {
@@ -142,7 +142,7 @@ func hasVATNumber(d offers.Document) bool {
 	return d.Customer.Company != nil && optional.Value(d.Customer.Company.VATNumber) != ""
 }
 
-func customerLineView(l offers.Line, priced pricing.CheckoutLine, provider string, discount *pricing.AppliedDiscount) customerapi.CustomerOfferLine {
+func customerLineView(l offers.Line, priced pricing.CustomerLine, provider string, discount *pricing.AppliedDiscount) customerapi.CustomerOfferLine {
 	s := customerSublineView(l, provider)
 	v := customerapi.CustomerOfferLine{
 		AvailableFirstPartyServices:  servicesView(priced.Services),
@@ -246,7 +246,7 @@ func servicesView(services []pricing.LineService) []customerapi.FirstPartyServic
 }
 
 // customerPricingView is what the customer pays as chosen.
-func customerPricingView(d offers.Document, priced pricing.Checkout) customerapi.CustomerPricingOverview {
+func customerPricingView(d offers.Document, priced pricing.CustomerPrices) customerapi.CustomerPricingOverview {
 	o := priced.Overview
 	v := customerapi.CustomerPricingOverview{
 		InsteadOfAmount: customerMoney(o.InsteadOf),

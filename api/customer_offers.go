@@ -6,12 +6,12 @@ import (
 	"net/http"
 
 	"github.com/tenurehq/tenure/api/customerapi"
-	"github.com/tenurehq/tenure/checkout"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/pricing"
-	"github.com/tenurehq/tenure/recordid"
-	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/domain/endcustomer"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/domain/refusal"
+	"github.com/tenurehq/tenure/foundation/optional"
+	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
 )
 
@@ -20,7 +20,7 @@ import (
 // of the offer's workflow.
 type customerOffers struct {
 	shared   sharedTokens
-	checkout *services.Checkout
+	checkout *services.CustomerOffers
 	// attempts counts acceptances naming a discount code.
 	attempts discountAttempts
 }
@@ -180,8 +180,8 @@ func (h customerOffers) UpdateShippingAddress(ctx context.Context, r customerapi
 		return nil, err
 	}
 	a := r.Body
-	changed, err := h.checkout.SetShippingAddress(ctx, o, checkout.ShippingAddress{
-		Address: checkout.Address{
+	changed, err := h.checkout.SetShippingAddress(ctx, o, endcustomer.ShippingAddress{
+		Address: endcustomer.Address{
 			Line1: a.Line1, Line2: optional.Value(a.Line2), PostalCode: a.PostalCode, City: a.City,
 			Region: optional.Value(a.Region), CountryCode: a.CountryCode,
 		},
@@ -237,10 +237,10 @@ func choicesOf(r customerapi.CustomizeTermsRequest) []offers.Choice {
 
 // endCustomerInfoOf is the customer's data as sent, for package checkout
 // to check.
-func endCustomerInfoOf(r customerapi.EndCustomerInfoUpdate) checkout.EndCustomerInfo {
-	var info checkout.EndCustomerInfo
+func endCustomerInfoOf(r customerapi.EndCustomerInfoUpdate) endcustomer.EndCustomerInfo {
+	var info endcustomer.EndCustomerInfo
 	if c := r.EndCustomer; c != nil {
-		info.Company = checkout.Company{
+		info.Company = endcustomer.Company{
 			LegalForm:          optional.Value(c.Type),
 			Name:               optional.Value(c.Name),
 			RegistrationNumber: optional.Value(c.CompanyRegistrationNumber),
@@ -253,7 +253,7 @@ func endCustomerInfoOf(r customerapi.EndCustomerInfoUpdate) checkout.EndCustomer
 		}
 	}
 	if u := r.EndUser; u != nil {
-		info.User = checkout.User{
+		info.User = endcustomer.User{
 			FirstName:           optional.Value(u.FirstName),
 			LastName:            optional.Value(u.LastName),
 			PhoneCountryCode:    optional.Value(u.PhoneCountryCode),
@@ -264,11 +264,11 @@ func endCustomerInfoOf(r customerapi.EndCustomerInfoUpdate) checkout.EndCustomer
 	return info
 }
 
-func checkoutAddressOf(a *customerapi.Address) *checkout.Address {
+func checkoutAddressOf(a *customerapi.Address) *endcustomer.Address {
 	if a == nil {
 		return nil
 	}
-	return &checkout.Address{
+	return &endcustomer.Address{
 		Line1: optional.Value(a.Line1), Line2: optional.Value(a.Line2), PostalCode: optional.Value(a.PostalCode),
 		City: optional.Value(a.City), Region: optional.Value(a.Region), CountryCode: optional.Value(a.CountryCode),
 	}

@@ -16,10 +16,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/idv"
-	"github.com/tenurehq/tenure/links"
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/idv"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/foundation/links"
 )
 
 // sweepRequest is one request of the sweep: everything a customer
@@ -245,7 +245,7 @@ func (w sweepWorld) variants(t *testing.T, op customerOperation, served bool) []
 		}
 	}
 	if op.bearer {
-		forged, _, _ := identity.NewOfferTokens(strings.Repeat("f", 40), time.Hour).Issue(uuid.MustParse(w.a.id), w.f.seller.Seller.ID, identity.CustomerScopes, time.Now().Add(time.Hour))
+		forged, _, _ := auth.NewOfferTokens(strings.Repeat("f", 40), time.Hour).Issue(uuid.MustParse(w.a.id), w.f.seller.Seller.ID, auth.CustomerScopes, time.Now().Add(time.Hour))
 		for name, token := range map[string]string{"forged bearer token": forged, "expired bearer token": w.expiredA, "seller's token": w.sellerToken, "garbage bearer token": "a.b.c"} {
 			add(name, unauthorized, func(r *sweepRequest) {
 				r.bearer = token
@@ -460,7 +460,7 @@ func sweepState(t *testing.T, w sweepWorld) string {
 // nothing: requests derived from customer.yaml (malformed and mistyped
 // bodies, over-long values, missing fields, unknown and other offers' ids,
 // forged and expired credentials), every answer no-store (h.send's check,
-// internal/contractcheck). Operations this version answers with 501 get
+// internal/testing/contractcheck). Operations this version answers with 501 get
 // every check the contract's guard makes; the checks of ids inside
 // bodies join when they are served. The sweep's hundreds of requests for
 // one offer from one address would use up the Customer-Facing API's
@@ -471,7 +471,7 @@ func TestCustomerBadInputSweep(t *testing.T) {
 	w := sweepWorld{f: f, a: f.newCustomerOffer(t, "sweep-a", withoutSublines), b: f.newCustomerOffer(t, "sweep-b"), sellerToken: f.token}
 	w.lineA = w.a.view.Lines[0].ID
 	w.tokenA = h.customerToken(t, w.a, "")
-	w.expiredA, _, _ = identity.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(w.a.id), f.seller.Seller.ID, identity.CustomerScopes, time.Now().Add(time.Second))
+	w.expiredA, _, _ = auth.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(w.a.id), f.seller.Seller.ID, auth.CustomerScopes, time.Now().Add(time.Second))
 	w.provider = simulatedProvider(h)
 	f.createDiscountCode(t, map[string]any{"code": "SWEEP", "percent_off": 500})
 	w.sessionA = idvSession(t, h, w.a, w.tokenA)

@@ -9,9 +9,9 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/sellers"
-	"github.com/tenurehq/tenure/terms"
+	"github.com/tenurehq/tenure/domain/sellers"
+	"github.com/tenurehq/tenure/domain/terms"
+	"github.com/tenurehq/tenure/foundation/optional"
 )
 
 // customerTerms serves an offer's terms and conditions documents.

@@ -9,10 +9,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/links"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/recordid"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/foundation/links"
+	"github.com/tenurehq/tenure/foundation/recordid"
 )
 
 // The token exchange of RFC 8693 as the Customer-Facing API uses it.
@@ -31,7 +31,7 @@ const (
 type offerTokenExchange struct {
 	store  *db.Store
 	signer *links.Signer
-	tokens *identity.OfferTokens
+	tokens *auth.OfferTokens
 }
 
 // exchangeResponse is the successful answer of a token exchange.
@@ -65,10 +65,10 @@ func (t *tokenEndpoint) exchangeOfferToken(c *fiber.Ctx, form url.Values) error 
 	if requested := form.Get("requested_token_type"); requested != "" && requested != accessTokenType {
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_request", "requested_token_type may only be "+accessTokenType, false)
 	}
-	scopes, err := identity.GrantCustomerScopes(form.Get("scope"))
+	scopes, err := auth.GrantCustomerScopes(form.Get("scope"))
 	if err != nil {
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_scope",
-			err.Error()+"; offer tokens carry "+strings.Join(identity.CustomerScopes, " "), false)
+			err.Error()+"; offer tokens carry "+strings.Join(auth.CustomerScopes, " "), false)
 	}
 	x := t.offers
 	// The shared token signs the offer id as Tenure writes it (package recordid).

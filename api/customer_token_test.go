@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/links"
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/foundation/links"
 )
 
 func TestTokenExchange(t *testing.T) {
@@ -38,7 +38,7 @@ func TestTokenExchange(t *testing.T) {
 		tok.IssuedTokenType != "urn:ietf:params:oauth:token-type:access_token" || tok.AccessToken == "" {
 		t.Errorf("answer %+v", tok)
 	}
-	claims, err := identity.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Verify(tok.AccessToken)
+	claims, err := auth.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Verify(tok.AccessToken)
 	if err != nil || claims.OfferID.String() != o.id || claims.SellerID != f.seller.Seller.ID {
 		t.Errorf("the token opens its offer of its seller: %+v %v", claims, err)
 	}

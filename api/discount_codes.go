@@ -11,8 +11,8 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/discounts"
-	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/domain/discounts"
+	"github.com/tenurehq/tenure/foundation/optional"
 )
 
 // discountCodes serves the Tenure extension through which a seller manages

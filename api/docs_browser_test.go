@@ -17,7 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/internal/browsertest"
+	"github.com/tenurehq/tenure/internal/testing/browsertest"
 )
 
 // TestDocsRenderBothContractsInChromium loads /docs in a real headless

@@ -11,7 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
 )
 
 // Error is a refusal the Seller API contract describes: the client gets its

@@ -3,8 +3,8 @@ package api
 import (
 	"encoding/json"
 
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/orders"
 )
 
 // EventViews renders the bodies of offer and order events for the worker:

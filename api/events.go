@@ -10,8 +10,8 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/recordid"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/recordid"
 )
 
 // Event list page sizes.

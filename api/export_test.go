@@ -11,8 +11,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/idempotency"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/idempotency"
 )
 
 // What api_test reaches inside the package: the secret comparisons of the

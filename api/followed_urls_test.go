@@ -14,7 +14,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/internal/contractcheck"
+	"github.com/tenurehq/tenure/internal/testing/contractcheck"
 )
 
 // unfollowable are URLs no field a customer or Tenure follows may hold, in

@@ -17,7 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 // internals are fragments of Go, library or database text that must never
@@ -38,7 +38,7 @@ var guardOnly = sync.OnceValues(func() ([]*operation, *fiber.App) {
 	if err != nil {
 		panic(err)
 	}
-	var scopes []identity.Scope
+	var scopes []auth.Scope
 	for _, op := range ops {
 		scopes = append(scopes, op.scopes...)
 	}
@@ -47,7 +47,7 @@ var guardOnly = sync.OnceValues(func() ([]*operation, *fiber.App) {
 		ReadBufferSize: maxHeadLength,
 	})
 	app.Use(limitHead, func(c *fiber.Ctx) error {
-		c.SetUserContext(withClaims(c.UserContext(), identity.Claims{SellerID: uuid.New(), Scopes: scopes}))
+		c.SetUserContext(withClaims(c.UserContext(), auth.Claims{SellerID: uuid.New(), Scopes: scopes}))
 		return c.Next()
 	})
 	router := newGuardedRouter(app, ops)

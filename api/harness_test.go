@@ -19,9 +19,9 @@ import (
 	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/contractcheck"
-	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/internal/testing/contractcheck"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -31,7 +31,7 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 type harness struct {
 	app      *fiber.App
 	store    *db.Store
-	tokens   *identity.Tokens
+	tokens   *auth.Tokens
 	cfg      *config.Config
 	temporal client.Client
 	// brokenOnPurpose skips the response check for a test that breaks
@@ -46,7 +46,7 @@ func newHarness(t *testing.T, tune ...func(*config.Config)) *harness {
 		f(cfg)
 	}
 	store := testenv.Database(t)
-	tokens := identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL)
+	tokens := auth.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL)
 	tc := testenv.Temporal(t)
 	app, err := api.New(api.Deps{
 		Config:   cfg,
@@ -68,9 +68,9 @@ func (h *harness) worker(t *testing.T) {
 }
 
 // seller registers a seller directly in the database.
-func (h *harness) seller(t *testing.T) identity.NewSeller {
+func (h *harness) seller(t *testing.T) auth.NewSeller {
 	t.Helper()
-	s, err := identity.CreateSeller(t.Context(), h.store, "Seller "+t.Name(), "EUR")
+	s, err := auth.CreateSeller(t.Context(), h.store, "Seller "+t.Name(), "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func (h *harness) seller(t *testing.T) identity.NewSeller {
 }
 
 // token obtains an access token through POST /oauth2/token.
-func (h *harness) token(t *testing.T, s identity.NewSeller, scope string) string {
+func (h *harness) token(t *testing.T, s auth.NewSeller, scope string) string {
 	t.Helper()
 	resp := h.tokenRequest(t, s.Credentials.ClientID, s.Credentials.ClientSecret, url.Values{
 		"grant_type": {"client_credentials"}, "scope": {scope},
@@ -173,7 +173,7 @@ func (h *harness) serve(t *testing.T) string {
 }
 
 // send serves a request and checks that the response is one the contract
-// of its operation allows (see internal/contractcheck).
+// of its operation allows (see internal/testing/contractcheck).
 func (h *harness) send(t *testing.T, req *http.Request) response {
 	t.Helper()
 	resp, err := h.app.Test(req, int((30 * time.Second).Milliseconds()))

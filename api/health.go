@@ -3,7 +3,7 @@ package api
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/tenurehq/tenure/telemetry"
+	"github.com/tenurehq/tenure/foundation/telemetry"
 )
 
 // healthz answers as long as the process serves HTTP.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/tenurehq/tenure/idempotency"
+	"github.com/tenurehq/tenure/foundation/idempotency"
 )
 
 // The headers of safe retries (docs/calling-the-api.md, "Retries").

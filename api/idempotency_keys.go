@@ -13,8 +13,8 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/idempotency"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/idempotency"
 )
 
 // Keeping and purging keys.

@@ -18,9 +18,9 @@ import (
 	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/idempotency"
-	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/idempotency"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // testClock is a clock the tests move by hand.

@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/workflows/offer"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/customerapi"
-	"github.com/tenurehq/tenure/idv"
+	"github.com/tenurehq/tenure/domain/idv"
 )
 
 // idvSimulation is the sandbox's identity verification provider: a page

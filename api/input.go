@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/recordid"
+	"github.com/tenurehq/tenure/foundation/recordid"
 )
 
 // maxPage bounds page indexes so offsets stay far from overflow.

@@ -9,8 +9,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/listing"
-	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/foundation/listing"
+	"github.com/tenurehq/tenure/foundation/optional"
 )
 
 // listParams are the parameters of the paginated offer and order lists.

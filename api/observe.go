@@ -10,7 +10,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/tenurehq/tenure/telemetry"
+	"github.com/tenurehq/tenure/foundation/telemetry"
 )
 
 // tracerName names the spans of Tenure's HTTP server.

@@ -3,9 +3,9 @@ package api
 import (
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/optional"
 )
 
 // offerRequest is a create, validate or edit payload in the offer

@@ -5,9 +5,9 @@ import (
 
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/catalog"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/foundation/optional"
 )
 
 // offerView is an offer as GET /v1/offers/{id} returns it and as the offer

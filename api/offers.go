@@ -8,8 +8,8 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/recordid"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/api/enums/v1"
 
-	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/workflows/offer"
 )
 
@@ -19,7 +19,7 @@ import (
 // worker and a token.
 type offerFixture struct {
 	h      *harness
-	seller identity.NewSeller
+	seller auth.NewSeller
 	token  string
 }
 

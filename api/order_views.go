@@ -3,9 +3,9 @@ package api
 import (
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // orderView is an order as GET /v1/orders/{id} returns it and as the order

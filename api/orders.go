@@ -6,9 +6,9 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/recordid"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/foundation/optional"
+	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/order"
 	"github.com/tenurehq/tenure/workflows/statemachine"

@@ -6,10 +6,10 @@ import (
 
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/optional"
 )
 
 // Pricing request limits.

@@ -14,9 +14,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/idv"
-	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/domain/idv"
+	"github.com/tenurehq/tenure/foundation/links"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // idForms are spellings of one record id that name the same record

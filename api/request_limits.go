@@ -17,7 +17,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/tenurehq/tenure/recordid"
+	"github.com/tenurehq/tenure/foundation/recordid"
 )
 
 // Limits Tenure states in seller.yaml where the published contract sets

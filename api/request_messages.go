@@ -9,7 +9,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 
-	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/foundation/optional"
 )
 
 // describeRequestError says what is wrong with a parameter, in the API's

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 func TestRotationRevokesIssuedTokens(t *testing.T) {
@@ -18,7 +18,7 @@ func TestRotationRevokesIssuedTokens(t *testing.T) {
 	if resp := h.do(t, http.MethodGet, "/v1/shipping-method?page=0", old, nil); resp.status != http.StatusOK {
 		t.Fatalf("before the rotation: %d %s", resp.status, resp.body)
 	}
-	_, rotated, err := identity.RotateSecret(t.Context(), h.store, s.Credentials.ClientID)
+	_, rotated, err := auth.RotateSecret(t.Context(), h.store, s.Credentials.ClientID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestRotationRevokesIssuedTokens(t *testing.T) {
 	if resp := h.tokenRequest(t, s.Credentials.ClientID, s.Credentials.ClientSecret, grant); resp.status != http.StatusUnauthorized {
 		t.Errorf("the old secret: %d %s", resp.status, resp.body)
 	}
-	fresh := h.token(t, identity.NewSeller{Seller: s.Seller, Credentials: rotated}, "client")
+	fresh := h.token(t, auth.NewSeller{Seller: s.Seller, Credentials: rotated}, "client")
 	if resp := h.do(t, http.MethodGet, "/v1/shipping-method?page=0", fresh, nil); resp.status != http.StatusOK {
 		t.Errorf("a token of the new secret: %d %s", resp.status, resp.body)
 	}
@@ -53,7 +53,7 @@ func TestRotationRevokesTokensOfAListeningServer(t *testing.T) {
 			t.Fatalf("before the rotation: %d %s", resp.status, resp.body)
 		}
 	}
-	_, rotated, err := identity.RotateSecret(t.Context(), h.store, s.Credentials.ClientID)
+	_, rotated, err := auth.RotateSecret(t.Context(), h.store, s.Credentials.ClientID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestRotationRevokesTokensOfAListeningServer(t *testing.T) {
 		}
 	}
 	t.Logf("the old token was refused %s after the rotation committed", time.Since(rotatedAt))
-	fresh := h.token(t, identity.NewSeller{Seller: s.Seller, Credentials: rotated}, "client")
+	fresh := h.token(t, auth.NewSeller{Seller: s.Seller, Credentials: rotated}, "client")
 	if resp := h.do(t, http.MethodGet, "/v1/shipping-method?page=0", fresh, nil); resp.status != http.StatusOK {
 		t.Errorf("a token of the new secret: %d %s", resp.status, resp.body)
 	}

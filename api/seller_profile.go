@@ -6,9 +6,9 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/optional"
-	"github.com/tenurehq/tenure/sellers"
-	"github.com/tenurehq/tenure/terms"
+	"github.com/tenurehq/tenure/domain/sellers"
+	"github.com/tenurehq/tenure/domain/terms"
+	"github.com/tenurehq/tenure/foundation/optional"
 )
 
 // sellerProfiles serves the Tenure extension through which a seller reads

@@ -17,14 +17,14 @@ import (
 
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/links"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/links"
+	"github.com/tenurehq/tenure/foundation/telemetry"
 	"github.com/tenurehq/tenure/services"
-	"github.com/tenurehq/tenure/telemetry"
-	"github.com/tenurehq/tenure/webhook"
 	"github.com/tenurehq/tenure/workflows/delivery"
 )
 
@@ -33,7 +33,7 @@ type Deps struct {
 	Config   *config.Config
 	Store    *db.Store
 	Temporal client.Client
-	Tokens   *identity.Tokens
+	Tokens   *auth.Tokens
 	Logger   *slog.Logger
 	// Metrics counts requests; nil counts nothing.
 	Metrics *telemetry.Metrics
@@ -123,9 +123,9 @@ func New(d Deps) (*fiber.App, error) {
 	// Seller tokens and customer tokens are revoked by one mechanism: a
 	// cache of credentials' generations and offers' standings kept while
 	// PostgreSQL announces their changes.
-	revocations := identity.NewRevocations(d.Store, d.Logger)
+	revocations := auth.NewRevocations(d.Store, d.Logger)
 	listenForRevocations(app, revocations)
-	customerTokens := identity.NewOfferTokens(d.Config.Auth.SigningKey, d.Config.Auth.CustomerTokenTTL)
+	customerTokens := auth.NewOfferTokens(d.Config.Auth.SigningKey, d.Config.Auth.CustomerTokenTTL)
 	token.offers = &offerTokenExchange{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey), tokens: customerTokens}
 	// The Customer-Facing operations anyone may call are limited per client
 	// address, like the other routes callable without a token, and take

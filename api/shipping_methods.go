@@ -9,8 +9,8 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/idempotency"
-	"github.com/tenurehq/tenure/optional"
+	"github.com/tenurehq/tenure/foundation/idempotency"
+	"github.com/tenurehq/tenure/foundation/optional"
 )
 
 // shippingMethodPageSize is how many shipping methods one page holds.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 type shippingMethod struct {
@@ -29,7 +29,7 @@ type shippingMethodPage struct {
 
 func newRequest(method, target string) *http.Request { return httptest.NewRequest(method, target, nil) }
 
-func listAll(s identity.NewSeller) dbgen.ListShippingMethodsParams {
+func listAll(s auth.NewSeller) dbgen.ListShippingMethodsParams {
 	return dbgen.ListShippingMethodsParams{SellerID: s.Seller.ID, RowLimit: 1000}
 }
 

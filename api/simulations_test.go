@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/fixtures"
+	"github.com/tenurehq/tenure/domain/fixtures"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 

@@ -18,9 +18,9 @@ import (
 	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/contractcheck"
-	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/internal/testing/contractcheck"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // sweepBodyLimit keeps the oversized bodies of the sweep small; every
@@ -121,8 +121,8 @@ func (sw *sweep) fixtures(t *testing.T) exampleIDs {
 	}
 
 	a := sw.a.seller
-	expired, _ := identity.NewTokens(h.cfg.Auth.SigningKey, -time.Minute).Issue(a.Seller.ID, a.Credentials.ClientID, 0, identity.SellerScopes)
-	forged, _ := identity.NewTokens(strings.Repeat("f", 40), time.Hour).Issue(a.Seller.ID, a.Credentials.ClientID, 0, identity.SellerScopes)
+	expired, _ := auth.NewTokens(h.cfg.Auth.SigningKey, -time.Minute).Issue(a.Seller.ID, a.Credentials.ClientID, 0, auth.SellerScopes)
+	forged, _ := auth.NewTokens(strings.Repeat("f", 40), time.Hour).Issue(a.Seller.ID, a.Credentials.ClientID, 0, auth.SellerScopes)
 	otherAudience, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{
 		"iss": "tenure", "aud": "customer-api", "sub": a.Seller.ID.String(), "exp": time.Now().Add(time.Hour).Unix(), "scope": "client",
 	}).SignedString([]byte(h.cfg.Auth.SigningKey))

@@ -15,7 +15,7 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/identity"
+	"github.com/tenurehq/tenure/domain/auth"
 )
 
 // tokenEndpoint serves POST /oauth2/token: the OAuth 2.0 client credentials
@@ -23,7 +23,7 @@ import (
 // client_id and client_secret in the form body.
 type tokenEndpoint struct {
 	store  *db.Store
-	tokens *identity.Tokens
+	tokens *auth.Tokens
 	logger *slog.Logger
 	// decoy is compared against when the client id is unknown, so a wrong
 	// client id costs as long as a wrong secret and reveals nothing.
@@ -41,7 +41,7 @@ const maxClientIDLength = 64
 
 // compareSecret is the bcrypt comparison of a client secret; tests count
 // its calls.
-var compareSecret = identity.SecretMatches
+var compareSecret = auth.SecretMatches
 
 // tokenResponse is the successful answer of the token endpoint.
 type tokenResponse struct {
@@ -57,8 +57,8 @@ type oauthError struct {
 	Description string `json:"error_description"`
 }
 
-func newTokenEndpoint(store *db.Store, tokens *identity.Tokens, logger *slog.Logger, limits *rateLimits) (*tokenEndpoint, error) {
-	decoy, err := identity.NewSecret()
+func newTokenEndpoint(store *db.Store, tokens *auth.Tokens, logger *slog.Logger, limits *rateLimits) (*tokenEndpoint, error) {
+	decoy, err := auth.NewSecret()
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		return t.refuse(c, fiber.StatusBadRequest, "unsupported_grant_type",
 			"grant_type must be client_credentials or "+tokenExchangeGrant, false)
 	}
-	scopes, err := identity.GrantScopes(form.Get("scope"))
+	scopes, err := auth.GrantScopes(form.Get("scope"))
 	if err != nil {
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_scope", err.Error()+`; ask for scope "client" to get every seller scope`, false)
 	}

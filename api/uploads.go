@@ -9,9 +9,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"go.temporal.io/sdk/client"
 
-	"github.com/tenurehq/tenure/csvimport"
-	"github.com/tenurehq/tenure/links"
-	"github.com/tenurehq/tenure/recordid"
+	"github.com/tenurehq/tenure/domain/csvimport"
+	"github.com/tenurehq/tenure/foundation/links"
+	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
 	"github.com/tenurehq/tenure/workflows/entity"
 )

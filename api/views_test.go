@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tenurehq/tenure/internal/histories"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/internal/testing/histories"
 )
 
 // recorded reads the recordings matching pattern in testdata/views.

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// CheckoutCfg configures the hosted checkout page.
-type CheckoutCfg struct {
+// CheckoutConfig configures the hosted checkout page.
+type CheckoutConfig struct {
 	// FrameAncestors are the origins (https://shop.example) that may show
 	// the checkout inside a frame; none may when the list is empty.
 	FrameAncestors []string `mapstructure:"frame_ancestors"`

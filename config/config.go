@@ -17,7 +17,7 @@ import (
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/viper"
 
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // Environment is the kind of deployment: one deployment is one environment.
@@ -35,11 +35,11 @@ type Config struct {
 	Environment Environment     `mapstructure:"environment"`
 	DataDir     string          `mapstructure:"data_dir"`
 	HTTP        HTTPConfig      `mapstructure:"http"`
-	Database    DatabaseCfg     `mapstructure:"database"`
-	Temporal    TemporalCfg     `mapstructure:"temporal"`
+	Database    DatabaseConfig     `mapstructure:"database"`
+	Temporal    TemporalConfig     `mapstructure:"temporal"`
 	Auth        AuthConfig      `mapstructure:"auth"`
 	Links       LinksConfig     `mapstructure:"links"`
-	Webhooks    WebhooksCfg     `mapstructure:"webhooks"`
+	Webhooks    WebhooksConfig     `mapstructure:"webhooks"`
 	Log         LogConfig       `mapstructure:"log"`
 	Dev         DevConfig       `mapstructure:"dev"`
 	Shutdown    time.Duration   `mapstructure:"shutdown_timeout"`
@@ -52,7 +52,7 @@ type Config struct {
 	Sellers     SellersConfig     `mapstructure:"sellers"`
 	Terms       TermsConfig       `mapstructure:"terms"`
 	IDV         IDVConfig         `mapstructure:"idv"`
-	Checkout    CheckoutCfg       `mapstructure:"checkout"`
+	Checkout    CheckoutConfig       `mapstructure:"checkout"`
 }
 
 // HTTPConfig configures the API server.
@@ -78,14 +78,14 @@ type HTTPConfig struct {
 // DevAdminAddr is the admin listener of `tenure dev` unless configured.
 const DevAdminAddr = "127.0.0.1:9090"
 
-// DatabaseCfg configures the PostgreSQL pool.
-type DatabaseCfg struct {
+// DatabaseConfig configures the PostgreSQL pool.
+type DatabaseConfig struct {
 	URL      string `mapstructure:"url"`
 	MaxConns int32  `mapstructure:"max_conns"`
 }
 
-// TemporalCfg says where the Temporal frontend is.
-type TemporalCfg struct {
+// TemporalConfig says where the Temporal frontend is.
+type TemporalConfig struct {
 	Address   string `mapstructure:"address"`
 	Namespace string `mapstructure:"namespace"`
 	// AddressGiven is set when the file or the environment gives the
@@ -108,8 +108,8 @@ type LinksConfig struct {
 	SigningKey string `mapstructure:"signing_key"`
 }
 
-// WebhooksCfg configures webhook endpoints and event delivery.
-type WebhooksCfg struct {
+// WebhooksConfig configures webhook endpoints and event delivery.
+type WebhooksConfig struct {
 	// SecretKey encrypts endpoint signing secrets at rest.
 	SecretKey string `mapstructure:"secret_key"`
 	// RetrySchedule is the delay before each attempt of a delivery; its

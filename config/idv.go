@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tenurehq/tenure/checkout"
+	"github.com/tenurehq/tenure/domain/endcustomer"
 )
 
 // IDVConfig configures identity verification: when an end customer's
@@ -34,15 +34,15 @@ type IDVProviderConfig struct {
 // liable in person; no provider is configured.
 var idvDefaults = map[string]any{
 	"idv.amount_threshold":     1000000,
-	"idv.legal_forms":          checkout.LegalFormCodes(checkout.SoleProprietorship),
+	"idv.legal_forms":          endcustomer.LegalFormCodes(endcustomer.SoleProprietorship),
 	"idv.provider.url":         "",
 	"idv.provider.secret":      "",
 	"idv.provider.session_ttl": "30m",
 }
 
 // Rules are the IDV rules of the configuration.
-func (c IDVConfig) Rules() checkout.IDVRules {
-	return checkout.IDVRules{AmountThreshold: c.AmountThreshold, LegalForms: slices.Clone(c.LegalForms)}
+func (c IDVConfig) Rules() endcustomer.IDVRules {
+	return endcustomer.IDVRules{AmountThreshold: c.AmountThreshold, LegalForms: slices.Clone(c.LegalForms)}
 }
 
 // validateIDV checks the rules, which every process that decides on an
@@ -52,7 +52,7 @@ func (c *Config) validateIDV(bad func(key, format string, args ...any)) {
 		bad("idv.amount_threshold", "must not be negative, got %d", c.IDV.AmountThreshold)
 	}
 	for _, code := range c.IDV.LegalForms {
-		if _, ok := checkout.LegalFormByCode(code); !ok {
+		if _, ok := endcustomer.LegalFormByCode(code); !ok {
 			bad("idv.legal_forms", "%q is not a legal form code; docs/customer-api.md lists them (de_gmbh, de_sole_proprietor, sole_proprietor, …)", code)
 		}
 	}

@@ -1,6 +1,6 @@
 package config
 
-import "github.com/tenurehq/tenure/pricing"
+import "github.com/tenurehq/tenure/domain/pricing"
 
 // ServiceConfig is one first-party service offered with lines of a
 // pricing category (pricing.services.<category>.<type>).

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 func TestServiceDefaults(t *testing.T) {

@@ -1,6 +1,6 @@
 package config
 
-import "github.com/tenurehq/tenure/weburl"
+import "github.com/tenurehq/tenure/foundation/weburl"
 
 // FollowedURLs is the rule for the URLs a seller sets that a customer or
 // Tenure will follow (package weburl): the sandbox also accepts URLs to

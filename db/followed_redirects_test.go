@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/weburl"
+	"github.com/tenurehq/tenure/foundation/weburl"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // redirectSamples are stored redirects of every kind the migration meets.

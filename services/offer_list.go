@@ -6,8 +6,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/listing"
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/foundation/listing"
 )
 
 // List returns one page of a seller's offers and how many match in all.

@@ -14,10 +14,10 @@ import (
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/internal/permanent"
-	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/workflows/offer"
+	"github.com/tenurehq/tenure/workflows/permanent"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 

@@ -14,12 +14,11 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/fixtures"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/workflows"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/fixtures"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/workflows/productimport"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 	"github.com/tenurehq/tenure/workflows/searchattr"
@@ -34,7 +33,7 @@ func TestWorkerRunsSandboxFixtures(t *testing.T) {
 	tc := testenv.Temporal(t)
 	testenv.Worker(t, testenv.Config(t), store, tc)
 
-	seller, err := identity.CreateSeller(t.Context(), store, "Fixture Seller", "EUR")
+	seller, err := auth.CreateSeller(t.Context(), store, "Fixture Seller", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +148,7 @@ func TestProductImportWaitsForItsImportToBeCommitted(t *testing.T) {
 	store := testenv.Database(t)
 	tc := testenv.Temporal(t)
 	testenv.Worker(t, testenv.Config(t), store, tc)
-	seller, err := identity.CreateSeller(t.Context(), store, "Import Seller", "EUR")
+	seller, err := auth.CreateSeller(t.Context(), store, "Import Seller", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +212,7 @@ func TestEnsureSearchAttributes(t *testing.T) {
 		t.Fatal("a bare dev server already knows TenureStatus")
 	}
 	for range 2 {
-		if err := workflows.EnsureSearchAttributes(t.Context(), c, "default"); err != nil {
+		if err := searchattr.Ensure(t.Context(), c, "default"); err != nil {
 			t.Fatal(err)
 		}
 	}

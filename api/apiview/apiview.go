@@ -5,8 +5,8 @@ package apiview
 
 import (
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/catalog"
-	"github.com/tenurehq/tenure/pricing"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/pricing"
 )
 
 // MoneyWithTax is an amount with its tax rate.

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tenurehq/tenure/internal/contractcheck"
+	"github.com/tenurehq/tenure/internal/testing/contractcheck"
 )
 
 // The published Seller API 1.0.0 is the contract existing merchant

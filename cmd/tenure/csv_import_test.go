@@ -11,11 +11,11 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/contractcheck"
-	"github.com/tenurehq/tenure/internal/csvgen"
-	"github.com/tenurehq/tenure/internal/sellerclient"
-	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/internal/testing/contractcheck"
+	"github.com/tenurehq/tenure/internal/testing/csvgen"
+	"github.com/tenurehq/tenure/internal/testing/sellerclient"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // A worker killed in the middle of a CSV import leaves whole chunks behind;
@@ -41,7 +41,7 @@ func TestCSVImportSurvivesAKilledWorker(t *testing.T) {
 		"TENURE_LOG_LEVEL=warn",
 	)
 	baseURL := testenv.API(t, cfg, store, testenv.ClientFor(t, namespace))
-	seller, err := identity.CreateSeller(t.Context(), store, "CSV Shop", "EUR")
+	seller, err := auth.CreateSeller(t.Context(), store, "CSV Shop", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}

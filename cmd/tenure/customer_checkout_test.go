@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/internal/customerclient"
-	"github.com/tenurehq/tenure/internal/sellerclient"
-	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/internal/testing/customerclient"
+	"github.com/tenurehq/tenure/internal/testing/sellerclient"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // checkoutStack is Tenure with a seller, its server in the catalog and a

@@ -21,10 +21,10 @@ import (
 	"go.temporal.io/sdk/client"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/tenurehq/tenure/cmd/tenure/temporalcli"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/temporalcli"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
@@ -233,7 +233,7 @@ func devSeller(ctx context.Context, cfg *config.Config, store *db.Store, tc clie
 	path := filepath.Join(cfg.DataDir, "sandbox-seller.json")
 	var seller sandboxSellerFile
 	if raw, err := os.ReadFile(path); err != nil || json.Unmarshal(raw, &seller) != nil || !credentialsWork(ctx, store, seller) {
-		created, err := identity.CreateSeller(ctx, store, "Sandbox Seller", "EUR")
+		created, err := auth.CreateSeller(ctx, store, "Sandbox Seller", "EUR")
 		if err != nil {
 			return seller, err
 		}
@@ -259,7 +259,7 @@ func devSeller(ctx context.Context, cfg *config.Config, store *db.Store, tc clie
 
 func credentialsWork(ctx context.Context, store *db.Store, s sandboxSellerFile) bool {
 	cred, err := store.GetSellerCredential(ctx, s.ClientID)
-	return err == nil && cred.SellerID.String() == s.SellerID && identity.SecretMatches(cred.SecretHash, s.ClientSecret)
+	return err == nil && cred.SellerID.String() == s.SellerID && auth.SecretMatches(cred.SecretHash, s.ClientSecret)
 }
 
 func printDevBanner(out io.Writer, cfg *config.Config, s sandboxSellerFile) {

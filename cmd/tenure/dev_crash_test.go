@@ -17,9 +17,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/cmd/tenure/temporalcli"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/internal/temporalcli"
-	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // envValue reads a variable of a command environment.

@@ -22,7 +22,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
-	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

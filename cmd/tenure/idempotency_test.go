@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/sellerclient"
-	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/internal/testing/sellerclient"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // serveProcess is a `tenure serve` subprocess.
@@ -103,7 +103,7 @@ func TestOfferCreationSurvivesAKilledAPI(t *testing.T) {
 		"TENURE_LOG_LEVEL=warn",
 	)
 	startWorker(t, env)
-	seller, err := identity.CreateSeller(t.Context(), store, "Crash Shop", "EUR")
+	seller, err := auth.CreateSeller(t.Context(), store, "Crash Shop", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,10 +9,10 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/csvimport"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/telemetry"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/csvimport"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/telemetry"
 )
 
 // observability is what a long-running process shows operators: its

@@ -9,13 +9,13 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
-	"github.com/tenurehq/tenure/catalog"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/offer"
 )
@@ -31,7 +31,7 @@ func TestProductionRiskReviewAndOperatorDecisions(t *testing.T) {
 	tc := testenv.ClientFor(t, namespace)
 	testenv.Worker(t, cfg, store, tc)
 
-	seller, err := identity.CreateSeller(t.Context(), store, "Production Seller", "EUR")
+	seller, err := auth.CreateSeller(t.Context(), store, "Production Seller", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}

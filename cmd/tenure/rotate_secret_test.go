@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/sellerclient"
-	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/internal/testing/sellerclient"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // TestRotateSecretRevokesTokens rotates a secret with the command while an
@@ -19,7 +19,7 @@ func TestRotateSecretRevokesTokens(t *testing.T) {
 	databaseURL := testenv.DatabaseURL(t)
 	store := testenv.Connect(t, databaseURL, 4)
 	base := testenv.API(t, testenv.Config(t), store, testenv.Temporal(t))
-	seller, err := identity.CreateSeller(t.Context(), store, "Rotating Shop", "EUR")
+	seller, err := auth.CreateSeller(t.Context(), store, "Rotating Shop", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,10 +9,10 @@ import (
 	"go.temporal.io/sdk/client"
 	temporallog "go.temporal.io/sdk/log"
 
+	"github.com/tenurehq/tenure/cmd/tenure/temporalcli"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/internal/temporalcli"
-	"github.com/tenurehq/tenure/telemetry"
+	"github.com/tenurehq/tenure/foundation/telemetry"
 )
 
 // loadConfig reads and validates the configuration parts a command needs.

@@ -15,8 +15,8 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/recordid"
-	"github.com/tenurehq/tenure/sellers"
+	"github.com/tenurehq/tenure/domain/sellers"
+	"github.com/tenurehq/tenure/foundation/recordid"
 )
 
 // profileOutput is a seller profile as `--json` prints it.

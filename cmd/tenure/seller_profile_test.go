@@ -11,9 +11,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/sellers"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/sellers"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 func TestSellerProfileAndLeadsCommands(t *testing.T) {
@@ -25,7 +25,7 @@ func TestSellerProfileAndLeadsCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "TENURE_DATABASE_URL="+databaseURL, "TENURE_CONFIG="+file)
-	s, err := identity.CreateSeller(t.Context(), store, "Shop GmbH", "EUR")
+	s, err := auth.CreateSeller(t.Context(), store, "Shop GmbH", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}

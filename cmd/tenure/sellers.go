@@ -17,9 +17,9 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/permanent"
-	"github.com/tenurehq/tenure/recordid"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/foundation/recordid"
+	"github.com/tenurehq/tenure/workflows/permanent"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 
@@ -67,7 +67,7 @@ func sellersCreateCommand(file func() string) *cobra.Command {
 				return err
 			}
 			defer c.close()
-			seller, err := identity.CreateSeller(ctx, c.store, name, currency)
+			seller, err := auth.CreateSeller(ctx, c.store, name, currency)
 			if err != nil {
 				return err
 			}
@@ -168,7 +168,7 @@ func failureReason(err error) string {
 	return app.Message()
 }
 
-func printCredentials(w io.Writer, asJSON bool, sellerID uuid.UUID, c identity.Credentials) error {
+func printCredentials(w io.Writer, asJSON bool, sellerID uuid.UUID, c auth.Credentials) error {
 	out := sellerCredentialsOutput{SellerID: sellerID.String(), ClientID: c.ClientID, ClientSecret: c.ClientSecret}
 	if asJSON {
 		return json.NewEncoder(w).Encode(out)
@@ -244,7 +244,7 @@ func sellersRotateCommand(file func() string) *cobra.Command {
 			}
 			defer c.close()
 			store := c.store
-			sellerID, creds, err := identity.RotateSecret(ctx, store, args[0])
+			sellerID, creds, err := auth.RotateSecret(ctx, store, args[0])
 			if err != nil {
 				return err
 			}

@@ -11,9 +11,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/fixtures"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/testenv"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/fixtures"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // tenureCLI runs the built command with the given environment and returns
@@ -71,7 +71,7 @@ func TestSellersCommands(t *testing.T) {
 	}
 	sellerID := uuid.MustParse(created.SellerID)
 	cred, err := store.GetSellerCredential(t.Context(), created.ClientID)
-	if err != nil || cred.SellerID != sellerID || !identity.SecretMatches(cred.SecretHash, created.ClientSecret) {
+	if err != nil || cred.SellerID != sellerID || !auth.SecretMatches(cred.SecretHash, created.ClientSecret) {
 		t.Fatalf("the printed credentials are not the stored ones: %+v %v", cred, err)
 	}
 	methods, err := store.ListShippingMethods(t.Context(), dbgen.ListShippingMethodsParams{SellerID: sellerID, RowLimit: 10})
@@ -103,7 +103,7 @@ func TestSellersCommands(t *testing.T) {
 	}
 	cred, _ = store.GetSellerCredential(t.Context(), created.ClientID)
 	if rotated.SellerID != created.SellerID || rotated.ClientID != created.ClientID ||
-		!identity.SecretMatches(cred.SecretHash, rotated.ClientSecret) || identity.SecretMatches(cred.SecretHash, created.ClientSecret) {
+		!auth.SecretMatches(cred.SecretHash, rotated.ClientSecret) || auth.SecretMatches(cred.SecretHash, created.ClientSecret) {
 		t.Errorf("after rotation only the new secret works: %+v", rotated)
 	}
 }
@@ -173,7 +173,7 @@ func TestSellersCreatePrintsWhySeedingFailed(t *testing.T) {
 		t.Errorf("the reason shows SQL:\n%s", out)
 	}
 
-	seller, err := identity.CreateSeller(t.Context(), workerStore, "Known Shop", "EUR")
+	seller, err := auth.CreateSeller(t.Context(), workerStore, "Known Shop", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/telemetry"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/foundation/telemetry"
 )
 
 func serveCommand(file func() string) *cobra.Command {
@@ -59,7 +59,7 @@ func serveHTTP(ctx context.Context, ln net.Listener, cfg *config.Config, store *
 		Config:   cfg,
 		Store:    store,
 		Temporal: tc,
-		Tokens:   identity.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL),
+		Tokens:   auth.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL),
 		Logger:   logger,
 		Metrics:  metrics,
 	})

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tenurehq/tenure/internal/temporalcli"
+	"github.com/tenurehq/tenure/cmd/tenure/temporalcli"
 )
 
 func temporalCLICommand(file func() string) *cobra.Command {

@@ -14,9 +14,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/identity"
-	"github.com/tenurehq/tenure/internal/testenv"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/workflows/delivery"
 )
 
@@ -24,7 +24,7 @@ func TestSetWebhookCommand(t *testing.T) {
 	databaseURL := testenv.DatabaseURL(t)
 	store := testenv.Connect(t, databaseURL, 4)
 	cfg := testenv.Config(t)
-	seller, err := identity.CreateSeller(t.Context(), store, "Hook Shop", "EUR")
+	seller, err := auth.CreateSeller(t.Context(), store, "Hook Shop", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestDeliveriesSurviveAKilledWorker(t *testing.T) {
 	// Each answer takes a little while, so the burst is still under way
 	// when the worker dies.
 	rcv := testenv.NewReceiver(t, func(*http.Request, int) (int, time.Duration) { return http.StatusOK, 20 * time.Millisecond })
-	seller, err := identity.CreateSeller(t.Context(), store, "Burst Shop", "EUR")
+	seller, err := auth.CreateSeller(t.Context(), store, "Burst Shop", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}

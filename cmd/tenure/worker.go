@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows"
+	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
 func workerCommand(file func() string) *cobra.Command {
@@ -35,7 +36,7 @@ func workerCommand(file func() string) *cobra.Command {
 // runWorkers polls every task queue and runs the webhook relay until ctx
 // ends, then stops them, which lets running activities finish.
 func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc client.Client, logger *slog.Logger, obs observability) error {
-	if err := workflows.EnsureSearchAttributes(ctx, tc, cfg.Temporal.Namespace); err != nil {
+	if err := searchattr.Ensure(ctx, tc, cfg.Temporal.Namespace); err != nil {
 		return err
 	}
 	fixtures, err := services.NewFixtures(cfg, store, tc)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/csvimport"
+	"github.com/tenurehq/tenure/domain/csvimport"
 )
 
 // TaskQueue is the queue of catalog workflows and activities.

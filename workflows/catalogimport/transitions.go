@@ -3,8 +3,8 @@ package catalogimport
 import (
 	"strings"
 
-	"github.com/tenurehq/tenure/csvimport"
-	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/domain/csvimport"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 

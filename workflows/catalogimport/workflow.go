@@ -8,8 +8,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/csvimport"
-	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/domain/csvimport"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/workflows/call"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/statemachine"

@@ -12,7 +12,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/csvimport"
+	"github.com/tenurehq/tenure/domain/csvimport"
 )
 
 // fakeJob records what the workflow asks of the activities.

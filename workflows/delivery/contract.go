@@ -8,7 +8,7 @@ package delivery
 import (
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/webhook"
 )
 
 // TaskQueue is the queue delivery workflows and their activities run on.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/webhook"
 )
 
 // Starter starts delivery workflows for the webhook dispatcher.
@@ -21,7 +21,7 @@ type Starter struct {
 
 // NewDispatcher is a webhook dispatcher whose deliveries run as this
 // package's workflows.
-func NewDispatcher(store *db.Store, c client.Client, cfg config.WebhooksCfg) *webhook.Dispatcher {
+func NewDispatcher(store *db.Store, c client.Client, cfg config.WebhooksConfig) *webhook.Dispatcher {
 	return webhook.NewDispatcher(store, Starter{Client: c}, cfg)
 }
 

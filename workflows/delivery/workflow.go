@@ -7,7 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/workflows/call"
 )
 

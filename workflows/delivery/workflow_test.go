@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/webhook"
 )
 
 // script answers SendAttempt with the given verdicts in turn and keeps

@@ -11,8 +11,8 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/tenurehq/tenure/idempotency"
-	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
+	"github.com/tenurehq/tenure/foundation/idempotency"
 	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 

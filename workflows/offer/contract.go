@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/domain/offers"
 )
 
 // TaskQueue is the queue offer workflows and their activities run on.

@@ -12,7 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/domain/offers"
 )
 
 // The drafts of recorded create and edit updates decode into the current

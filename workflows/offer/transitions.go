@@ -1,9 +1,9 @@
 package offer
 
 import (
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/refusal"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/refusal"
+	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 

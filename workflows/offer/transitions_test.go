@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenurehq/tenure/offers"
+	"github.com/tenurehq/tenure/domain/offers"
 )
 
 // The statuses the table derives as final and active are the ones the

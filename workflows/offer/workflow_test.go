@@ -15,8 +15,8 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/offers"
-	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/refusal"
 )
 
 // fakes stand in for the offer activities and record what they were asked.

@@ -6,7 +6,7 @@ package order
 import (
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/domain/orders"
 )
 
 // TaskQueue is the queue order workflows and their activities run on.

@@ -3,7 +3,7 @@ package order
 import (
 	"testing"
 
-	"github.com/tenurehq/tenure/internal/replay"
+	"github.com/tenurehq/tenure/internal/testing/replay"
 )
 
 // The histories recorded from earlier code replay without nondeterminism.

@@ -1,8 +1,8 @@
 package order
 
 import (
-	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 

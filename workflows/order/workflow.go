@@ -7,7 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/orders"
+	"github.com/tenurehq/tenure/domain/orders"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/statemachine"
 )

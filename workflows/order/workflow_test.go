@@ -15,8 +15,8 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/orders"
-	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/refusal"
 )
 
 type fakes struct {

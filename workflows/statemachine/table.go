@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
 )
 
 // Trigger is what moves a state machine: an update a caller sends, or

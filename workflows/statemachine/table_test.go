@@ -3,7 +3,7 @@ package statemachine
 import (
 	"testing"
 
-	"github.com/tenurehq/tenure/refusal"
+	"github.com/tenurehq/tenure/domain/refusal"
 )
 
 var (

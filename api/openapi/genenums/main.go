@@ -23,10 +23,10 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/tenurehq/tenure/checkout"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/sellers"
-	"github.com/tenurehq/tenure/webhook"
+	"github.com/tenurehq/tenure/domain/endcustomer"
+	"github.com/tenurehq/tenure/domain/sellers"
+	"github.com/tenurehq/tenure/domain/webhook"
 )
 
 // tables are the lists a contract may name, each the one the server
@@ -39,14 +39,14 @@ var tables = map[string]func() []string{
 	// Customer-Facing API accepts as end_customer.type and the hosted
 	// checkout offers (web/checkout/assets/legal-forms.js).
 	"legal-forms": func() []string {
-		codes := make([]string, len(checkout.LegalForms))
-		for i, f := range checkout.LegalForms {
+		codes := make([]string, len(endcustomer.LegalForms))
+		for i, f := range endcustomer.LegalForms {
 			codes[i] = f.Code
 		}
 		return codes
 	},
-	"customer-languages":       func() []string { return checkout.Languages },
-	"phone-types":              func() []string { return checkout.PhoneTypes },
+	"customer-languages":       func() []string { return endcustomer.Languages },
+	"phone-types":              func() []string { return endcustomer.PhoneTypes },
 	"languages":                func() []string { return config.Languages },
 	"document-languages":       func() []string { return sellers.Languages },
 	"product-types":            func() []string { return config.ProductTypes },

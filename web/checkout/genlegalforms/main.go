@@ -18,7 +18,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tenurehq/tenure/checkout"
+	"github.com/tenurehq/tenure/domain/endcustomer"
 )
 
 func main() {
@@ -26,7 +26,7 @@ func main() {
 	flag.Parse()
 	log.SetFlags(0)
 	if *path == "-" {
-		if err := write(os.Stdout, checkout.LegalForms); err != nil {
+		if err := write(os.Stdout, endcustomer.LegalForms); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -35,7 +35,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := write(f, checkout.LegalForms); err != nil {
+	if err := write(f, endcustomer.LegalForms); err != nil {
 		log.Fatal(err)
 	}
 	// Close reports write errors the writes could not see.
@@ -57,7 +57,7 @@ export const byCountry = {
 
 // write renders forms as the module: one key per country in the order the
 // table first names it, the generic forms under the empty key, one form a line.
-func write(w io.Writer, forms []checkout.LegalForm) error {
+func write(w io.Writer, forms []endcustomer.LegalForm) error {
 	var countries []string
 	byCountry := map[string][][]any{}
 	for _, f := range forms {

@@ -1,0 +1,84 @@
+package catalog
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/pricing"
+)
+
+// Item is a catalog product with its references in the seller's order.
+type Item struct {
+	dbgen.Product
+	References []Reference
+}
+
+// Sellable reports whether a product can be financed now: supported,
+// active and not archived.
+func Sellable(p dbgen.Product) bool {
+	return Status(p.SupportStatus) == Supported && p.IsActive && !p.Archived
+}
+
+// PricingProduct is what the pricing engine needs to know about a product.
+func PricingProduct(p dbgen.Product) pricing.Product {
+	out := pricing.Product{
+		Price:    pricing.Money{Currency: p.Currency, Net: p.PriceNet, Gross: p.PriceGross, TaxRate: p.TaxRate},
+		Category: p.PricingCategory,
+	}
+	if p.BaseRentalNet != nil && p.BaseRentalGross != nil {
+		out.BaseRentalPrice = &pricing.Money{
+			Currency: p.Currency, Net: *p.BaseRentalNet, Gross: *p.BaseRentalGross,
+			TaxRate: pricing.TaxRateOf(*p.BaseRentalNet, *p.BaseRentalGross),
+		}
+	}
+	return out
+}
+
+// FindByReferences returns the seller's products named by the pairs, keyed
+// by the pair; pairs no product owns are absent.
+func FindByReferences(ctx context.Context, q *dbgen.Queries, sellerID uuid.UUID, refs []Reference) (map[Reference]dbgen.Product, error) {
+	params := dbgen.ProductsByReferencesParams{SellerID: sellerID}
+	for _, r := range refs {
+		params.Sources = append(params.Sources, r.Source)
+		params.Refs = append(params.Refs, r.Reference)
+	}
+	rows, err := q.ProductsByReferences(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	found := make(map[Reference]dbgen.Product, len(rows))
+	for _, r := range rows {
+		found[Reference{r.RefSource, r.RefReference}] = r.Product
+	}
+	return found, nil
+}
+
+// ItemsByIDs returns the seller's products with these ids, with their
+// references, in the order of ids; unknown ids are skipped.
+func ItemsByIDs(ctx context.Context, q *dbgen.Queries, sellerID uuid.UUID, ids []uuid.UUID) ([]Item, error) {
+	products, err := q.ProductsByIDs(ctx, dbgen.ProductsByIDsParams{SellerID: sellerID, Ids: ids})
+	if err != nil {
+		return nil, err
+	}
+	refs, err := q.ProductReferences(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	byProduct := map[uuid.UUID][]Reference{}
+	for _, r := range refs {
+		byProduct[r.ProductID] = append(byProduct[r.ProductID], Reference{r.Source, r.Reference})
+	}
+	byID := make(map[uuid.UUID]dbgen.Product, len(products))
+	for _, p := range products {
+		byID[p.ID] = p
+	}
+	items := make([]Item, 0, len(products))
+	for _, id := range ids {
+		if p, ok := byID[id]; ok {
+			items = append(items, Item{Product: p, References: byProduct[id]})
+		}
+	}
+	return items, nil
+}

@@ -1,0 +1,136 @@
+package offerbench_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tenurehq/tenure/internal/testing/sellerclient"
+)
+
+const (
+	concurrency = 16
+	window      = 20 * time.Second
+)
+
+// BenchmarkOfferCreation creates offers over HTTP (each an Update-With-
+// Start of its workflow, which stores it): as fast as 16 clients can for
+// 20 s, then at a fixed 50 per second for 20 s. In the same run it measures
+// what the same server does with workflows that do nothing: the raw start
+// rate (starts of an empty workflow, plain and eager, counted until every
+// one has run), starts it only records (a queue nobody polls), and
+// Update-With-Start of a workflow whose update only returns, the least an
+// entity created this way costs the server.
+func BenchmarkOfferCreation(b *testing.B) {
+	s := newStack(b)
+	recorded, recordedElapsed, err := runFor(window, concurrency, s.startsOn("starts-nobody-polls", false))
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Println(recorded.describe("starts on a queue nobody polls (recorded, never run)", recordedElapsed))
+	rawRate := s.rawStartRate(b)
+
+	bare, bareElapsed, err := runFor(window, concurrency, s.bareEntities(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Println(bare.describe("Update-With-Start of a bare workflow", bareElapsed))
+
+	createOffer := func(ref string) error {
+		status, body, err := s.client.Do(context.Background(), http.MethodPost, "/v1/offers",
+			sellerclient.OfferPayload(ref, s.product, 1), nil)
+		if err == nil && status != http.StatusCreated {
+			err = fmt.Errorf("create offer: %d %s", status, body)
+		}
+		return err
+	}
+	offers, elapsed, err := runFor(window, concurrency, func(w, i int) error {
+		return createOffer(fmt.Sprintf("bench-%d-%d", w, i))
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Println(offers.describe("offers created over HTTP, 16 clients", elapsed))
+
+	const steadyRate = 50
+	steady, steadyElapsed, failures := runAt(steadyRate, window, func(i int) error {
+		return createOffer(fmt.Sprintf("steady-%d", i))
+	})
+	fmt.Println(steady.describe("offers created over HTTP at a 50/s arrival rate", steadyElapsed))
+	if failures > 0 {
+		b.Fatalf("%d offers at 50/s failed", failures)
+	}
+
+	recordedRate, bareRate, offerRate := recorded.rate(recordedElapsed), bare.rate(bareElapsed), offers.rate(elapsed)
+	fmt.Printf("offers / raw start rate (the better of plain and eager): %.0f %%; offers / starts nobody runs: %.0f %%; bare Update-With-Start / raw start rate: %.0f %%; offers / bare Update-With-Start: %.0f %%\n",
+		100*offerRate/rawRate, 100*offerRate/recordedRate, 100*bareRate/rawRate, 100*offerRate/bareRate)
+	b.ReportMetric(offerRate, "offers/s")
+	b.ReportMetric(ms(steady.percentile(0.99)), "p99-ms-at-50/s")
+	b.ReportMetric(rawRate, "raw-starts/s")
+	b.ReportMetric(recordedRate, "unpolled-starts/s")
+	b.ReportMetric(bareRate, "bare-uws/s")
+}
+
+// BenchmarkGetOffer reads offers at a fixed 1,000 requests per second for
+// 10 s (an open loop: a slow answer does not slow the arrivals).
+func BenchmarkGetOffer(b *testing.B) {
+	s := newStack(b)
+	var ids []string
+	for i := range 100 {
+		var o struct {
+			ID string `json:"id"`
+		}
+		status, body, err := s.client.Do(context.Background(), http.MethodPost, "/v1/offers",
+			sellerclient.OfferPayload(fmt.Sprintf("read-%d", i), s.product, 1), &o)
+		if err != nil || status != http.StatusCreated {
+			b.Fatalf("create offer: %d %s %v", status, body, err)
+		}
+		ids = append(ids, o.ID)
+	}
+	got, elapsed := measureAt(b, "GET /v1/offers/{id} at a 1,000/s arrival rate", "reads", 1000, 10*time.Second, func(i int) error {
+		status, body, err := s.client.Do(context.Background(), http.MethodGet, "/v1/offers/"+ids[i%len(ids)], nil, nil)
+		if err == nil && status != http.StatusOK {
+			err = fmt.Errorf("get offer: %d %s", status, body)
+		}
+		return err
+	})
+	b.ReportMetric(got.rate(elapsed), "req/s")
+}
+
+// BenchmarkLifecycles runs full lifecycles (create → review → accept →
+// acknowledge → confirm → ship all → completed) for two minutes and reports
+// the rate of each 20-second window: a steady rate means no backlog builds
+// up. It then checks that no entity workflow is left running.
+func BenchmarkLifecycles(b *testing.B) {
+	s := newStack(b)
+	const duration = 2 * time.Minute
+	var mu sync.Mutex
+	var finished []time.Time
+	all, elapsed, err := runFor(duration, concurrency, func(w, i int) error {
+		_, err := s.client.Run(context.Background(), fmt.Sprintf("life-%d-%d", w, i), s.product,
+			[]string{fmt.Sprintf("SN-%d-%d", w, i)})
+		mu.Lock()
+		finished = append(finished, time.Now())
+		mu.Unlock()
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Println(all.describe("lifecycles", elapsed))
+	start := finished[0].Add(-all.percentile(0.5))
+	windows := map[int]int{}
+	for _, t := range finished {
+		windows[int(t.Sub(start)/window)]++
+	}
+	for w := range int(duration / window) {
+		fmt.Printf("  %3d–%3d s: %.1f lifecycles/s\n", w*20, w*20+20, float64(windows[w])/window.Seconds())
+	}
+	var running int
+	_ = s.store.Pool.QueryRow(context.Background(), "SELECT count(*) FROM offers WHERE status IN ('created', 'pending_review') AND seller_offer_reference <> 'warm-up'").Scan(&running)
+	fmt.Printf("offers left created or under review: %d\n", running)
+	b.ReportMetric(all.rate(elapsed), "lifecycles/s")
+}

@@ -1,0 +1,115 @@
+package clustertest
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tenurehq/tenure/internal/testing/testenv"
+)
+
+// eventKey names an event by what it says: its type and the offer or order
+// it is about.
+type eventKey struct{ Type, ObjectID string }
+
+func (k eventKey) String() string { return k.Type + " of " + k.ObjectID }
+
+// expectedEvents are the events the journeys must have caused.
+func expectedEvents(journeys []*journey) map[eventKey]bool {
+	want := map[eventKey]bool{}
+	for _, j := range journeys {
+		for _, e := range j.plan.events {
+			object := j.offerID
+			if e.OfOrder {
+				object = j.orderID
+			}
+			want[eventKey{e.Type, object}] = true
+		}
+	}
+	return want
+}
+
+// deliveryReport is what the receiver got, checked against the expected
+// events.
+type deliveryReport struct {
+	// Events is the number of distinct webhook-ids answered with 2xx.
+	Events int
+	// Requests is every request received, repeated attempts included.
+	Requests int
+	// Repeated counts the ids delivered (answered 2xx) more than once:
+	// delivery is at least once, and an attempt a killed worker made but
+	// did not record is made again once its activity times out.
+	Repeated int
+	// Last is when the last delivery arrived.
+	Last time.Time
+	// Problems lists every event missing, unexpected, delivered under two
+	// ids, or whose attempts disagree; empty when each expected event was
+	// delivered once.
+	Problems []string
+}
+
+// checkDeliveries compares the receiver's deliveries with want. A receiver
+// that de-duplicates by webhook-id processes each id once, so "once" means
+// one id per expected event: a second id for the same event is a
+// duplicate, an id for no expected event is unexpected. An id may be sent
+// again only when a worker killed at kill may have sent it without
+// recording the answer: when its first delivery came before the kill.
+func checkDeliveries(rcv *testenv.Receiver, want map[eventKey]bool, kill time.Time) deliveryReport {
+	requests := rcv.Requests()
+	report := deliveryReport{Requests: len(requests)}
+	says := map[string]eventKey{}   // webhook-id -> the event its delivered body says
+	first := map[string]time.Time{} // webhook-id -> its first delivery
+	for _, r := range requests {
+		if r.Status < 200 || r.Status > 299 {
+			continue
+		}
+		if r.At.After(report.Last) {
+			report.Last = r.At
+		}
+		if at, seen := first[r.ID]; !seen {
+			first[r.ID] = r.At
+		} else if at.After(kill) {
+			report.Problems = append(report.Problems, fmt.Sprintf("webhook %s was sent again though first delivered after the kill", r.ID))
+		}
+		var body struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil || body.ID == "" {
+			report.Problems = append(report.Problems, fmt.Sprintf("webhook %s has no object id in its body: %.200s", r.ID, r.Body))
+			continue
+		}
+		key := eventKey{r.Header.Get("webhook-event-type"), body.ID}
+		if earlier, seen := says[r.ID]; seen && earlier != key {
+			report.Problems = append(report.Problems, fmt.Sprintf("webhook %s was delivered as %s and as %s", r.ID, earlier, key))
+		}
+		says[r.ID] = key
+	}
+	report.Events = len(says)
+	for _, n := range rcv.Delivered() {
+		if n > 1 {
+			report.Repeated++
+		}
+	}
+	ids := map[eventKey][]string{}
+	for id, key := range says {
+		ids[key] = append(ids[key], id)
+	}
+	for key := range want {
+		switch n := len(ids[key]); {
+		case n == 0:
+			report.Problems = append(report.Problems, "missing: "+key.String())
+		case n > 1:
+			slices.Sort(ids[key])
+			report.Problems = append(report.Problems, fmt.Sprintf("%s delivered as %d events: %s", key, n, strings.Join(ids[key], ", ")))
+		}
+	}
+	for key, got := range ids {
+		if !want[key] {
+			report.Problems = append(report.Problems, fmt.Sprintf("unexpected: %s (webhook %s)", key, strings.Join(got, ", ")))
+		}
+	}
+	slices.Sort(report.Problems)
+	return report
+}

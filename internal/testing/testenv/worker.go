@@ -1,0 +1,63 @@
+package testenv
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/tenurehq/tenure/api"
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/foundation/telemetry"
+	"github.com/tenurehq/tenure/services"
+	"github.com/tenurehq/tenure/workflows"
+)
+
+// Config is the default configuration (with the machine's TENURE_*
+// variables, but no stray tenure.yaml) plus test signing keys.
+func Config(t testing.TB) *config.Config {
+	t.Helper()
+	empty := filepath.Join(t.TempDir(), "tenure.yaml")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Uploaded files and error reports go to the test's own directory.
+	cfg.DataDir = t.TempDir()
+	cfg.Auth.SigningKey = "test-signing-key-" + strings.Repeat("0", 32)
+	cfg.Links.SigningKey = "test-links-key-" + strings.Repeat("1", 32)
+	cfg.Webhooks.SecretKey = "test-webhooks-key-" + strings.Repeat("2", 32)
+	return cfg
+}
+
+// Worker runs Tenure's workers and webhook relay on the client's namespace
+// until the test ends, as `tenure worker` does.
+func Worker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) {
+	t.Helper()
+	ObservedWorker(t, cfg, store, c, nil)
+}
+
+// ObservedWorker is Worker counting into metrics.
+func ObservedWorker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client, metrics *telemetry.Metrics) {
+	t.Helper()
+	fixtures, err := services.NewFixtures(cfg, store, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	workers, err := workflows.NewWorkers(c, workflows.Deps{
+		Config: cfg, Store: store, Logger: AppLogger(), Views: api.EventViews{}, Fixtures: fixtures, Metrics: metrics,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := workers.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(workers.Stop)
+}
