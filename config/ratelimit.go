@@ -62,14 +62,17 @@ var rateLimitDefaults = map[string]any{
 	// address.
 	"ratelimit.address.per_second": 10,
 	"ratelimit.address.burst":      100,
-	// The hosted checkout makes a few dozen requests an offer (previews
-	// as the customer picks terms, then a read every 3 s, later 15 s,
-	// while the offer is reviewed): 120 at once and one a second is far
-	// above that, and a script spends it within seconds.
+	// The hosted checkout makes a few dozen bearer requests an offer
+	// (previews as the customer picks terms, the data, the acceptance):
+	// 120 at once and one a second is far above that, and a script spends
+	// it within seconds.
 	"ratelimit.offer.per_second": 1,
 	"ratelimit.offer.burst":      120,
-	// The shared token opens the checkout: two reads and an exchange per
-	// page load.
+	// The shared token opens the checkout (two reads and an exchange per
+	// page load), and the page follows a reviewed offer through it: a
+	// read every 3 s for a minute, then every 15 s, a third and a thirtieth
+	// of a request a second. Two tabs on one offer dip into the burst for
+	// that first minute only.
 	"ratelimit.shared_token.per_second": 0.5,
 	"ratelimit.shared_token.burst":      60,
 	// A customer mistypes a code a few times; one address may serve the
