@@ -12,7 +12,7 @@ import (
 func BenchmarkWriteDirectDebits100k(b *testing.B) {
 	const n = 100_000
 	debits := generatedDebits(b, n, nil)
-	f := DirectDebitFile{MessageID: "TNR-BENCH", CreatedAt: testCreated, Creditor: testCreditor(b), Scheme: Core, BatchBooking: true}
+	f := DirectDebitFile{MessageID: "TNR-BENCH", CreatedAt: testCreated, Creditor: testHolder(b), CreditorID: testCreditorID, Scheme: Core, BatchBooking: true}
 	var written int64
 	for b.Loop() {
 		plan, err := PlanDirectDebits(debits)

@@ -34,15 +34,17 @@ func mustIBAN(t testing.TB, s string) IBAN {
 	return iban
 }
 
-// testCreditor is the creditor of the tests' files.
-func testCreditor(t testing.TB) Creditor {
-	return Creditor{
+// testHolder is the account holder of the tests' files.
+func testHolder(t testing.TB) AccountHolder {
+	return AccountHolder{
 		Name: "Tenure Finanz GmbH & Co. KG",
 		IBAN: mustIBAN(t, "DE02120300000000202051"),
 		BIC:  "BYLADEM1001",
-		ID:   "DE98ZZZ09999999999",
 	}
 }
+
+// testCreditorID is the creditor identifier of the tests' files.
+const testCreditorID CreditorID = "DE98ZZZ09999999999"
 
 // testCreated is the creation time of the tests' files.
 var testCreated = time.Date(2026, 11, 25, 9, 30, 0, 0, time.FixedZone("CET", 3600))

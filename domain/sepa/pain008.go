@@ -15,13 +15,13 @@ import (
 // EPC's current SDD Customer-to-PSP implementation guidelines.
 const pain008Namespace = "urn:iso:std:iso:20022:tech:xsd:pain.008.001.08"
 
-// Creditor is who collects (or, in a credit transfer file, who pays): its
-// name, its account and, for direct debits, its creditor identifier.
-type Creditor struct {
+// AccountHolder is the party a file is sent for, by its name and account:
+// the creditor of a direct debit file, the debtor of a credit transfer
+// file.
+type AccountHolder struct {
 	Name string
 	IBAN IBAN
 	BIC  BIC // optional: IBAN only
-	ID   CreditorID
 }
 
 // DirectDebitFile is what a pain.008 file says once, before its
@@ -32,7 +32,9 @@ type DirectDebitFile struct {
 	// message id, "-" and its number).
 	MessageID string
 	CreatedAt time.Time
-	Creditor  Creditor
+	Creditor  AccountHolder
+	// CreditorID identifies the creditor in the scheme.
+	CreditorID CreditorID
 	// Scheme is the local instrument of every collection, CORE or B2B: a
 	// file holds one scheme.
 	Scheme Scheme
@@ -71,7 +73,7 @@ func (g DebitGroup) String() string { return g.CollectionDate.String() + " " + s
 // ordered by collection date and sequence type (any order of the groups,
 // but each group's collections together).
 func PlanDirectDebits(debits iter.Seq2[DirectDebit, error]) (Plan[DebitGroup], error) {
-	return makePlan(debits, DirectDebit.group, func(d DirectDebit) int64 { return d.Amount }, DirectDebit.check)
+	return makePlan(debits)
 }
 
 // WriteDirectDebits writes a pain.008.001.08 file of the collections,
@@ -91,33 +93,7 @@ func WriteDirectDebits(w io.Writer, f DirectDebitFile, plan Plan[DebitGroup], de
 	x.Start("Document", xmlstream.Attr("xmlns", pain008Namespace))
 	x.Start("CstmrDrctDbtInitn")
 	writeGroupHeader(x, f.MessageID, f.CreatedAt, plan.Totals, creditorName)
-	follow := newFollower(plan)
-	for d, err := range debits {
-		if err == nil {
-			err = d.check()
-		}
-		var started bool
-		if err == nil {
-			started, err = follow.next(d.group(), d.Amount)
-		}
-		if err != nil {
-			x.Fail(err)
-			break
-		}
-		if started {
-			if follow.group > 0 {
-				x.End() // PmtInf
-			}
-			writeDebitBlock(x, f, creditorName, follow.group, follow.current())
-		}
-		writeDebit(x, d)
-		if x.Err() != nil {
-			break
-		}
-	}
-	if x.Err() == nil {
-		x.Fail(follow.finish())
-	}
+	writeBlocks(x, plan, debits, func(i int, g Group[DebitGroup]) { writeDebitBlock(x, f, creditorName, i, g) }, func(d DirectDebit) { writeDebit(x, d) })
 	x.End() // PmtInf
 	x.End() // CstmrDrctDbtInitn
 	x.End() // Document
@@ -139,7 +115,7 @@ func (f DirectDebitFile) check() (string, error) {
 	if f.Creditor.IBAN.IsZero() {
 		return "", errors.New("the creditor has no IBAN")
 	}
-	if f.Creditor.ID == "" {
+	if f.CreditorID == "" {
 		return "", errors.New("the creditor has no creditor identifier")
 	}
 	return partyName("the creditor", f.Creditor.Name)
@@ -149,6 +125,9 @@ func (f DirectDebitFile) check() (string, error) {
 func (d DirectDebit) group() DebitGroup {
 	return DebitGroup{CollectionDate: d.CollectionDate, Sequence: d.Sequence}
 }
+
+// amount is the collection's amount.
+func (d DirectDebit) amount() int64 { return d.Amount }
 
 // check refuses a collection the EPC guidelines would not take, naming it
 // by its end-to-end id.
@@ -209,7 +188,7 @@ func writeDebitBlock(x *xmlstream.Writer, f DirectDebitFile, creditorName string
 	x.Start("Id")
 	x.Start("PrvtId")
 	x.Start("Othr")
-	x.Text("Id", string(f.Creditor.ID))
+	x.Text("Id", string(f.CreditorID))
 	x.Start("SchmeNm")
 	x.Text("Prtry", "SEPA")
 	x.End()

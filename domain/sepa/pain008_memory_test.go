@@ -29,7 +29,7 @@ func heapWhileWriting(t *testing.T, n int) (uint64, int64) {
 		t.Fatal(err)
 	}
 	var out countingWriter
-	f := DirectDebitFile{MessageID: "TNR-MEM", CreatedAt: testCreated, Creditor: testCreditor(t), Scheme: Core, BatchBooking: true}
+	f := DirectDebitFile{MessageID: "TNR-MEM", CreatedAt: testCreated, Creditor: testHolder(t), CreditorID: testCreditorID, Scheme: Core, BatchBooking: true}
 	if err := WriteDirectDebits(&out, f, plan, debits); err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func writeDebits(t testing.TB, f DirectDebitFile, debits iter.Seq2[DirectDebit, 
 
 func TestDirectDebitFileIsValidAndAddsUp(t *testing.T) {
 	for _, scheme := range []Scheme{Core, B2B} {
-		f := DirectDebitFile{MessageID: "TNR-20261125-0001", CreatedAt: testCreated, Creditor: testCreditor(t), Scheme: scheme, BatchBooking: true}
+		f := DirectDebitFile{MessageID: "TNR-20261125-0001", CreatedAt: testCreated, Creditor: testHolder(t), CreditorID: testCreditorID, Scheme: scheme, BatchBooking: true}
 		debits := testDebits(t)
 		data, plan := writeDebits(t, f, seq(debits))
 		xmllint.Validate(t, schema("pain.008.001.08.xsd"), data)
@@ -245,10 +245,10 @@ func TestWriteDirectDebitsRefusesABadHeader(t *testing.T) {
 		{"no creation time", func(f *DirectDebitFile) { f.CreatedAt = time.Time{} }, "no creation time"},
 		{"no scheme", func(f *DirectDebitFile) { f.Scheme = "" }, `CORE or B2B, got ""`},
 		{"no creditor IBAN", func(f *DirectDebitFile) { f.Creditor.IBAN = IBAN{} }, "the creditor has no IBAN"},
-		{"no creditor identifier", func(f *DirectDebitFile) { f.Creditor.ID = "" }, "no creditor identifier"},
+		{"no creditor identifier", func(f *DirectDebitFile) { f.CreditorID = "" }, "no creditor identifier"},
 		{"no creditor name", func(f *DirectDebitFile) { f.Creditor.Name = "" }, "the creditor has no name"},
 	} {
-		f := DirectDebitFile{MessageID: "TNR-1", CreatedAt: testCreated, Creditor: testCreditor(t), Scheme: Core}
+		f := DirectDebitFile{MessageID: "TNR-1", CreatedAt: testCreated, Creditor: testHolder(t), CreditorID: testCreditorID, Scheme: Core}
 		tc.change(&f)
 		var out bytes.Buffer
 		if err := WriteDirectDebits(&out, f, plan, debits); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -263,7 +263,7 @@ func TestWriteDirectDebitsRefusesABadHeader(t *testing.T) {
 // The second pass must bring what the first planned; anything else fails
 // with ErrNotAsPlanned.
 func TestWriteDirectDebitsFailsWhenTheSecondPassDiffers(t *testing.T) {
-	f := DirectDebitFile{MessageID: "TNR-1", CreatedAt: testCreated, Creditor: testCreditor(t), Scheme: Core}
+	f := DirectDebitFile{MessageID: "TNR-1", CreatedAt: testCreated, Creditor: testHolder(t), CreditorID: testCreditorID, Scheme: Core}
 	debits := testDebits(t)
 	plan, err := PlanDirectDebits(seq(debits))
 	if err != nil {
@@ -329,7 +329,7 @@ func TestWriteDirectDebitsFailsWhenTheSecondPassDiffers(t *testing.T) {
 // xmllint itself refuses what the schema does not allow, so the
 // validations above would see a broken file.
 func TestTheSchemaCheckCatchesABrokenFile(t *testing.T) {
-	f := DirectDebitFile{MessageID: "TNR-1", CreatedAt: testCreated, Creditor: testCreditor(t), Scheme: Core}
+	f := DirectDebitFile{MessageID: "TNR-1", CreatedAt: testCreated, Creditor: testHolder(t), CreditorID: testCreditorID, Scheme: Core}
 	data, _ := writeDebits(t, f, seq(testDebits(t)))
 	broken := bytes.Replace(data, []byte("<SeqTp>FRST</SeqTp>"), []byte("<SeqTp>ONCE</SeqTp>"), 1)
 	inner := &recorder{TB: t}

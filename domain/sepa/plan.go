@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+
+	"github.com/tenurehq/tenure/foundation/xmlstream"
 )
 
 // A payment file's group header and each payment information block state
@@ -53,20 +55,29 @@ type Plan[K comparable] struct {
 	Totals
 }
 
-// makePlan is the first pass: each item checked, counted and added to its
-// group. Items of a group must come together; a group that comes back
-// after another one is refused, since the file could not stream it.
-func makePlan[T any, K comparable](items iter.Seq2[T, error], key func(T) K, amount func(T) int64, check func(T) error) (Plan[K], error) {
+// transaction is what a file holds: a collection or a transfer, in its
+// group, with its amount, checked alone.
+type transaction[K comparable] interface {
+	group() K
+	amount() int64
+	check() error
+}
+
+// makePlan is the first pass: each transaction checked, counted and added
+// to its group. Transactions of a group must come together; a group that
+// comes back after another one is refused, since the file could not
+// stream it.
+func makePlan[T transaction[K], K comparable](items iter.Seq2[T, error]) (Plan[K], error) {
 	var p Plan[K]
 	closed := map[K]bool{}
 	for item, err := range items {
+		if err == nil {
+			err = item.check()
+		}
 		if err != nil {
 			return Plan[K]{}, err
 		}
-		if err := check(item); err != nil {
-			return Plan[K]{}, err
-		}
-		k := key(item)
+		k := item.group()
 		if n := len(p.Groups); n == 0 || p.Groups[n-1].Key != k {
 			if closed[k] {
 				return Plan[K]{}, fmt.Errorf("the transactions of group %v come apart: order them by collection or execution date and sequence type", k)
@@ -76,13 +87,44 @@ func makePlan[T any, K comparable](items iter.Seq2[T, error], key func(T) K, amo
 			}
 			p.Groups = append(p.Groups, Group[K]{Key: k})
 		}
-		p.Groups[len(p.Groups)-1].add(amount(item))
-		p.add(amount(item))
+		p.Groups[len(p.Groups)-1].add(item.amount())
+		p.add(item.amount())
 	}
 	if p.Count == 0 {
 		return Plan[K]{}, errors.New("a payment file needs at least one transaction")
 	}
 	return p, nil
+}
+
+// writeBlocks is the second pass: each transaction checked and followed
+// against the plan, the previous block closed and the next opened at each
+// new group, the transaction written. It leaves the last block open.
+func writeBlocks[T transaction[K], K comparable](x *xmlstream.Writer, plan Plan[K], items iter.Seq2[T, error], open func(i int, g Group[K]), write func(T)) {
+	follow := &follower[K]{plan: plan, group: -1}
+	for item, err := range items {
+		if err == nil {
+			err = item.check()
+		}
+		var started bool
+		if err == nil {
+			started, err = follow.next(item.group(), item.amount())
+		}
+		if err != nil {
+			x.Fail(err)
+			return
+		}
+		if started {
+			if follow.group > 0 {
+				x.End() // the previous block
+			}
+			open(follow.group, follow.plan.Groups[follow.group])
+		}
+		write(item)
+		if x.Err() != nil {
+			return
+		}
+	}
+	x.Fail(follow.finish())
 }
 
 // check refuses a plan whose totals do not add up, so a hand-made plan is
@@ -113,9 +155,6 @@ type follower[K comparable] struct {
 	group int // index of the current group; -1 before the first
 	seen  Totals
 }
-
-// newFollower starts the second pass over a plan.
-func newFollower[K comparable](p Plan[K]) *follower[K] { return &follower[K]{plan: p, group: -1} }
 
 // next takes one transaction; it reports whether it starts a new group.
 func (f *follower[K]) next(key K, amount int64) (bool, error) {
@@ -155,6 +194,3 @@ func (f *follower[K]) finish() error {
 	}
 	return nil
 }
-
-// current is the plan of the group being written.
-func (f *follower[K]) current() Group[K] { return f.plan.Groups[f.group] }
