@@ -31,12 +31,6 @@ func amountOf(t testing.TB, s string) int64 {
 	return w*100 + f
 }
 
-// amountElement is an amount with its currency.
-type amountElement struct {
-	Value string `xml:",chardata"`
-	Ccy   string `xml:"Ccy,attr"`
-}
-
 // pain008Document is what the tests read back from a pain.008 file.
 type pain008Document struct {
 	XMLName xml.Name `xml:"urn:iso:std:iso:20022:tech:xsd:pain.008.001.08 Document"`
