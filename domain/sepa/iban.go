@@ -1,6 +1,7 @@
 package sepa
 
 import (
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -24,8 +25,8 @@ var ErrInvalidIBAN = errors.New("invalid IBAN")
 // shows an address, not the digits. Only Unmasked gives the number, for
 // the collection file and for sealing it at rest. There is no way back
 // from the text form: decoding JSON into an IBAN fails, so a masked IBAN
-// is never mistaken for a real one (carry a sealed IBAN through workflows
-// and storage, not this type).
+// is never mistaken for a real one, and it refuses to be a database value
+// (carry a sealed IBAN through workflows and storage, not this type).
 //
 // The zero IBAN is no IBAN (IsZero). Compare IBANs with Equal: == compares
 // the pointers.
@@ -135,6 +136,14 @@ func (i IBAN) LogValue() slog.Value { return slog.StringValue(i.Masked()) }
 
 // MarshalText is the masked IBAN, and so its JSON and XML.
 func (i IBAN) MarshalText() ([]byte, error) { return []byte(i.Masked()), nil }
+
+// errNotAValue refuses to store an IBAN as a database value.
+var errNotAValue = errors.New("an IBAN is not stored as a value: seal its Unmasked number with the key ring and store the sealed bytes")
+
+// Value refuses to be a database value (database/sql, pgx): without it,
+// pgx would store the masked text a Stringer gives, losing the number
+// without a word.
+func (i IBAN) Value() (driver.Value, error) { return nil, errNotAValue }
 
 // isLetters reports whether s holds only upper-case letters.
 func isLetters(s string) bool {

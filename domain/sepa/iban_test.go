@@ -2,6 +2,7 @@ package sepa
 
 import (
 	"bytes"
+	"database/sql/driver"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // registryExamples are the IBAN Registry's example IBANs, one per SEPA
@@ -237,6 +240,24 @@ func TestAMaskedIBANDoesNotDecodeBack(t *testing.T) {
 	var back struct{ IBAN IBAN }
 	if err := json.Unmarshal(data, &back); err == nil {
 		t.Errorf("%s decoded into %s", data, back.IBAN.Unmasked())
+	}
+}
+
+// Handed to database/sql or pgx by mistake, an IBAN fails instead of
+// storing its masked text.
+func TestAnIBANIsNoDatabaseValue(t *testing.T) {
+	iban, _ := ParseIBAN("DE89370400440532013000")
+	var v driver.Valuer = iban
+	if got, err := v.Value(); err == nil || got != nil || !strings.Contains(err.Error(), "seal") {
+		t.Errorf("Value() = %v, %v", got, err)
+	}
+	if _, err := driver.DefaultParameterConverter.ConvertValue(iban); err == nil {
+		t.Error("database/sql converts an IBAN")
+	}
+	for _, format := range []int16{pgtype.TextFormatCode, pgtype.BinaryFormatCode} {
+		if buf, err := pgtype.NewMap().Encode(pgtype.TextOID, format, iban, nil); err == nil {
+			t.Errorf("pgx encodes an IBAN as text %q", buf)
+		}
 	}
 }
 
