@@ -6,9 +6,9 @@
 //
 // # Days
 //
-// Contracts count in civil days (Date), never instants. Months are added
+// Contracts count in civil days (civil.Date), never instants. Months are added
 // to the one date a series starts from, the day moved to the last day of
-// shorter months (Date.AddMonths), so a term started on 31 January has
+// shorter months (civil.Date.AddMonths), so a term started on 31 January has
 // installments due on 31 January, 28 February, 31 March, 30 April.
 //
 // # The term and the schedule

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/civil"
 )
 
 // EndOfTerm is how a contract's term ends: on the notice date the contract
@@ -14,9 +15,9 @@ import (
 type EndOfTerm struct {
 	// NoticeDate is Policy.NoticeDays before the end date, or the start
 	// date when the term is shorter than the notice.
-	NoticeDate Date `json:"notice_date"`
+	NoticeDate civil.Date `json:"notice_date"`
 	// EndDate is the last day of the term.
-	EndDate Date `json:"end_date"`
+	EndDate civil.Date `json:"end_date"`
 	// Return ends the contract once every asset is back; it costs
 	// nothing (a zero amount in the contract's currency).
 	Return pricing.Money `json:"return"`

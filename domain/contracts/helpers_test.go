@@ -3,12 +3,14 @@ package contracts
 import (
 	"testing"
 	"time"
+
+	"github.com/tenurehq/tenure/foundation/civil"
 )
 
 // day is a date of the tests, failing the test when it does not exist.
-func day(t testing.TB, s string) Date {
+func day(t testing.TB, s string) civil.Date {
 	t.Helper()
-	d, err := ParseDate(s)
+	d, err := civil.ParseDate(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -16,9 +18,9 @@ func day(t testing.TB, s string) Date {
 }
 
 // mustDate is a date of the tests built from its parts.
-func mustDate(t testing.TB, year int, month time.Month, d int) Date {
+func mustDate(t testing.TB, year int, month time.Month, d int) civil.Date {
 	t.Helper()
-	out, err := NewDate(year, month, d)
+	out, err := civil.NewDate(year, month, d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/civil"
 )
 
 // Installment is one month's rent of a contract, paid in advance: due on
@@ -11,11 +12,11 @@ import (
 type Installment struct {
 	// Number counts the installments of a contract from 1, on through its
 	// extensions.
-	Number int    `json:"number"`
-	Period Period `json:"period"`
+	Number int          `json:"number"`
+	Period civil.Period `json:"period"`
 	// DueDate is the period's first day: the start date's day of the
 	// month, moved to the last day of shorter months.
-	DueDate Date `json:"due_date"`
+	DueDate civil.Date `json:"due_date"`
 	// Amount is the month's rent, net and gross with its tax rate; the tax
 	// is Gross − Net.
 	Amount pricing.Money     `json:"amount"`

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/civil"
 )
 
 // Schedule is a contract's installments: one per month of its term (with
@@ -99,7 +100,7 @@ func (s Schedule) Check() error {
 }
 
 // End is the last day of the schedule's last period.
-func (s Schedule) End() Date { return s.Term.End() }
+func (s Schedule) End() civil.Date { return s.Term.End() }
 
 // Total is the sum of all installments, whatever their status: each
 // installment's amount added up, never rounded again.
@@ -114,7 +115,7 @@ func (s Schedule) Total() (pricing.Money, error) {
 // FallingDue are the scheduled installments whose due date is on or before
 // a day, in order: those to make due on that day, including any a stopped
 // worker missed, none twice (a due one is no longer scheduled).
-func (s Schedule) FallingDue(on Date) []Installment {
+func (s Schedule) FallingDue(on civil.Date) []Installment {
 	var out []Installment
 	for _, inst := range s.Installments {
 		if inst.Status == InstallmentScheduled && !inst.DueDate.After(on) {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/civil"
 )
 
 // checkScheduleInvariants asserts what holds for every schedule of a term
@@ -14,7 +15,7 @@ import (
 // to 31 days, due on its first day, which is the start date's day or the
 // last day of a shorter month, the end on the last period's last day, and
 // the total the monthly amount times the months.
-func checkScheduleInvariants(t *testing.T, s Schedule, start Date, months int, monthly pricing.Money) {
+func checkScheduleInvariants(t *testing.T, s Schedule, start civil.Date, months int, monthly pricing.Money) {
 	t.Helper()
 	if len(s.Installments) != months || s.Term.Months != months || s.Term.Start != start {
 		t.Fatalf("from %s for %d months: %d installments, term %+v", start, months, len(s.Installments), s.Term)
@@ -37,7 +38,7 @@ func checkScheduleInvariants(t *testing.T, s Schedule, start Date, months int, m
 			t.Fatalf("from %s: period %d lasts %d days", start, i+1, days)
 		}
 		due := inst.DueDate
-		if want := min(start.Day(), daysIn(due.Year(), due.Month())); due.Day() != want {
+		if want := min(start.Day(), daysInMonth(due)); due.Day() != want {
 			t.Fatalf("from %s: installment %d is due on day %d, want %d", start, i+1, due.Day(), want)
 		}
 		if monthsApart := (due.Year()-start.Year())*12 + int(due.Month()) - int(start.Month()); monthsApart != i {
@@ -121,4 +122,9 @@ func FuzzSchedule(f *testing.F) {
 			}
 		}
 	})
+}
+
+// daysInMonth is the number of days of the month a date falls in.
+func daysInMonth(d civil.Date) int {
+	return time.Date(d.Year(), d.Month()+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }

@@ -1,6 +1,10 @@
 package contracts
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tenurehq/tenure/foundation/civil"
+)
 
 // Term is the time a contract runs: Months periods of one month from its
 // start date, the shipment date of the line's last asset.
@@ -18,13 +22,13 @@ import "fmt"
 // day of a shorter month first (started on 31 January 2026, a one-month
 // term ends on 27 February, the day before 28 February).
 type Term struct {
-	Start  Date `json:"start_date"`
-	Months int  `json:"months"`
+	Start  civil.Date `json:"start_date"`
+	Months int        `json:"months"`
 }
 
 // NewTerm is a term of a number of months from a start date; it refuses
 // no start date or fewer than one month.
-func NewTerm(start Date, months int) (Term, error) {
+func NewTerm(start civil.Date, months int) (Term, error) {
 	if start.IsZero() {
 		return Term{}, fmt.Errorf("a term needs a start date")
 	}
@@ -34,23 +38,14 @@ func NewTerm(start Date, months int) (Term, error) {
 	return Term{Start: start, Months: months}, nil
 }
 
-// Period is a span of days, both ends included.
-type Period struct {
-	From Date `json:"from"`
-	To   Date `json:"to"`
-}
-
-// Contains reports whether a day falls within the period.
-func (p Period) Contains(d Date) bool { return !d.Before(p.From) && !d.After(p.To) }
-
 // Period is the i-th month of the term (0-based); i may reach beyond the
 // term, for months it is extended by.
-func (t Term) Period(i int) Period {
-	return Period{From: t.Start.AddMonths(i), To: t.Start.AddMonths(i + 1).AddDays(-1)}
+func (t Term) Period(i int) civil.Period {
+	return civil.Period{From: t.Start.AddMonths(i), To: t.Start.AddMonths(i + 1).AddDays(-1)}
 }
 
 // End is the last day of the term, the last day of its last period.
-func (t Term) End() Date { return t.Period(t.Months - 1).To }
+func (t Term) End() civil.Date { return t.Period(t.Months - 1).To }
 
 // Extended is the term made longer by a number of months, its periods
 // continuing from the day after its end.

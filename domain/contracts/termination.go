@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/civil"
 )
 
 // Quote is the price of ending a contract early, made on a day and valid
@@ -34,8 +35,8 @@ import (
 // remaining installment falls due, since from that day on the quote would
 // settle an installment that is owed.
 type Quote struct {
-	Date       Date `json:"date"`
-	ValidUntil Date `json:"valid_until"`
+	Date       civil.Date `json:"date"`
+	ValidUntil civil.Date `json:"valid_until"`
 	// Installments are the remaining installments the quote settles, in
 	// order.
 	Installments []QuotedInstallment `json:"installments"`
@@ -53,16 +54,16 @@ type Quote struct {
 // QuotedInstallment is an installment a quote settles and how many whole
 // months it is discounted by.
 type QuotedInstallment struct {
-	Number  int   `json:"number"`
-	DueDate Date  `json:"due_date"`
-	Net     int64 `json:"net"`
-	Months  int   `json:"months"`
+	Number  int        `json:"number"`
+	DueDate civil.Date `json:"due_date"`
+	Net     int64      `json:"net"`
+	Months  int        `json:"months"`
 }
 
 // TerminationQuote prices ending a contract with the schedule early, on a
 // day: see Quote. A contract whose remaining installments are none (its
 // last month runs, or it goes on month by month) is quoted the fee alone.
-func (p Policy) TerminationQuote(s Schedule, on Date) (Quote, error) {
+func (p Policy) TerminationQuote(s Schedule, on civil.Date) (Quote, error) {
 	if err := p.check(); err != nil {
 		return Quote{}, err
 	}
@@ -105,4 +106,4 @@ func discountFactor(yearlyBasisPoints int64, n int) *big.Rat {
 }
 
 // ValidOn reports whether the quote can be accepted on a day.
-func (q Quote) ValidOn(d Date) bool { return !d.Before(q.Date) && !d.After(q.ValidUntil) }
+func (q Quote) ValidOn(d civil.Date) bool { return !d.Before(q.Date) && !d.After(q.ValidUntil) }

@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/civil"
 )
 
 // markDue moves the installments due on or before a day to due, as the
 // workflow does.
-func markDue(t *testing.T, s Schedule, on Date) Schedule {
+func markDue(t *testing.T, s Schedule, on civil.Date) Schedule {
 	t.Helper()
 	s.Installments = slices.Clone(s.Installments)
 	for _, inst := range s.FallingDue(on) {
@@ -209,7 +210,7 @@ func TestTerminationQuoteRefusesABrokenInput(t *testing.T) {
 	if _, err := bad.TerminationQuote(s, day(t, "2026-03-01")); err == nil {
 		t.Error("an invalid policy quoted")
 	}
-	if _, err := DefaultPolicy().TerminationQuote(s, Date{}); err == nil {
+	if _, err := DefaultPolicy().TerminationQuote(s, civil.Date{}); err == nil {
 		t.Error("quoted on no day")
 	}
 	if _, err := DefaultPolicy().TerminationQuote(Schedule{}, day(t, "2026-03-01")); err == nil {

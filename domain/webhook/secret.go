@@ -1,8 +1,6 @@
 package webhook
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -14,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/foundation/keyring"
 )
 
 // secretPrefix starts every endpoint signing secret, as Standard Webhooks
@@ -41,12 +40,16 @@ func secretKey(secret string) ([]byte, error) {
 	return base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, secretPrefix))
 }
 
-// SecretBox seals endpoint secrets for storage with AES-256-GCM. Tenure has
-// to read a secret back to sign with it, so it cannot keep only a hash; the
-// key comes from webhooks.secret_key and each sealed secret is bound to its
-// endpoint id.
+// SecretBox seals endpoint secrets for storage (keyring, AES-256-GCM).
+// Tenure has to read a secret back to sign with it, so it cannot keep
+// only a hash; each sealed secret is bound to its endpoint id.
+//
+// The key is the SHA-256 of webhooks.secret_key, the ring's unlabelled
+// key: secrets are sealed in the form they always had, so rows written
+// before the key ring existed open, and so do rows written now by an
+// older build.
 type SecretBox struct {
-	aead cipher.AEAD
+	ring *keyring.Ring
 }
 
 // NewSecretBox derives the AES-256 key from the configured secret key.
@@ -55,32 +58,26 @@ func NewSecretBox(key string) (*SecretBox, error) {
 		return nil, errors.New("webhooks.secret_key is not set")
 	}
 	sum := sha256.Sum256([]byte(key))
-	block, err := aes.NewCipher(sum[:])
+	unlabelled, err := keyring.Unlabelled(sum[:])
 	if err != nil {
 		return nil, err
 	}
-	aead, err := cipher.NewGCM(block)
+	ring, err := keyring.New(unlabelled)
 	if err != nil {
 		return nil, err
 	}
-	return &SecretBox{aead: aead}, nil
+	return &SecretBox{ring: ring}, nil
 }
 
 // Seal encrypts an endpoint's secret: a random nonce followed by the
 // ciphertext.
 func (b *SecretBox) Seal(endpointID uuid.UUID, secret string) []byte {
-	nonce := make([]byte, b.aead.NonceSize())
-	_, _ = rand.Read(nonce)
-	return b.aead.Seal(nonce, nonce, []byte(secret), endpointID[:])
+	return b.ring.Seal([]byte(secret), endpointID[:])
 }
 
 // Open decrypts what Seal produced for the same endpoint.
 func (b *SecretBox) Open(endpointID uuid.UUID, sealed []byte) (string, error) {
-	n := b.aead.NonceSize()
-	if len(sealed) < n {
-		return "", errors.New("sealed webhook secret is truncated")
-	}
-	plain, err := b.aead.Open(nil, sealed[:n], sealed[n:], endpointID[:])
+	plain, err := b.ring.Open(sealed, endpointID[:])
 	if err != nil {
 		return "", fmt.Errorf("opening the secret of endpoint %s (was webhooks.secret_key changed?): %w", endpointID, err)
 	}

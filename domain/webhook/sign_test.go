@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"encoding/hex"
 	"slices"
 	"strings"
 	"testing"
@@ -72,6 +73,20 @@ func TestSecretBox(t *testing.T) {
 	wrongKey, _ := NewSecretBox("another-configured-key-of-32-bytes!!")
 	if _, err := wrongKey.Open(id, sealed); err == nil {
 		t.Error("a secret opens with another key")
+	}
+}
+
+// A secret sealed before the key ring existed (by the SecretBox of commit
+// b3b7d22, for this endpoint and key) still opens.
+func TestSecretBoxOpensSecretsSealedBeforeTheKeyRing(t *testing.T) {
+	box, err := NewSecretBox("a-configured-secret-key-of-32-bytes!")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := uuid.MustParse("0190f3a2-7b1c-7def-8a12-3456789abcde")
+	sealed, _ := hex.DecodeString("eeecee18076ba2bf2e6b2c8cd07ddf946755f1324ffda0fdaf5e2e2bc45749785d8ba2615e43528a053d3ad4286324fd944832e16651a786d8ff7b6471c8e4f6c052")
+	if got, err := box.Open(id, sealed); err != nil || got != "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" {
+		t.Errorf("open: %q %v", got, err)
 	}
 }
 

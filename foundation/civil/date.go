@@ -1,4 +1,4 @@
-package contracts
+package civil
 
 import (
 	"cmp"
@@ -8,7 +8,8 @@ import (
 )
 
 // Date is a day of the civil calendar, without a time or a time zone: the
-// day a term starts, an installment falls due, a quote expires.
+// day a term starts, an installment falls due, an invoice is issued, a
+// bank collects a direct debit.
 //
 // It is its own type rather than a time.Time at UTC midnight because a due
 // date is a day, not an instant: a time.Time invites zone mistakes (the
@@ -70,6 +71,9 @@ func (d Date) Month() time.Month { return d.month }
 
 // Day is the date's day of the month.
 func (d Date) Day() int { return d.day }
+
+// Weekday is the day of the week the date falls on.
+func (d Date) Weekday() time.Weekday { return d.Midnight(time.UTC).Weekday() }
 
 // IsZero reports whether d is the zero Date, no date at all.
 func (d Date) IsZero() bool { return d == Date{} }

@@ -1,4 +1,4 @@
-package contracts
+package civil
 
 import (
 	"encoding/json"
@@ -212,5 +212,16 @@ func TestDateOfAndMidnightTakeTheDayOfALocation(t *testing.T) {
 	}
 	if got := mustDate(t, 2026, time.March, 5).String(); got != "2026-03-05" {
 		t.Errorf("String is %q", got)
+	}
+}
+
+func TestWeekdayFollowsTheCalendar(t *testing.T) {
+	for s, want := range map[string]time.Weekday{
+		"2026-01-01": time.Thursday, "2026-04-03": time.Friday, "2028-02-29": time.Tuesday,
+		"2000-01-01": time.Saturday, "1999-12-31": time.Friday, "2026-12-27": time.Sunday,
+	} {
+		if got := day(t, s).Weekday(); got != want {
+			t.Errorf("%s is a %s, got %s", s, want, got)
+		}
 	}
 }
