@@ -35,11 +35,11 @@ type Config struct {
 	Environment Environment     `mapstructure:"environment"`
 	DataDir     string          `mapstructure:"data_dir"`
 	HTTP        HTTPConfig      `mapstructure:"http"`
-	Database    DatabaseConfig     `mapstructure:"database"`
-	Temporal    TemporalConfig     `mapstructure:"temporal"`
+	Database    DatabaseConfig  `mapstructure:"database"`
+	Temporal    TemporalConfig  `mapstructure:"temporal"`
 	Auth        AuthConfig      `mapstructure:"auth"`
 	Links       LinksConfig     `mapstructure:"links"`
-	Webhooks    WebhooksConfig     `mapstructure:"webhooks"`
+	Webhooks    WebhooksConfig  `mapstructure:"webhooks"`
 	Log         LogConfig       `mapstructure:"log"`
 	Dev         DevConfig       `mapstructure:"dev"`
 	Shutdown    time.Duration   `mapstructure:"shutdown_timeout"`
@@ -52,7 +52,7 @@ type Config struct {
 	Sellers     SellersConfig     `mapstructure:"sellers"`
 	Terms       TermsConfig       `mapstructure:"terms"`
 	IDV         IDVConfig         `mapstructure:"idv"`
-	Checkout    CheckoutConfig       `mapstructure:"checkout"`
+	Checkout    CheckoutConfig    `mapstructure:"checkout"`
 }
 
 // HTTPConfig configures the API server.
