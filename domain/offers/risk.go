@@ -127,3 +127,12 @@ func (r RiskRules) missingCompanyData(c *Company) []string {
 	}
 	return missing
 }
+
+// RiskReason explains a risk decision: a stable code and a text in each
+// language Tenure speaks (package risk's Reason).
+type RiskReason struct {
+	Code string `json:"code"`
+	EN   string `json:"en"`
+	DE   string `json:"de"`
+	NL   string `json:"nl"`
+}
