@@ -136,3 +136,13 @@ type RiskReason struct {
 	DE   string `json:"de"`
 	NL   string `json:"nl"`
 }
+
+// RiskReview is the production risk rules' decision on an offer as the
+// offer's document keeps it, for the views that tell the seller (the
+// decision log, package risk, keeps the rule and what it saw).
+type RiskReview struct {
+	Outcome        Decision   `json:"outcome"`
+	Reason         RiskReason `json:"reason"`
+	RuleSetVersion string     `json:"rule_set_version"`
+	DecidedAt      time.Time  `json:"decided_at"`
+}
