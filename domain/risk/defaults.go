@@ -94,7 +94,8 @@ func DefaultRuleSet(c config.RiskConfig) (*RuleSet, error) {
 }
 
 func writeRule(b *strings.Builder, id, when string, outcome Outcome, reason Reason) {
-	fmt.Fprintf(b, "  - id: %s\n    when: %s\n    outcome: %s\n", id, strconv.Quote(when), outcome)
+	// Single-quoted, so the condition's own quotes stay as written.
+	fmt.Fprintf(b, "  - id: %s\n    when: '%s'\n    outcome: %s\n", id, strings.ReplaceAll(when, "'", "''"), outcome)
 	writeReason(b, "    ", reason)
 }
 
