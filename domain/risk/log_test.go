@@ -43,7 +43,7 @@ type logStack struct {
 	policy *risk.Policy
 }
 
-func newLogStack(t *testing.T, live, shadow string) *logStack {
+func newLogStack(t testing.TB, live, shadow string) *logStack {
 	t.Helper()
 	dir := t.TempDir()
 	c := testenv.Config(t).Risk
@@ -70,7 +70,7 @@ func newLogStack(t *testing.T, live, shadow string) *logStack {
 
 // offer stores an offer under review of a net amount for a company known
 // by its VAT id.
-func (s *logStack) offer(t *testing.T, net int64, vat string) offers.Stored {
+func (s *logStack) offer(t testing.TB, net int64, vat string) offers.Stored {
 	t.Helper()
 	name := "Kunde GmbH"
 	d := offers.Draft{
@@ -97,7 +97,7 @@ func (s *logStack) offer(t *testing.T, net int64, vat string) offers.Stored {
 	return o
 }
 
-func (s *logStack) move(t *testing.T, id uuid.UUID, from, to offers.Status) {
+func (s *logStack) move(t testing.TB, id uuid.UUID, from, to offers.Status) {
 	t.Helper()
 	_, err := s.store.SetOfferStatus(t.Context(), dbgen.SetOfferStatusParams{SellerID: s.seller, ID: id, FromStatus: string(from), ToStatus: string(to)})
 	if err != nil {
