@@ -14,9 +14,11 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/risk"
 	"github.com/tenurehq/tenure/internal/testing/customerclient"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // writeRules writes a rule set file for a test.
@@ -324,4 +326,53 @@ func (s checkoutStack) exposure(t *testing.T) int64 {
 		t.Fatal(err)
 	}
 	return e.OpenNet
+}
+
+// `tenure risk limits` sets, removes and prints a seller's limits; the
+// risk commands refuse bad input naming it.
+func TestRiskLimitsAndBadInput(t *testing.T) {
+	databaseURL := testenv.DatabaseURL(t)
+	store := testenv.Connect(t, databaseURL, 2)
+	seller, err := auth.CreateSeller(t.Context(), store, "Limited Shop", "EUR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "TENURE_DATABASE_URL="+databaseURL)
+	id := seller.Seller.ID.String()
+	out := string(tenureCLI(t, env, "risk", "limits", id, "--set", "max_offer_net=1500000", "--set", "max_exposure_net=9000000"))
+	if !strings.Contains(out, "max_exposure_net  9000000") || !strings.Contains(out, "max_offer_net     1500000") {
+		t.Errorf("setting limits printed:\n%s", out)
+	}
+	out = string(tenureCLI(t, env, "risk", "limits", id, "--unset", "max_exposure_net"))
+	if strings.Contains(out, "max_exposure_net") || !strings.Contains(out, "max_offer_net") {
+		t.Errorf("removing a limit printed:\n%s", out)
+	}
+	limits, err := store.ListSellerRiskLimits(t.Context(), seller.Seller.ID)
+	if err != nil || len(limits) != 1 || limits[0].Name != "max_offer_net" || limits[0].Amount != 1_500_000 {
+		t.Errorf("stored limits %+v, %v", limits, err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"risk", "limits", id, "--set", "Max=1"}, `--set "Max=1": give NAME=AMOUNT`},
+		{[]string{"risk", "limits", id, "--set", "max_offer_net=1.5"}, `--set "max_offer_net=1.5": give NAME=AMOUNT`},
+		{[]string{"risk", "limits", id, "--unset", "nope"}, "--unset nope: the seller has no such limit"},
+		{[]string{"risk", "limits", uuid.NewString()}, "no seller"},
+		{[]string{"risk", "limits", "x.y"}, `"x.y" is not a seller id`},
+		{[]string{"risk", "decisions", "--offer", "0193c3a8-7c1e-7b3e-9a4e-4b1f2d3c4e5f"}, "no offer 0193c3a8-7c1e-7b3e-9a4e-4b1f2d3c4e5f"},
+		{[]string{"risk", "decisions"}, "give exactly one of --offer and --outcome"},
+		{[]string{"risk", "decisions", "--outcome", "maybe"}, `--outcome must be accept, decline or manual, got "maybe"`},
+		{[]string{"risk", "backtest", "--since", "30d"}, "give exactly one of --rules and --shadow"},
+		{[]string{"risk", "backtest", "--shadow", "--since", "3x"}, `"3x" is not a period such as 30d or 12h`},
+		{[]string{"risk", "check"}, `required flag(s) "rules" not set`},
+	} {
+		out, err := tenureCLIFails(t, env, c.args...)
+		if err == nil || !strings.Contains(out, c.want) {
+			t.Errorf("tenure %s: %v\n%s\nwant %q", strings.Join(c.args, " "), err, out, c.want)
+		}
+	}
+	if limits, _ := store.ListSellerRiskLimits(t.Context(), seller.Seller.ID); len(limits) != 1 {
+		t.Errorf("refused commands changed the limits: %+v", limits)
+	}
 }

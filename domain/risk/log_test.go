@@ -268,3 +268,25 @@ default: {outcome: accept, reason: {code: ok, en: "OK.", de: "OK.", nl: "OK."}}
 		}
 	}
 }
+
+// A seller's limits reach the rules as seller.limits.
+func TestSellerLimitsReachTheRules(t *testing.T) {
+	s := newLogStack(t, `version: limits-1
+rules:
+  - id: seller-cap
+    when: '"max_offer_net" in seller.limits && offer.total_net > seller.limits.max_offer_net'
+    outcome: manual
+    reason: {code: seller_limit, en: "Above.", de: "Darüber.", nl: "Erboven."}
+default: {outcome: accept, reason: {code: ok, en: "OK.", de: "OK.", nl: "OK."}}
+`, "")
+	if l, _ := s.decide(t, s.offer(t, 200_000, "DE555555555")); l.Decision.Outcome != risk.Accept || len(l.Snapshot.Seller.Limits) != 0 {
+		t.Errorf("without a limit: %+v", l)
+	}
+	if err := s.store.SetSellerRiskLimit(t.Context(), dbgen.SetSellerRiskLimitParams{SellerID: s.seller, Name: "max_offer_net", Amount: 150_000}); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := s.decide(t, s.offer(t, 200_000, "DE555555555"))
+	if l.Decision.Outcome != risk.Manual || l.Decision.RuleID != "seller-cap" || l.Snapshot.Seller.Limits["max_offer_net"] != 150_000 {
+		t.Errorf("with a limit of 150000: %+v", l)
+	}
+}

@@ -1,10 +1,15 @@
 package risk
 
 import (
+	"bytes"
+	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // ruleFile writes a rule set file of one rule declining above limit.
@@ -91,4 +96,57 @@ func TestReloadKeepsThePreviousSetWhenTheFileIsBad(t *testing.T) {
 	if _, err := p.Reload(); err == nil || p.Live().Version != "v3" {
 		t.Errorf("a removed file: %v, in force %s", err, p.Live().Version)
 	}
+}
+
+// A running worker's watch loads a changed file and, when the next change
+// does not compile, logs its refusal and keeps the set in force.
+func TestWatchReloadsTheFiles(t *testing.T) {
+	c := settings()
+	c.RulesFile = filepath.Join(t.TempDir(), "live.yaml")
+	ruleFile(t, c.RulesFile, "v1", "100")
+	p, err := LoadPolicy(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	ctx, stop := context.WithCancel(t.Context())
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		p.Watch(ctx, 10*time.Millisecond, slog.New(slog.NewTextHandler(&logs, nil)))
+	}()
+	defer func() { stop(); <-watched }()
+	until := func(what string, done func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !done(); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s did not happen; logged:\n%s", what, logs.String())
+			}
+		}
+	}
+	ruleFile(t, c.RulesFile, "v2", "200")
+	until("loading v2", func() bool { return p.Live().Version == "v2" })
+	ruleFile(t, c.RulesFile, "v3", "nonsense")
+	until("refusing v3", func() bool { return strings.Contains(logs.String(), "risk rule set refused") })
+	if p.Live().Version != "v2" || !strings.Contains(logs.String(), "risk rule set loaded") {
+		t.Errorf("in force %s; logged:\n%s", p.Live().Version, logs.String())
+	}
+}
+
+// syncBuffer is a buffer a logger writes from another goroutine.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
