@@ -15,7 +15,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/csvimport"
-	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/risk"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 )
@@ -59,6 +59,10 @@ func New(d Deps) (*Activities, error) {
 		return nil, err
 	}
 	importer := catalog.Importer{Policy: catalog.NewPolicy(d.Config)}
+	policy, err := risk.LoadPolicy(d.Config.Risk)
+	if err != nil {
+		return nil, err
+	}
 	return &Activities{
 		Sandbox:        &SandboxFixtures{Store: d.Store, Importer: importer, Driver: d.Fixtures},
 		ProductImports: &ProductImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
@@ -76,7 +80,7 @@ func New(d Deps) (*Activities, error) {
 		},
 		Offers: &Offers{
 			Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters,
-			Risk: offers.NewRiskRules(d.Config.Risk), Logger: d.Logger, Metrics: d.Metrics,
+			Risk: policy, Logger: d.Logger, Metrics: d.Metrics,
 		},
 		Orders:                &Orders{Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Logger: d.Logger, Metrics: d.Metrics},
 		MaxConcurrentAttempts: d.Config.Webhooks.MaxConcurrentAttempts,

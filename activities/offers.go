@@ -13,6 +13,7 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/risk"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 )
@@ -25,9 +26,10 @@ type Offers struct {
 	Dispatcher *webhook.Dispatcher
 	Views      Views
 	Starters   Starters
-	Risk       offers.RiskRules
-	Logger     *slog.Logger
-	Metrics    *telemetry.Metrics
+	// Risk decides the offers under review in production.
+	Risk    *risk.Policy
+	Logger  *slog.Logger
+	Metrics *telemetry.Metrics
 }
 
 // OfferRef names an offer to an activity that needs nothing else.
@@ -117,12 +119,17 @@ func refuseTakenReference(err error, reference string) error {
 // new status.
 func (a *Offers) Transition(ctx context.Context, in OfferTransition) error {
 	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
-		row, already, err := moveOffer(ctx, q, fx, in)
-		if err != nil || already {
-			return err
-		}
-		return a.emitOfferEvent(fx.emit, row, in.Event)
+		return a.transition(ctx, q, fx, in)
 	})
+}
+
+// transition is Transition inside a transaction.
+func (a *Offers) transition(ctx context.Context, q *dbgen.Queries, fx *effects, in OfferTransition) error {
+	row, already, err := moveOffer(ctx, q, fx, in)
+	if err != nil || already {
+		return err
+	}
+	return a.emitOfferEvent(fx.emit, row, in.Event)
 }
 
 // Accept accepts an offer and creates its order in the same transaction:
@@ -131,32 +138,37 @@ func (a *Offers) Transition(ctx context.Context, in OfferTransition) error {
 // order.created).
 func (a *Offers) Accept(ctx context.Context, in OfferAcceptance) (OfferAccepted, error) {
 	var result OfferAccepted
-	o := in.Offer
-	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
-		row, already, err := moveOffer(ctx, q, fx, o)
-		if err != nil {
-			return err
-		}
-		if already {
-			existing, err := q.GetOrderByOffer(ctx, dbgen.GetOrderByOfferParams{SellerID: o.SellerID, OfferID: o.OfferID})
-			result.OrderID = existing.ID
-			return err
-		}
-		result.OrderID = uuid.Must(uuid.NewV7())
-		if err := createOrder(ctx, q, result.OrderID, row); err != nil {
-			return err
-		}
-		fx.moved(orderEntity, "", string(in.OrderStatus))
-		if err := a.emitOfferEvent(fx.emit, row, o.Event); err != nil {
-			return err
-		}
-		stored, err := orders.Load(ctx, q, o.SellerID, result.OrderID)
-		if err != nil {
-			return err
-		}
-		return emitOrder(fx.emit, a.Views, stored, in.OrderEvent, in.OrderStatus)
+	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) (err error) {
+		result, err = a.accept(ctx, q, fx, in)
+		return err
 	})
 	return result, err
+}
+
+// accept is Accept inside a transaction.
+func (a *Offers) accept(ctx context.Context, q *dbgen.Queries, fx *effects, in OfferAcceptance) (OfferAccepted, error) {
+	o := in.Offer
+	row, already, err := moveOffer(ctx, q, fx, o)
+	if err != nil {
+		return OfferAccepted{}, err
+	}
+	if already {
+		existing, err := q.GetOrderByOffer(ctx, dbgen.GetOrderByOfferParams{SellerID: o.SellerID, OfferID: o.OfferID})
+		return OfferAccepted{OrderID: existing.ID}, err
+	}
+	result := OfferAccepted{OrderID: uuid.Must(uuid.NewV7())}
+	if err := createOrder(ctx, q, result.OrderID, row); err != nil {
+		return result, err
+	}
+	fx.moved(orderEntity, "", string(in.OrderStatus))
+	if err := a.emitOfferEvent(fx.emit, row, o.Event); err != nil {
+		return result, err
+	}
+	stored, err := orders.Load(ctx, q, o.SellerID, result.OrderID)
+	if err != nil {
+		return result, err
+	}
+	return result, emitOrder(fx.emit, a.Views, stored, in.OrderEvent, in.OrderStatus)
 }
 
 func createOrder(ctx context.Context, q *dbgen.Queries, orderID uuid.UUID, row dbgen.Offer) error {
@@ -221,15 +233,6 @@ func (a *Offers) StartOrder(ctx context.Context, in OrderStart) error {
 		return err
 	}
 	return a.Starters.StartOrder(ctx, in, row.SellerOfferReference)
-}
-
-// ReviewRisk applies the production risk rules to an offer.
-func (a *Offers) ReviewRisk(ctx context.Context, ref OfferRef) (offers.ReviewResult, error) {
-	o, err := offers.Load(ctx, a.Store.Queries, ref.SellerID, ref.OfferID)
-	if err != nil {
-		return offers.ReviewResult{}, err
-	}
-	return a.Risk.Review(o.Document), nil
 }
 
 // moveOffer changes an offer's status only from the expected one. It

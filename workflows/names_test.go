@@ -48,7 +48,7 @@ func TestRegisteredNames(t *testing.T) {
 		"catalog": {{"ImportProducts", "ImportCSV"}, {"catalog.RunProductImport", "catalog.FailProductImport",
 			"catalog.ProcessCSVImport", "catalog.SetCSVImportStatus", "catalog.ExpireCSVUpload", "catalog.WriteCSVImportErrors"}},
 		"offers": {{"Offer"}, {"offer.Create", "offer.Transition", "offer.Accept", "offer.Edit", "offer.StartOffer",
-			"offer.StartOrder", "offer.ReviewRisk", "offer.ChangeCheckout", "offer.Submit"}},
+			"offer.StartOrder", "offer.ReviewRisk", "offer.Review", "offer.ChangeCheckout", "offer.Submit"}},
 		"orders":   {{"Order"}, {"order.Transition", "order.Confirm", "order.Ship"}},
 		"webhooks": {{"Deliver"}, {"webhook.SendAttempt", "webhook.RecordAttempt"}},
 	}

@@ -5,6 +5,7 @@
 package workflows
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 
@@ -91,10 +92,13 @@ type Deps struct {
 	Metrics *telemetry.Metrics
 }
 
-// Workers are the workers of one process and its webhook relay.
+// Workers are the workers of one process, its webhook relay and the
+// watch of its risk rule files.
 type Workers struct {
 	workers []worker.Worker
 	relay   *webhook.Relay
+	watch   func(context.Context)
+	stop    context.CancelFunc
 }
 
 // NewWorkers creates a worker for every task queue and the relay that
@@ -109,7 +113,11 @@ func NewWorkers(c client.Client, d Deps) (*Workers, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := Workers{relay: webhook.NewRelay(dispatcher, d.Config.Webhooks.RelayInterval, d.Config.Webhooks.RelayGrace, d.Logger)}
+	ws := Workers{
+		relay: webhook.NewRelay(dispatcher, d.Config.Webhooks.RelayInterval, d.Config.Webhooks.RelayGrace, d.Logger),
+		watch: func(ctx context.Context) { acts.Offers.Risk.Watch(ctx, d.Config.Risk.ReloadInterval, d.Logger) },
+		stop:  func() {},
+	}
 	for _, q := range queues(acts) {
 		opts := q.options
 		// Activities are registered and called under explicit names
@@ -123,8 +131,8 @@ func NewWorkers(c client.Client, d Deps) (*Workers, error) {
 	return &ws, nil
 }
 
-// Start starts polling every queue and the relay; on error the workers
-// already started are stopped.
+// Start starts polling every queue, the relay and the watch of the risk
+// rule files; on error the workers already started are stopped.
 func (ws *Workers) Start() error {
 	for i, w := range ws.workers {
 		if err := w.Start(); err != nil {
@@ -135,12 +143,16 @@ func (ws *Workers) Start() error {
 		}
 	}
 	ws.relay.Start()
+	ctx, stop := context.WithCancel(context.Background())
+	ws.stop = stop
+	go ws.watch(ctx)
 	return nil
 }
 
-// Stop stops the relay and every worker, letting running activities
-// finish within the worker's stop timeout.
+// Stop stops the watch, the relay and every worker, letting running
+// activities finish within the worker's stop timeout.
 func (ws *Workers) Stop() {
+	ws.stop()
 	ws.relay.Stop()
 	for _, w := range ws.workers {
 		w.Stop()

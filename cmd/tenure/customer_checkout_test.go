@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/internal/testing/customerclient"
 	"github.com/tenurehq/tenure/internal/testing/sellerclient"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
@@ -24,11 +25,18 @@ type checkoutStack struct {
 	apiURL   string
 	receiver *testenv.Receiver
 	env      []string
+	store    *db.Store
 }
 
 var server = sellerclient.Product{Source: "sku", Reference: "server", Net: 500000, Currency: "EUR"}
 
 func newCheckoutStack(t *testing.T, env config.Environment) checkoutStack {
+	t.Helper()
+	return newCheckoutStackWith(t, env)
+}
+
+// newCheckoutStackWith is newCheckoutStack with its configuration tuned.
+func newCheckoutStackWith(t *testing.T, env config.Environment, tune ...func(*config.Config)) checkoutStack {
 	t.Helper()
 	cfg := testenv.Config(t)
 	cfg.Environment = env
@@ -37,6 +45,9 @@ func newCheckoutStack(t *testing.T, env config.Environment) checkoutStack {
 	cfg.Risk.AutoAcceptAmount = 1_000_000
 	cfg.IDV.AmountThreshold = 100_000_000
 	cfg.Webhooks.AllowPrivateAddresses = true
+	for _, f := range tune {
+		f(cfg)
+	}
 	databaseURL := testenv.DatabaseURL(t)
 	store := testenv.Connect(t, databaseURL, 6)
 	namespace := testenv.Namespace(t)
@@ -45,7 +56,7 @@ func newCheckoutStack(t *testing.T, env config.Environment) checkoutStack {
 	apiURL := testenv.API(t, cfg, store, tc)
 
 	client, rcv := serverSeller(t, store, cfg, apiURL, "Checkout Shop")
-	return checkoutStack{seller: client, apiURL: apiURL, receiver: rcv, env: append(os.Environ(),
+	return checkoutStack{seller: client, apiURL: apiURL, receiver: rcv, store: store, env: append(os.Environ(),
 		"TENURE_DATABASE_URL="+databaseURL,
 		"TENURE_TEMPORAL_ADDRESS="+testenv.TemporalAddress(t),
 		"TENURE_TEMPORAL_NAMESPACE="+namespace,

@@ -41,6 +41,7 @@ func rootCommand() *cobra.Command {
 		migrateCommand(file),
 		sellersCommand(file),
 		offersCommand(file),
+		riskCommand(file),
 		leadsCommand(file),
 		temporalCLICommand(file),
 	)

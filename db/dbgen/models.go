@@ -293,6 +293,28 @@ type RentalContract struct {
 	CreatedAt      time.Time
 }
 
+type RiskDecision struct {
+	ID                   uuid.UUID
+	OfferID              uuid.UUID
+	SellerID             uuid.UUID
+	SnapshotVersion      int32
+	Snapshot             []byte
+	CompanyKeys          []string
+	Currency             string
+	ReservedNet          int64
+	RuleSetVersion       string
+	Outcome              string
+	RuleID               string
+	Reason               []byte
+	Error                string
+	ShadowRuleSetVersion *string
+	ShadowOutcome        *string
+	ShadowRuleID         *string
+	ShadowReason         []byte
+	ShadowError          *string
+	DecidedAt            time.Time
+}
+
 type Seller struct {
 	ID                     uuid.UUID
 	Name                   string
@@ -318,6 +340,13 @@ type SellerCredential struct {
 	CreatedAt  time.Time
 	RotatedAt  *time.Time
 	Generation int32
+}
+
+type SellerRiskLimit struct {
+	SellerID  uuid.UUID
+	Name      string
+	Amount    int64
+	UpdatedAt time.Time
 }
 
 type Shipment struct {

@@ -16,10 +16,12 @@ import (
 //   - 1: the offer's own document.
 //   - 2: adds the end customer's checkout (choices, data, agreement);
 //     version 1 documents have none and decode unchanged.
+//   - 3: adds the risk rules' decision (risk_review); older documents
+//     have none and decode unchanged.
 //
 // A later version that changes the meaning of a key upcasts older ones in
 // Document.UnmarshalJSON.
-const DocumentVersion = 2
+const DocumentVersion = 3
 
 // Document is what an offer says, priced when it was made: its customer,
 // shipping, lines with their contract terms, pricing and links. What its
@@ -40,6 +42,9 @@ type Document struct {
 	Pricing  *Pricing          `json:"pricing_overview,omitempty"`
 	// Checkout is what the end customer did at checkout; nil until then.
 	Checkout *CustomerSide `json:"checkout,omitempty"`
+	// RiskReview is the production risk rules' decision, stored with it;
+	// nil until they decided (and in the sandbox).
+	RiskReview *RiskReview `json:"risk_review,omitempty"`
 }
 
 // Customer is the company an offer is made for and the person who checks

@@ -108,6 +108,18 @@ func SubmissionRow(o Stored, from, to Status, a Agreement) (dbgen.SubmitOfferChe
 	}, nil
 }
 
+// RiskReviewRow is the update that stores the risk rules' decision in the
+// document of an offer under review.
+func RiskReviewRow(o Stored, r RiskReview) (dbgen.SetOfferRiskReviewParams, error) {
+	doc := o.Document
+	doc.RiskReview = &r
+	raw, err := doc.asCurrentVersion()
+	if err != nil {
+		return dbgen.SetOfferRiskReviewParams{}, err
+	}
+	return dbgen.SetOfferRiskReviewParams{SellerID: o.Row.SellerID, ID: o.Row.ID, Document: raw}, nil
+}
+
 // asCurrentVersion encodes a document read back from a row, perhaps of an
 // older version, as the current version: the changes above add what only
 // it has.

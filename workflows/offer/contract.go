@@ -39,7 +39,10 @@ type Input struct {
 //	1: the creation window's timer is started only when no creation
 //	   update came with the start; a deadline's timer is cancelled when
 //	   the status changes first.
-const Revision = 1
+//	2: the risk rules' decision is made and acted on in one local
+//	   activity (Review) under the guard, instead of ReviewRisk followed
+//	   by the acceptance or the decline.
+const Revision = 2
 
 // State is what the workflow knows between events; it survives
 // continue-as-new.

@@ -11,5 +11,5 @@ import (
 // of TaskQueue.
 func Register(r worker.Registry, a *activities.Offers) {
 	r.RegisterWorkflow(Offer)
-	call.Register(r, a.Create, a.Transition, a.Accept, a.Edit, a.StartOffer, a.StartOrder, a.ReviewRisk, a.ChangeCheckout, a.Submit)
+	call.Register(r, a.Create, a.Transition, a.Accept, a.Edit, a.StartOffer, a.StartOrder, a.ReviewRisk, a.Review, a.ChangeCheckout, a.Submit)
 }

@@ -323,6 +323,9 @@ var errRaceLost = temporal.NewApplicationError("the status changed before the de
 // review applies the production risk rules once; an operator's decision
 // that arrived meanwhile wins.
 func (w *offerWorkflow) review(ctx workflow.Context) error {
+	if w.input.Revision >= 2 {
+		return w.reviewInOneStep(ctx)
+	}
 	r, err := entity.PersistResult(ctx, a.ReviewRisk, w.ref())
 	if err != nil {
 		return err
@@ -335,6 +338,41 @@ func (w *offerWorkflow) review(ctx workflow.Context) error {
 			return err
 		case offers.DecisionDecline:
 			return w.move(ctx, RulesDecline, nil)
+		default:
+			w.state.DecideBy = workflow.Now(ctx).Add(r.ManualDeadline)
+			return nil
+		}
+	})
+	if w.state.Status != offers.PendingReview {
+		return nil // decided, by the rules or by someone faster
+	}
+	return err
+}
+
+// reviewInOneStep has the risk rules decide and acts on their decision in
+// one transaction (a.Review), under the guard, so an operator's decision
+// either comes first (and the rules do not run) or waits for it.
+func (w *offerWorkflow) reviewInOneStep(ctx workflow.Context) error {
+	err := w.guard.Do(ctx, func() error { return w.validate(Accept) }, func(ctx workflow.Context) error {
+		opening := order.Opening()
+		in := activities.OfferReview{
+			Accept:  activities.OfferAcceptance{Offer: w.transition(RulesAccept, nil), OrderStatus: opening.To, OrderEvent: opening.Event},
+			Decline: w.transition(RulesDecline, nil),
+		}
+		r, err := entity.PersistResult(ctx, a.Review, in)
+		if err != nil {
+			return err
+		}
+		w.state.Reviewed = true
+		switch r.Outcome {
+		case offers.DecisionAccept:
+			w.orderID = r.OrderID
+			if err := w.moved(ctx, RulesAccept, in.Accept.Offer); err != nil {
+				return err
+			}
+			return entity.Persist(ctx, a.StartOrder, activities.OrderStart{OrderID: r.OrderID, SellerID: w.input.SellerID})
+		case offers.DecisionDecline:
+			return w.moved(ctx, RulesDecline, in.Decline)
 		default:
 			w.state.DecideBy = workflow.Now(ctx).Add(r.ManualDeadline)
 			return nil

@@ -28,7 +28,8 @@ type fakes struct {
 	edits       []activities.OfferEdit
 	startedOffs []activities.OfferStart
 	startedOrds []activities.OrderStart
-	decision    offers.ReviewResult
+	decision    offers.Decision
+	reviews     []activities.OfferReview
 	orderID     uuid.UUID
 }
 
@@ -63,8 +64,13 @@ func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
 		f.startedOrds = append(f.startedOrds, in)
 		return nil
 	})
-	env.OnActivity(a.ReviewRisk, mockAny, mockAny).Return(func(context.Context, activities.OfferRef) (offers.ReviewResult, error) {
-		return f.decision, nil
+	env.OnActivity(a.Review, mockAny, mockAny).Return(func(_ context.Context, in activities.OfferReview) (activities.OfferReviewed, error) {
+		f.reviews = append(f.reviews, in)
+		out := activities.OfferReviewed{Outcome: f.decision, ManualDeadline: 48 * time.Hour}
+		if f.decision == offers.DecisionAccept {
+			out.OrderID = f.orderID
+		}
+		return out, nil
 	})
 	return env, f
 }
@@ -343,17 +349,20 @@ func TestResumesFromCarriedState(t *testing.T) {
 	}
 }
 
+// The rules' decision and its effect are one activity (Review), which is
+// given the table's rows for both verdicts; the workflow follows what it
+// answers.
 func TestProductionRiskReview(t *testing.T) {
 	cases := []struct {
 		name     string
-		decision offers.ReviewResult
+		decision offers.Decision
 		operator string
 		want     offers.Status
 	}{
-		{"rules accept", offers.ReviewResult{Decision: offers.DecisionAccept}, "", offers.Accepted},
-		{"rules decline", offers.ReviewResult{Decision: offers.DecisionDecline}, "", offers.Declined},
-		{"operator accepts", offers.ReviewResult{Decision: offers.DecisionManual, ManualDeadline: 48 * time.Hour}, Accept.Update, offers.Accepted},
-		{"deadline passes", offers.ReviewResult{Decision: offers.DecisionManual, ManualDeadline: 48 * time.Hour}, "", offers.Declined},
+		{"rules accept", offers.DecisionAccept, "", offers.Accepted},
+		{"rules decline", offers.DecisionDecline, "", offers.Declined},
+		{"operator accepts", offers.DecisionManual, Accept.Update, offers.Accepted},
+		{"deadline passes", offers.DecisionManual, "", offers.Declined},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -373,6 +382,16 @@ func TestProductionRiskReview(t *testing.T) {
 			}
 			if tc.name == "deadline passes" && env.Now().Sub(start) < 48*time.Hour {
 				t.Errorf("declined after %s, before the deadline", env.Now().Sub(start))
+			}
+			if len(f.reviews) != 1 {
+				t.Fatalf("the rules ran %d times", len(f.reviews))
+			}
+			r := f.reviews[0]
+			if r.Accept.Offer.To != offers.Accepted || r.Decline.To != offers.Declined || r.Accept.Offer.From != offers.PendingReview {
+				t.Errorf("the review was not given the table's rows: %+v", r)
+			}
+			if tc.decision == offers.DecisionAccept && (len(f.accepted) != 0 || len(f.startedOrds) != 1 || f.startedOrds[0].OrderID != f.orderID) {
+				t.Errorf("the rules' acceptance is the review's: accepted again %+v, orders started %+v", f.accepted, f.startedOrds)
 			}
 		})
 	}

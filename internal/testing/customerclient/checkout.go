@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -41,6 +42,8 @@ type Customer struct {
 	offerID    string
 	shared     string
 	bearer     string
+	// company replaces EndCustomer when set (AsCompany).
+	company map[string]any
 }
 
 // Open reads an offer's checkout link (…/checkout/offers/{id}?token=…);
@@ -57,6 +60,9 @@ func Open(httpClient *http.Client, apiURL, checkoutURL string) (*Customer, error
 	}
 	return &Customer{httpClient: httpClient, baseURL: apiURL, offerID: id, shared: u.Query().Get("token")}, nil
 }
+
+// OfferID is the id of the customer's offer.
+func (c *Customer) OfferID() string { return c.offerID }
 
 // Choice is how the customer takes every line: rented over Months with
 // every service it offers, or paid now when Months is 0 (or the line
@@ -109,7 +115,7 @@ func (c *Customer) Prepare(ctx context.Context, choice Choice) (time.Time, error
 	for _, step := range []struct {
 		path string
 		body any
-	}{{"/customize-terms-services", choicesFor(o, choice)}, {"/end-customer-info", EndCustomer}, {"/update-shipping-address", ShippingAddress}} {
+	}{{"/customize-terms-services", choicesFor(o, choice)}, {"/end-customer-info", c.endCustomer()}, {"/update-shipping-address", ShippingAddress}} {
 		if err := c.call(ctx, http.MethodPut, step.path, step.body, nil); err != nil {
 			return time.Time{}, err
 		}
@@ -125,6 +131,23 @@ var EndCustomer = map[string]any{
 		"billing_address": map[string]any{"line1": "Invalidenstr. 1", "postal_code": "10115", "city": "Berlin", "country_code": "DE"},
 	},
 	"end_user": map[string]any{"first_name": "Berta", "last_name": "Kunde", "phone_country_code": "DE", "phone_national_number": "030 1234567"},
+}
+
+// AsCompany makes the customer check out for another company than
+// EndCustomer's: the same buyer and address, with this name, VAT id and
+// registration number.
+func (c *Customer) AsCompany(name, vat, registration string) {
+	company := maps.Clone(EndCustomer["end_customer"].(map[string]any))
+	company["name"], company["vat_number"], company["company_registration_number"] = name, vat, registration
+	c.company = map[string]any{"end_customer": company, "end_user": EndCustomer["end_user"]}
+}
+
+// endCustomer is what the customer tells of themselves at checkout.
+func (c *Customer) endCustomer() map[string]any {
+	if c.company != nil {
+		return c.company
+	}
+	return EndCustomer
 }
 
 // ShippingAddress is where the customer's goods go.

@@ -1,0 +1,92 @@
+package activities
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/risk"
+)
+
+// OfferReview asks the production risk rules to decide an offer under
+// review and to act on the decision in the same transaction: Accept when
+// they accept, Decline when they decline, nothing more when they leave the
+// offer to an operator. The workflow's table gives both transitions.
+type OfferReview struct {
+	Accept  OfferAcceptance
+	Decline OfferTransition
+}
+
+// OfferReviewed is what the risk rules decided and what came of it.
+type OfferReviewed struct {
+	Outcome offers.Decision
+	// ManualDeadline is how long an operator has (outcome manual).
+	ManualDeadline time.Duration
+	// OrderID is the order an accepted offer became.
+	OrderID uuid.UUID
+}
+
+// Review decides an offer under review by the risk rules and acts on the
+// decision, all in one transaction: the decision log's row with its
+// snapshot and the reservation of the company's exposure (risk.Decide),
+// the decision in the offer's document, and the acceptance (with the
+// order) or the decline with its event. A retried activity finds the
+// logged decision and acts on nothing twice.
+func (a *Offers) Review(ctx context.Context, in OfferReview) (OfferReviewed, error) {
+	out := OfferReviewed{ManualDeadline: a.Risk.ManualDeadline}
+	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
+		decision, err := a.decide(ctx, q, in.Decline.SellerID, in.Decline.OfferID)
+		if err != nil {
+			return err
+		}
+		out.Outcome = decision
+		switch decision {
+		case risk.Accept:
+			accepted, err := a.accept(ctx, q, fx, in.Accept)
+			out.OrderID = accepted.OrderID
+			return err
+		case risk.Decline:
+			return a.transition(ctx, q, fx, in.Decline)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ReviewRisk decides an offer under review by the risk rules, logging the
+// decision and storing it in the offer's document, and answers it; the
+// workflow acts on it in a transaction of its own. Only offer workflows
+// started before revision 2 call it (Review replaces it).
+func (a *Offers) ReviewRisk(ctx context.Context, ref OfferRef) (offers.ReviewResult, error) {
+	var result offers.ReviewResult
+	err := a.Store.InTx(ctx, func(q *dbgen.Queries) error {
+		decision, err := a.decide(ctx, q, ref.SellerID, ref.OfferID)
+		result = offers.ReviewResult{Decision: decision, ManualDeadline: a.Risk.ManualDeadline}
+		return err
+	})
+	return result, err
+}
+
+// decide has the risk rules decide an offer in the transaction q, which
+// logs the decision, and stores it in the offer's document; a decision
+// already logged is answered as it was.
+func (a *Offers) decide(ctx context.Context, q *dbgen.Queries, sellerID, offerID uuid.UUID) (offers.Decision, error) {
+	o, err := offers.Load(ctx, q, sellerID, offerID)
+	if err != nil {
+		return "", err
+	}
+	logged, already, err := risk.Decide(ctx, q, a.Risk, o)
+	if err != nil || already {
+		return logged.Decision.Outcome, err
+	}
+	a.Logger.InfoContext(ctx, "risk decision", "offer", offerID, "outcome", logged.Decision.Outcome, "rule", logged.Decision.RuleID,
+		"reason", logged.Decision.Reason.Code, "rule_set", logged.Decision.RuleSetVersion)
+	row, err := offers.RiskReviewRow(o, logged.Review())
+	if err != nil {
+		return "", err
+	}
+	return logged.Decision.Outcome, q.SetOfferRiskReview(ctx, row)
+}

@@ -1,0 +1,61 @@
+-- name: LockRiskCompanyKey :exec
+-- Serialises the decisions of one company (one of its keys) until the
+-- transaction ends: its exposure is read and reserved by one at a time.
+SELECT pg_advisory_xact_lock(hashtextextended('tenure-risk-company:' || sqlc.arg(key)::text, 0));
+
+-- name: CompanyExposure :one
+-- What a company (any of its keys) owes or has asked for in a currency:
+-- the reservations of its offers under review or accepted whose order was
+-- not canceled or rejected. The one query of exposure: contracts' open
+-- installments join it here once they are stored.
+SELECT coalesce(sum(d.reserved_net), 0)::bigint AS open_net, count(*) AS offers
+FROM risk_decisions d
+JOIN offers o ON o.id = d.offer_id
+WHERE d.company_keys && sqlc.arg(keys)::text[]
+  AND d.reserved_net > 0
+  AND d.currency = sqlc.arg(currency)
+  AND o.status IN ('pending_review', 'accepted')
+  AND NOT EXISTS (SELECT 1 FROM orders r WHERE r.offer_id = d.offer_id AND r.status IN ('canceled', 'rejected'));
+
+-- name: InsertRiskDecision :one
+INSERT INTO risk_decisions (id, offer_id, seller_id, snapshot_version, snapshot, company_keys, currency, reserved_net,
+                            rule_set_version, outcome, rule_id, reason, error,
+                            shadow_rule_set_version, shadow_outcome, shadow_rule_id, shadow_reason, shadow_error)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+RETURNING decided_at;
+
+-- name: GetRiskDecisionByOffer :one
+SELECT * FROM risk_decisions WHERE offer_id = $1;
+
+-- name: ListRiskDecisionsSince :many
+-- The decision log from since on, in the order it was written, a page
+-- after the decision (after_at, after_id).
+SELECT * FROM risk_decisions
+WHERE decided_at >= sqlc.arg(since)::timestamptz
+  AND (decided_at, id) > (sqlc.arg(after_at)::timestamptz, sqlc.arg(after_id)::uuid)
+ORDER BY decided_at, id
+LIMIT sqlc.arg(page_size);
+
+-- name: ListRiskDecisionsByOutcome :many
+-- The newest decisions of an outcome since a time, for operators.
+SELECT d.*, o.status AS offer_status, o.seller_offer_reference
+FROM risk_decisions d
+JOIN offers o ON o.id = d.offer_id
+WHERE d.outcome = sqlc.arg(outcome) AND d.decided_at >= sqlc.arg(since)::timestamptz
+ORDER BY d.decided_at DESC, d.id DESC
+LIMIT sqlc.arg(page_size);
+
+-- name: SetOfferRiskReview :exec
+-- Stores the rules' decision in the document of an offer under review.
+UPDATE offers SET document = sqlc.arg(document), updated_at = now()
+WHERE seller_id = sqlc.arg(seller_id) AND id = sqlc.arg(id) AND status = 'pending_review';
+
+-- name: ListSellerRiskLimits :many
+SELECT * FROM seller_risk_limits WHERE seller_id = $1 ORDER BY name;
+
+-- name: SetSellerRiskLimit :exec
+INSERT INTO seller_risk_limits (seller_id, name, amount) VALUES ($1, $2, $3)
+ON CONFLICT (seller_id, name) DO UPDATE SET amount = excluded.amount, updated_at = now();
+
+-- name: DeleteSellerRiskLimit :execrows
+DELETE FROM seller_risk_limits WHERE seller_id = $1 AND name = $2;
