@@ -1,6 +1,7 @@
 package sepa
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -94,12 +95,14 @@ func CollectionID(installment uuid.UUID, attempt int) (EndToEndID, error) {
 // end-to-end id CollectionID made.
 func ParseCollectionID(id EndToEndID) (uuid.UUID, int, error) {
 	refused := fmt.Errorf("%q is not an end-to-end id of a Tenure collection", id)
-	hex, number, found := strings.Cut(string(id), "-")
-	if !found || len(hex) != 32 || hex != strings.ToUpper(hex) {
+	digits, number, found := strings.Cut(string(id), "-")
+	if !found || len(digits) != 32 || digits != strings.ToUpper(digits) {
 		return uuid.UUID{}, 0, refused
 	}
-	installment, err := uuid.Parse(hex)
-	if err != nil {
+	// The id's 32 hexadecimal digits are the installment's 16 bytes, not
+	// a record id as the APIs spell it (package recordid).
+	var installment uuid.UUID
+	if _, err := hex.Decode(installment[:], []byte(digits)); err != nil {
 		return uuid.UUID{}, 0, refused
 	}
 	attempt, err := strconv.Atoi(number)
