@@ -73,28 +73,6 @@ func (q *Queries) CreateRentalContract(ctx context.Context, arg CreateRentalCont
 	return err
 }
 
-const getContractDelivery = `-- name: GetContractDelivery :one
-SELECT count(*) FILTER (WHERE a.status <> 'shipped') AS unshipped,
-       max(s.created_at)::timestamptz AS last_shipped_at
-FROM order_assets a
-LEFT JOIN shipments s ON s.id = a.shipment_id
-WHERE a.contract_id = $1
-`
-
-type GetContractDeliveryRow struct {
-	Unshipped     int64
-	LastShippedAt time.Time
-}
-
-// Whether a contract's assets are all shipped, and when the last shipment
-// of them was recorded.
-func (q *Queries) GetContractDelivery(ctx context.Context, contractID *uuid.UUID) (GetContractDeliveryRow, error) {
-	row := q.db.QueryRow(ctx, getContractDelivery, contractID)
-	var i GetContractDeliveryRow
-	err := row.Scan(&i.Unshipped, &i.LastShippedAt)
-	return i, err
-}
-
 const getContractRecord = `-- name: GetContractRecord :one
 SELECT c.id, c.order_id, c.seller_id, c.line_position, c.product_id, c.quantity, c.start_date, c.duration_months, c.monthly_net, c.monthly_gross, c.currency, c.created_at, c.offer_id, c.seller_offer_reference, c.status, c.tax_rate, c.purchase_net, c.legacy, c.end_date, c.notice_date, c.end_of_term, c.extensions, c.clock_offset_seconds, c.ended_on, c.ended_at, c.updated_at, o.document AS order_document
 FROM rental_contracts c
@@ -279,6 +257,41 @@ func (q *Queries) ListContractRecords(ctx context.Context, arg ListContractRecor
 	return items, nil
 }
 
+const listContractShipments = `-- name: ListContractShipments :many
+SELECT a.id, s.created_at AS shipped_at
+FROM order_assets a
+LEFT JOIN shipments s ON s.id = a.shipment_id
+WHERE a.contract_id = $1
+ORDER BY a.position
+`
+
+type ListContractShipmentsRow struct {
+	ID        uuid.UUID
+	ShippedAt *time.Time
+}
+
+// Each asset of a contract with when its shipment was recorded (NULL
+// while it is not shipped).
+func (q *Queries) ListContractShipments(ctx context.Context, contractID *uuid.UUID) ([]ListContractShipmentsRow, error) {
+	rows, err := q.db.Query(ctx, listContractShipments, contractID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListContractShipmentsRow{}
+	for rows.Next() {
+		var i ListContractShipmentsRow
+		if err := rows.Scan(&i.ID, &i.ShippedAt); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listContractsDeliveredBy = `-- name: ListContractsDeliveredBy :many
 SELECT c.id FROM rental_contracts c
 WHERE c.order_id = $1
@@ -315,8 +328,16 @@ func (q *Queries) ListContractsDeliveredBy(ctx context.Context, arg ListContract
 }
 
 const listLegacyContracts = `-- name: ListLegacyContracts :many
-SELECT id, seller_id, seller_offer_reference FROM rental_contracts WHERE legacy ORDER BY id LIMIT $1
+SELECT id, seller_id, seller_offer_reference FROM rental_contracts
+WHERE legacy AND id > $1
+ORDER BY id
+LIMIT $2
 `
+
+type ListLegacyContractsParams struct {
+	After    uuid.UUID
+	RowLimit int32
+}
 
 type ListLegacyContractsRow struct {
 	ID                   uuid.UUID
@@ -325,9 +346,9 @@ type ListLegacyContractsRow struct {
 }
 
 // Contracts written before contracts ran, whose workflows the backfill
-// starts; their opening clears legacy.
-func (q *Queries) ListLegacyContracts(ctx context.Context, limit int32) ([]ListLegacyContractsRow, error) {
-	rows, err := q.db.Query(ctx, listLegacyContracts, limit)
+// starts, a page after another; their opening clears legacy.
+func (q *Queries) ListLegacyContracts(ctx context.Context, arg ListLegacyContractsParams) ([]ListLegacyContractsRow, error) {
+	rows, err := q.db.Query(ctx, listLegacyContracts, arg.After, arg.RowLimit)
 	if err != nil {
 		return nil, err
 	}

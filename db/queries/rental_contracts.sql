@@ -73,8 +73,11 @@ UPDATE rental_contracts SET clock_offset_seconds = $2, updated_at = now() WHERE 
 
 -- name: ListLegacyContracts :many
 -- Contracts written before contracts ran, whose workflows the backfill
--- starts; their opening clears legacy.
-SELECT id, seller_id, seller_offer_reference FROM rental_contracts WHERE legacy ORDER BY id LIMIT $1;
+-- starts, a page after another; their opening clears legacy.
+SELECT id, seller_id, seller_offer_reference FROM rental_contracts
+WHERE legacy AND id > sqlc.arg(after)
+ORDER BY id
+LIMIT sqlc.arg(row_limit);
 
 -- name: ListOrderContracts :many
 SELECT id, seller_offer_reference FROM rental_contracts WHERE order_id = $1 ORDER BY line_position;
@@ -88,11 +91,11 @@ WHERE c.order_id = sqlc.arg(order_id)
   AND NOT EXISTS (SELECT 1 FROM order_assets a WHERE a.contract_id = c.id AND a.status <> 'shipped')
 ORDER BY c.line_position;
 
--- name: GetContractDelivery :one
--- Whether a contract's assets are all shipped, and when the last shipment
--- of them was recorded.
-SELECT count(*) FILTER (WHERE a.status <> 'shipped') AS unshipped,
-       max(s.created_at)::timestamptz AS last_shipped_at
+-- name: ListContractShipments :many
+-- Each asset of a contract with when its shipment was recorded (NULL
+-- while it is not shipped).
+SELECT a.id, s.created_at AS shipped_at
 FROM order_assets a
 LEFT JOIN shipments s ON s.id = a.shipment_id
-WHERE a.contract_id = $1;
+WHERE a.contract_id = $1
+ORDER BY a.position;

@@ -1,0 +1,68 @@
+package contract
+
+import (
+	"github.com/tenurehq/tenure/domain/contracts"
+	"github.com/tenurehq/tenure/workflows/statemachine"
+)
+
+// step is a change the contract's clock makes on a day: an installment
+// falling due, the notice, the end of the term, another month.
+type step struct {
+	trigger statemachine.Trigger
+	on      contracts.Date
+}
+
+// nextStep is the contract's next change of the clock, if it has one: the
+// earliest of its next installment's due date, its notice date (running),
+// the day after its end date (ending: the return completes or the
+// contract goes on month by month) and the day after its schedule's end
+// (monthly: another month). Of two on the same day, the installment falls
+// due first.
+func nextStep(s State) (step, bool) {
+	p := s.Progress
+	var steps []step
+	add := func(t statemachine.Trigger, on *contracts.Date, days int) {
+		if on != nil {
+			steps = append(steps, step{trigger: t, on: on.AddDays(days)})
+		}
+	}
+	if s.Status.Active() {
+		add(FallDue, p.NextDue, 0)
+	}
+	switch s.Status {
+	case contracts.Running:
+		add(GiveNotice, p.NoticeDate, 0)
+	case contracts.Ending:
+		if p.AllReturned() {
+			add(CompleteReturn, p.EndDate, 1)
+		} else {
+			add(EndWithoutChoice, p.EndDate, 1)
+		}
+	case contracts.Monthly:
+		add(Grow, p.ScheduleEnd, 1)
+	}
+	if len(steps) == 0 {
+		return step{}, false
+	}
+	first := steps[0]
+	for _, st := range steps[1:] {
+		if st.on.Before(first.on) {
+			first = st
+		}
+	}
+	return first, true
+}
+
+// fallingThrough is the last day whose installments fall due in one go
+// when the clock reads today: today, or the day of the next other change if
+// that comes first (the installments due on a notice date fall due before
+// the notice).
+func fallingThrough(s State, today contracts.Date) contracts.Date {
+	through := today
+	without := s
+	without.Progress.NextDue = nil
+	if next, ok := nextStep(without); ok && next.on.Before(through) {
+		through = next.on
+	}
+	return through
+}
