@@ -14,10 +14,10 @@ type step struct {
 
 // nextStep is the contract's next change of the clock, if it has one: the
 // earliest of its next installment's due date, its notice date (running),
-// the day after its end date (ending: the return completes or the
-// contract goes on month by month) and the day after its schedule's end
-// (monthly: another month). Of two on the same day, the installment falls
-// due first.
+// the day after its end date (ending or monthly with every asset back: the
+// return completes; ending otherwise: the contract goes on month by month)
+// and the day after its schedule's end (monthly: another month). Of two on
+// the same day, the installment falls due first.
 func nextStep(s State) (step, bool) {
 	p := s.Progress
 	var steps []step
@@ -29,16 +29,14 @@ func nextStep(s State) (step, bool) {
 	if s.Status.Active() {
 		add(FallDue, p.NextDue, 0)
 	}
-	switch s.Status {
-	case contracts.Running:
+	switch {
+	case s.Status == contracts.Running:
 		add(GiveNotice, p.NoticeDate, 0)
-	case contracts.Ending:
-		if p.AllReturned() {
-			add(CompleteReturn, p.EndDate, 1)
-		} else {
-			add(EndWithoutChoice, p.EndDate, 1)
-		}
-	case contracts.Monthly:
+	case (s.Status == contracts.Ending || s.Status == contracts.Monthly) && p.AllReturned():
+		add(CompleteReturn, p.EndDate, 1)
+	case s.Status == contracts.Ending:
+		add(EndWithoutChoice, p.EndDate, 1)
+	case s.Status == contracts.Monthly:
 		add(Grow, p.ScheduleEnd, 1)
 	}
 	if len(steps) == 0 {

@@ -283,3 +283,24 @@ func TestThirtySixMonthsWithAnExtension(t *testing.T) {
 		t.Errorf("result %+v, %d installments, %d runs", l.result, len(c.Schedule.Installments), len(l.runs)+1)
 	}
 }
+
+// A contract that chose month by month before its end date, and whose
+// assets are all back before it, ends on the day after the end date
+// instead of growing.
+func TestReturnAfterAMonthlyChoice(t *testing.T) {
+	l := newLife(t, "2026-01-31", laptops)
+	l.shipped(on(t, "2026-01-31"), "SN-1", "SN-2")
+	l.send(on(t, "2026-11-10"), contract.ExtendByTerm.Update, contract.ExtendRequest{Mode: contracts.ExtendMonthly})
+	back := l.send(on(t, "2026-12-15"), contract.RecordReturn.Update, contract.ReturnRequest{Assets: []activities.ReturnedAsset{
+		{SerialNumber: "SN-1", TrackingURL: "https://tracking.example/back/1"}, {SerialNumber: "SN-2", TrackingURL: "https://tracking.example/back/2"},
+	}})
+	l.run()
+	if got := back.answer(t); got.Status != contracts.Monthly {
+		t.Errorf("the return answered %+v: the contract ends after its end date", got)
+	}
+	c := l.stored()
+	sameKinds(t, l.events(), webhook.ContractStarted, "due×10", webhook.ContractEnding, webhook.ContractExtended, "due×2", webhook.ContractEnded)
+	if l.result.Status != contracts.Returned || c.Outcome.EndedOn != date(t, "2027-01-31") || len(c.Schedule.Installments) != 12 {
+		t.Errorf("result %+v, contract %+v", l.result, c)
+	}
+}
