@@ -15,7 +15,7 @@ CONTRACTS := api/openapi/seller.yaml api/openapi/customer.yaml
 DOCS := web/docs
 SWAGGER_UI_FILES := swagger-ui-bundle.js swagger-ui-bundle.js.LICENSE.txt swagger-ui.css LICENSE NOTICE
 
-.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-customer bench-csv bench-risk record-histories vendor-docs
+.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-customer bench-csv bench-risk bench-contracts record-histories vendor-docs
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -106,6 +106,10 @@ bench-risk: temporal-cli
 	go test -run '^$$' -bench 'BenchmarkEvaluate50Rules' ./domain/risk/
 	go test -run '^$$' -bench 'BenchmarkBacktest|BenchmarkExposureCheck' -benchtime 1x -timeout 30m ./domain/risk/
 	go test -run '^$$' -bench 'BenchmarkAcceptToDecision' -benchtime 1x -timeout 30m ./internal/bench/offerbench/
+
+## bench-contracts: the due-date storm of 10,000 contracts (TENURE_BENCH_CONTRACTS) against bare timer workflows, the worker's memory with them asleep, and the longest history of a 36-month contract with an extension
+bench-contracts: temporal-cli
+	go test -run '^$$' -bench 'BenchmarkDueDateStorm|BenchmarkLongestHistory' -benchtime 1x -timeout 60m ./internal/bench/contractbench/
 
 ## record-histories: record the workflow histories the replay tests replay, and the stored offers and orders with their views, from the current code
 record-histories: temporal-cli

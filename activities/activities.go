@@ -14,6 +14,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/domain/risk"
 	"github.com/tenurehq/tenure/domain/webhook"
@@ -43,13 +44,19 @@ type Activities struct {
 	Deliveries     *Deliveries
 	Offers         *Offers
 	Orders         *Orders
+	Contracts      *Contracts
 	// MaxConcurrentAttempts bounds the webhook attempts the worker runs at once.
 	MaxConcurrentAttempts int
 }
 
 // New builds the activity groups over their dependencies. It fails when
-// the webhook secret key is missing or the blob store cannot be opened.
+// the webhook secret key is missing, the blob store cannot be opened or
+// the contract policy is out of its ranges.
 func New(d Deps) (*Activities, error) {
+	terms, err := contracts.PolicyOf(d.Config.Contracts)
+	if err != nil {
+		return nil, err
+	}
 	bucket, err := csvimport.OpenBucket(context.Background(), d.Config)
 	if err != nil {
 		return nil, err
@@ -59,7 +66,7 @@ func New(d Deps) (*Activities, error) {
 		return nil, err
 	}
 	importer := catalog.Importer{Policy: catalog.NewPolicy(d.Config)}
-	policy, err := risk.LoadPolicy(d.Config.Risk)
+	risks, err := risk.LoadPolicy(d.Config.Risk)
 	if err != nil {
 		return nil, err
 	}
@@ -80,9 +87,10 @@ func New(d Deps) (*Activities, error) {
 		},
 		Offers: &Offers{
 			Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters,
-			Risk: policy, Logger: d.Logger, Metrics: d.Metrics,
+			Risk: risks, Logger: d.Logger, Metrics: d.Metrics,
 		},
-		Orders:                &Orders{Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Logger: d.Logger, Metrics: d.Metrics},
+		Orders:                &Orders{Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters, Logger: d.Logger, Metrics: d.Metrics},
+		Contracts:             &Contracts{Store: d.Store, Dispatcher: d.Dispatcher, Policy: terms, Logger: d.Logger, Metrics: d.Metrics},
 		MaxConcurrentAttempts: d.Config.Webhooks.MaxConcurrentAttempts,
 	}, nil
 }

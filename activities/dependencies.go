@@ -19,12 +19,13 @@ type Views interface {
 	Order(orders.Stored) (json.RawMessage, error)
 }
 
-// Starters start the workflows of offers and orders whose rows an activity
-// wrote; a workflow that runs or ran counts as started. The workflow
-// packages implement them.
+// Starters start the workflows of offers, orders and contracts whose rows
+// an activity wrote; a workflow that runs or ran counts as started. The
+// workflow packages implement them.
 type Starters interface {
 	StartOffer(ctx context.Context, in OfferStart, reference string) error
 	StartOrder(ctx context.Context, in OrderStart, reference string) error
+	StartContract(ctx context.Context, in ContractRef, reference string) error
 }
 
 // FixtureDriver drives a sandbox seller's fixture offers and orders to

@@ -17,6 +17,7 @@ var prefixes = map[string]string{
 	"SandboxFixtures": "sandbox.",
 	"Offers":          "offer.",
 	"Orders":          "order.",
+	"Contracts":       "contract.",
 }
 
 // renamed are the activities whose methods were renamed after histories

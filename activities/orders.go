@@ -12,6 +12,7 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/orders"
 	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/domain/webhook"
@@ -25,8 +26,10 @@ type Orders struct {
 	Store      *db.Store
 	Dispatcher *webhook.Dispatcher
 	Views      Views
-	Logger     *slog.Logger
-	Metrics    *telemetry.Metrics
+	// Starters start the workflows of the contracts an acceptance wrote.
+	Starters Starters
+	Logger   *slog.Logger
+	Metrics  *telemetry.Metrics
 }
 
 // OrderTransition asks for one status change of an order, as its
@@ -61,9 +64,19 @@ type OrderShipment struct {
 	Complete   OrderTarget
 }
 
-// OrderShipped says whether a shipment shipped the order's last items.
+// OrderRef names an order to an activity that needs nothing else.
+type OrderRef struct {
+	OrderID  uuid.UUID
+	SellerID uuid.UUID
+}
+
+// OrderShipped says whether a shipment shipped the order's last items,
+// and which contracts' last assets it shipped, whose terms start with it
+// (at ShippedAt, when the shipment was recorded).
 type OrderShipped struct {
-	Complete bool
+	Complete  bool
+	Delivered []uuid.UUID
+	ShippedAt time.Time
 }
 
 // UnmarshalJSON also reads what the shipping activity answered before it
@@ -90,8 +103,11 @@ func (a *Orders) Transition(ctx context.Context, in OrderTransition) error {
 	})
 }
 
-// Accept accepts (confirms) an order and activates one rental contract per
-// rented line, starting today (UTC), in one transaction.
+// Accept accepts (confirms) an order and, in the same transaction, writes
+// one rental contract per rented line, awaiting the delivery of the assets
+// it rents: its rental is the line's for its quantity, with its services
+// and discount (contracts.RentalOf). The order's workflow then starts the
+// contracts' workflows (StartContracts).
 func (a *Orders) Accept(ctx context.Context, in OrderTransition) error {
 	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
 		already, err := moveOrder(ctx, q, fx, in)
@@ -102,30 +118,71 @@ func (a *Orders) Accept(ctx context.Context, in OrderTransition) error {
 		if err != nil {
 			return err
 		}
-		today := time.Now().UTC().Truncate(24 * time.Hour)
 		for i, line := range stored.Document.Lines {
 			if line.ContractType != orders.Rent {
 				continue
 			}
-			err := q.CreateRentalContract(ctx, dbgen.CreateRentalContractParams{
-				ID:             uuid.Must(uuid.NewV7()),
-				OrderID:        in.OrderID,
-				SellerID:       in.SellerID,
-				LinePosition:   int32(i),
-				ProductID:      line.ProductID,
-				Quantity:       int32(line.Quantity),
-				StartDate:      today,
-				DurationMonths: int32(line.Duration),
-				MonthlyNet:     line.MonthlyPrice.Net,
-				MonthlyGross:   line.MonthlyPrice.Gross,
-				Currency:       line.MonthlyPrice.Currency,
-			})
-			if err != nil {
+			if err := writeContract(ctx, q, stored, i); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// writeContract writes the contract of an order's rented line and links
+// the assets it rents.
+func writeContract(ctx context.Context, q *dbgen.Queries, order orders.Stored, line int) error {
+	rental, err := contracts.RentalOf(order.Document.Lines[line])
+	if err != nil {
+		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("order %s, line %d: %v", order.Row.ID, line, err), "ContractNotRented", err)
+	}
+	id := uuid.Must(uuid.NewV7())
+	err = q.CreateRentalContract(ctx, dbgen.CreateRentalContractParams{
+		ID:                   id,
+		OrderID:              order.Row.ID,
+		SellerID:             order.Row.SellerID,
+		OfferID:              order.Row.OfferID,
+		SellerOfferReference: order.Row.SellerOfferReference,
+		LinePosition:         int32(line),
+		ProductID:            order.Document.Lines[line].ProductID,
+		Quantity:             int32(order.Document.Lines[line].Quantity),
+		DurationMonths:       int32(rental.Months),
+		MonthlyNet:           rental.Monthly.Net,
+		MonthlyGross:         rental.Monthly.Gross,
+		TaxRate:              rental.Monthly.TaxRate,
+		Currency:             rental.Monthly.Currency,
+		PurchaseNet:          rental.PurchaseNet,
+	})
+	if err != nil {
+		return err
+	}
+	return linkAssets(ctx, q, id, order.Row.ID, order.Document, line)
+}
+
+// StartContracts starts the workflows of an order's contracts; one that
+// runs or ran counts as started.
+func (a *Orders) StartContracts(ctx context.Context, in OrderRef) error {
+	rows, err := a.Store.ListOrderContracts(ctx, in.OrderID)
+	if err != nil {
+		return err
+	}
+	for _, row := range rows {
+		if err := a.Starters.StartContract(ctx, ContractRef{ContractID: row.ID, SellerID: in.SellerID}, row.SellerOfferReference); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Contracts are the ids of an order's contracts, in line order.
+func (a *Orders) Contracts(ctx context.Context, in OrderRef) ([]uuid.UUID, error) {
+	rows, err := a.Store.ListOrderContracts(ctx, in.OrderID)
+	ids := make([]uuid.UUID, len(rows))
+	for i, row := range rows {
+		ids[i] = row.ID
+	}
+	return ids, err
 }
 
 // Ship records a shipment: it matches the serial numbers to unshipped
@@ -141,8 +198,11 @@ func (a *Orders) Ship(ctx context.Context, in OrderShipment) (OrderShipped, erro
 		}
 		if recorded {
 			current, err := q.GetOrder(ctx, dbgen.GetOrderParams{SellerID: in.SellerID, ID: in.OrderID})
+			if err != nil {
+				return err
+			}
 			shipped.Complete = orders.Status(current.Status) == in.Complete.To
-			return err
+			return deliveredBy(ctx, q, in, &shipped)
 		}
 		rows, err := q.LockOrderAssets(ctx, in.OrderID)
 		if err != nil {
@@ -192,9 +252,24 @@ func (a *Orders) Ship(ctx context.Context, in OrderShipment) (OrderShipped, erro
 		if _, err := moveOrder(ctx, q, fx, OrderTransition{OrderID: in.OrderID, SellerID: in.SellerID, From: in.From, To: target.To}); err != nil {
 			return err
 		}
+		if err := deliveredBy(ctx, q, in, &shipped); err != nil {
+			return err
+		}
 		return a.emitOrderEvent(ctx, q, fx.emit, in.SellerID, in.OrderID, target.To, target.Event)
 	})
 	return shipped, err
+}
+
+// deliveredBy notes the contracts whose last assets a shipment shipped,
+// and when it was recorded.
+func deliveredBy(ctx context.Context, q *dbgen.Queries, in OrderShipment, shipped *OrderShipped) error {
+	shipment, err := q.GetShipment(ctx, in.ShipmentID)
+	if err != nil {
+		return err
+	}
+	shipped.ShippedAt = shipment.CreatedAt
+	shipped.Delivered, err = q.ListContractsDeliveredBy(ctx, dbgen.ListContractsDeliveredByParams{OrderID: in.OrderID, ShipmentID: in.ShipmentID})
+	return err
 }
 
 // shippedAlready refuses a serial number the seller shipped before.

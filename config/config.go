@@ -53,6 +53,7 @@ type Config struct {
 	Terms       TermsConfig       `mapstructure:"terms"`
 	IDV         IDVConfig         `mapstructure:"idv"`
 	Checkout    CheckoutConfig    `mapstructure:"checkout"`
+	Contracts   ContractsConfig   `mapstructure:"contracts"`
 }
 
 // HTTPConfig configures the API server.
@@ -88,6 +89,11 @@ type DatabaseConfig struct {
 type TemporalConfig struct {
 	Address   string `mapstructure:"address"`
 	Namespace string `mapstructure:"namespace"`
+	// WorkflowCacheSize bounds the workflows a worker process keeps in
+	// memory between their tasks (Temporal's sticky cache, shared by its
+	// queues): a workflow evicted replays its history when it wakes, so
+	// thousands of sleeping contracts cost no memory beyond it.
+	WorkflowCacheSize int `mapstructure:"workflow_cache_size"`
 	// AddressGiven is set when the file or the environment gives the
 	// address; otherwise commands prefer the dev server `tenure dev` runs
 	// for the same data directory.
@@ -269,6 +275,7 @@ var defaults = map[string]any{
 	"database.max_conns":               20,
 	"temporal.address":                 "127.0.0.1:7233",
 	"temporal.namespace":               "default",
+	"temporal.workflow_cache_size":     2000,
 	"auth.signing_key":                 "",
 	"auth.token_ttl":                   "2h",
 	"links.signing_key":                "",
@@ -329,7 +336,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -465,6 +472,7 @@ func (c *Config) Validate(need Need) error {
 	c.validateCatalog(bad)
 	c.validateRisk(bad)
 	c.validateIDV(bad)
+	c.validateContracts(bad)
 	if need&NeedDatabase != 0 {
 		if u, err := url.Parse(c.Database.URL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 			bad("database.url", "must be a postgres:// URL such as postgres://postgres@127.0.0.1:5432/tenure?sslmode=disable")
@@ -481,6 +489,9 @@ func (c *Config) Validate(need Need) error {
 		}
 		if c.Temporal.Namespace == "" {
 			bad("temporal.namespace", "must not be empty")
+		}
+		if c.Temporal.WorkflowCacheSize < 1 || c.Temporal.WorkflowCacheSize > 100000 {
+			bad("temporal.workflow_cache_size", "must be between 1 and 100000 workflows, got %d", c.Temporal.WorkflowCacheSize)
 		}
 	}
 	if c.HTTP.AdminAddr != "" {

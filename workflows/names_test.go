@@ -49,7 +49,10 @@ func TestRegisteredNames(t *testing.T) {
 			"catalog.ProcessCSVImport", "catalog.SetCSVImportStatus", "catalog.ExpireCSVUpload", "catalog.WriteCSVImportErrors"}},
 		"offers": {{"Offer"}, {"offer.Create", "offer.Transition", "offer.Accept", "offer.Edit", "offer.StartOffer",
 			"offer.StartOrder", "offer.ReviewRisk", "offer.Review", "offer.ChangeCheckout", "offer.Submit"}},
-		"orders":   {{"Order"}, {"order.Transition", "order.Confirm", "order.Ship"}},
+		"orders": {{"Order"}, {"order.Transition", "order.Confirm", "order.Ship", "order.StartContracts", "order.Contracts"}},
+		"contracts": {{"Contract"}, {"contract.Open", "contract.Start", "contract.FallDue", "contract.GiveNotice", "contract.Extend",
+			"contract.Grow", "contract.RecordReturn", "contract.BuyOut", "contract.QuoteTermination", "contract.Terminate",
+			"contract.Transition", "contract.SetClock"}},
 		"webhooks": {{"Deliver"}, {"webhook.SendAttempt", "webhook.RecordAttempt"}},
 	}
 	acts := &activities.Activities{}

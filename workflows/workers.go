@@ -18,6 +18,7 @@ import (
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
+	"github.com/tenurehq/tenure/workflows/contract"
 	"github.com/tenurehq/tenure/workflows/delivery"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
@@ -58,6 +59,11 @@ func queues(acts *activities.Activities) []queue {
 			options:  EntityWorkerOptions,
 		},
 		{
+			name:     contract.TaskQueue,
+			register: func(r worker.Registry) { contract.Register(r, acts.Contracts) },
+			options:  EntityWorkerOptions,
+		},
+		{
 			name:     delivery.TaskQueue,
 			register: func(r worker.Registry) { delivery.Register(r, acts.Deliveries) },
 			// Attempts mostly wait on receivers: many run at once, and
@@ -72,7 +78,7 @@ func queues(acts *activities.Activities) []queue {
 	}
 }
 
-// EntityWorkerOptions suit the offer and order queues: their work is
+// EntityWorkerOptions suit the offer, order and contract queues: their work is
 // workflow tasks (persistence runs in local activities), so more pollers
 // keep a burst of requests from queueing behind two polls.
 var EntityWorkerOptions = worker.Options{
@@ -108,11 +114,15 @@ func NewWorkers(c client.Client, d Deps) (*Workers, error) {
 	dispatcher := delivery.NewDispatcher(d.Store, c, d.Config.Webhooks)
 	acts, err := activities.New(activities.Deps{
 		Config: d.Config, Store: d.Store, Logger: d.Logger, Dispatcher: dispatcher,
-		Views: d.Views, Starters: starters{client: c}, Fixtures: d.Fixtures, Metrics: d.Metrics,
+		Views: d.Views, Starters: newStarters(c, d.Config), Fixtures: d.Fixtures, Metrics: d.Metrics,
 	})
 	if err != nil {
 		return nil, err
 	}
+	// The process's workers share one cache of workflows between their
+	// tasks; it must be sized before the first of them starts, and takes
+	// effect when no worker of the process runs.
+	worker.SetStickyWorkflowCacheSize(d.Config.Temporal.WorkflowCacheSize)
 	ws := Workers{
 		relay: webhook.NewRelay(dispatcher, d.Config.Webhooks.RelayInterval, d.Config.Webhooks.RelayGrace, d.Logger),
 		watch: func(ctx context.Context) { acts.Offers.Risk.Watch(ctx, d.Config.Risk.ReloadInterval, d.Logger) },

@@ -28,7 +28,8 @@ import (
 
 // The worker is killed (SIGKILL) in the middle of 200 lifecycles and
 // started again: every lifecycle finishes, the database and the workflows
-// agree on every offer's and order's status, and every event is delivered.
+// agree on every offer's and order's status, every contract runs, and
+// every event is delivered.
 func TestLifecyclesSurviveAKilledWorker(t *testing.T) {
 	const lifecycles, concurrency = 200, 20
 	databaseURL := testenv.DatabaseURL(t)
@@ -102,14 +103,24 @@ func TestLifecyclesSurviveAKilledWorker(t *testing.T) {
 		agree(t, tc, order.WorkflowID(uuidOf(t, l.OrderID)), orderStatus)
 	}
 
-	// Four events a lifecycle: offer.pending_review, offer.accepted,
-	// order.created, order.completed.
-	delivered := rcv.WaitDelivered(t, 4*lifecycles, 3*time.Minute)
+	// Six events a lifecycle: offer.pending_review, offer.accepted,
+	// order.created, order.completed, contract.started and
+	// contract.installment_due.
+	delivered := rcv.WaitDelivered(t, 6*lifecycles, 3*time.Minute)
 	var events int
 	// The test's database holds this one seller's events.
 	_ = pool.QueryRow(t.Context(), "SELECT count(*) FROM events").Scan(&events)
-	if events != 4*lifecycles || len(delivered) != events {
-		t.Errorf("%d events recorded, %d delivered, want %d", events, len(delivered), 4*lifecycles)
+	if events != 6*lifecycles || len(delivered) != events {
+		t.Errorf("%d events recorded, %d delivered, want %d", events, len(delivered), 6*lifecycles)
+	}
+	// Each lifecycle's rented line is a contract whose term the shipment
+	// started, its first installment due on the shipment's day (its
+	// events are in).
+	var running, due int
+	_ = pool.QueryRow(t.Context(), "SELECT count(*) FROM rental_contracts WHERE status = 'running'").Scan(&running)
+	_ = pool.QueryRow(t.Context(), "SELECT count(*) FROM contract_installments WHERE number = 1 AND status = 'due'").Scan(&due)
+	if running != lifecycles || due != lifecycles {
+		t.Errorf("%d contracts running, %d first installments due, want %d", running, due, lifecycles)
 	}
 }
 

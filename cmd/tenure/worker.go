@@ -54,6 +54,13 @@ func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc cli
 		return err
 	}
 	logger.Info("worker polling")
+	// Contracts of orders confirmed before contracts ran get their
+	// workflows once; a failure is retried at the next start.
+	if n, err := workflows.BackfillContracts(ctx, tc, store, cfg); err != nil {
+		logger.Error("backfilling the contracts of orders confirmed before contracts ran", "error", err)
+	} else if n > 0 {
+		logger.Info("contracts backfilled", "contracts", n)
+	}
 	<-ctx.Done()
 	logger.Info("stopping worker")
 	workers.Stop()

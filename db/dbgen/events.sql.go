@@ -118,8 +118,8 @@ func (q *Queries) GetEventByID(ctx context.Context, id uuid.UUID) (Event, error)
 }
 
 const insertEvent = `-- name: InsertEvent :exec
-INSERT INTO events (id, seller_id, type, object_id, endpoint_id, payload, trace_parent)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
+INSERT INTO events (id, seller_id, type, object_id, endpoint_id, payload, trace_parent, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, clock_timestamp())
 ON CONFLICT (id) DO NOTHING
 `
 
@@ -134,6 +134,9 @@ type InsertEventParams struct {
 }
 
 // A retried activity records the same event id again: nothing changes.
+// created_at is the moment of the insert, not of the transaction's start,
+// so the events one transaction records keep their order in the event log
+// (a contract catching up makes several installments due at once).
 func (q *Queries) InsertEvent(ctx context.Context, arg InsertEventParams) error {
 	_, err := q.db.Exec(ctx, insertEvent,
 		arg.ID,

@@ -19,6 +19,53 @@ type AccessoryFeedback struct {
 	CreatedAt        time.Time
 }
 
+type ContractCharge struct {
+	ID         uuid.UUID
+	ContractID uuid.UUID
+	Kind       string
+	Key        string
+	Currency   string
+	Net        int64
+	Gross      int64
+	TaxRate    int64
+	DueDate    time.Time
+	CreatedAt  time.Time
+}
+
+type ContractInstallment struct {
+	ContractID      uuid.UUID
+	Number          int32
+	PeriodFrom      time.Time
+	PeriodTo        time.Time
+	DueDate         time.Time
+	Currency        string
+	Net             int64
+	Gross           int64
+	TaxRate         int64
+	Status          string
+	StatusChangedAt time.Time
+}
+
+type ContractReturn struct {
+	ContractID   uuid.UUID
+	AssetID      uuid.UUID
+	ReturnID     uuid.UUID
+	SerialNumber string
+	TrackingUrl  string
+	ReturnedOn   time.Time
+	RecordedAt   time.Time
+}
+
+type ContractTerminationQuote struct {
+	ID         uuid.UUID
+	ContractID uuid.UUID
+	QuoteDate  time.Time
+	ValidUntil time.Time
+	Quote      []byte
+	AcceptedAt *time.Time
+	CreatedAt  time.Time
+}
+
 type CsvImport struct {
 	ID              uuid.UUID
 	SellerID        uuid.UUID
@@ -189,6 +236,7 @@ type OrderAsset struct {
 	SerialNumber            *string
 	TrackingUrl             *string
 	ShipmentID              *uuid.UUID
+	ContractID              *uuid.UUID
 }
 
 type Product struct {
@@ -279,18 +327,32 @@ type ProductStaging struct {
 }
 
 type RentalContract struct {
-	ID             uuid.UUID
-	OrderID        uuid.UUID
-	SellerID       uuid.UUID
-	LinePosition   int32
-	ProductID      *uuid.UUID
-	Quantity       int32
-	StartDate      time.Time
-	DurationMonths int32
-	MonthlyNet     int64
-	MonthlyGross   int64
-	Currency       string
-	CreatedAt      time.Time
+	ID                   uuid.UUID
+	OrderID              uuid.UUID
+	SellerID             uuid.UUID
+	LinePosition         int32
+	ProductID            *uuid.UUID
+	Quantity             int32
+	StartDate            *time.Time
+	DurationMonths       int32
+	MonthlyNet           int64
+	MonthlyGross         int64
+	Currency             string
+	CreatedAt            time.Time
+	OfferID              uuid.UUID
+	SellerOfferReference string
+	Status               string
+	TaxRate              int64
+	PurchaseNet          int64
+	Legacy               bool
+	EndDate              *time.Time
+	NoticeDate           *time.Time
+	EndOfTerm            []byte
+	Extensions           []byte
+	ClockOffsetSeconds   int64
+	EndedOn              *time.Time
+	EndedAt              *time.Time
+	UpdatedAt            time.Time
 }
 
 type RiskDecision struct {
@@ -316,21 +378,22 @@ type RiskDecision struct {
 }
 
 type Seller struct {
-	ID                     uuid.UUID
-	Name                   string
-	Currency               string
-	CreatedAt              time.Time
-	Email                  string
-	Address                []byte
-	ProductReferenceSource string
-	PrettyName             string
-	LogoUrl                string
-	Capabilities           []byte
-	ContractualEntity      string
-	TermsDocuments         []byte
-	ParentSellerID         *uuid.UUID
-	PdfReaderAssistantID   string
-	UpdatedAt              time.Time
+	ID                          uuid.UUID
+	Name                        string
+	Currency                    string
+	CreatedAt                   time.Time
+	Email                       string
+	Address                     []byte
+	ProductReferenceSource      string
+	PrettyName                  string
+	LogoUrl                     string
+	Capabilities                []byte
+	ContractualEntity           string
+	TermsDocuments              []byte
+	ParentSellerID              *uuid.UUID
+	PdfReaderAssistantID        string
+	UpdatedAt                   time.Time
+	ContractResidualBasisPoints *int64
 }
 
 type SellerCredential struct {

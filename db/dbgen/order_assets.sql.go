@@ -22,8 +22,63 @@ type CreateOrderAssetsParams struct {
 	RequiresSerialNumber    bool
 }
 
+const linkContractAssets = `-- name: LinkContractAssets :exec
+UPDATE order_assets SET contract_id = $1
+WHERE order_id = $2 AND position = ANY ($3::int[])
+`
+
+type LinkContractAssetsParams struct {
+	ContractID *uuid.UUID
+	OrderID    uuid.UUID
+	Positions  []int32
+}
+
+// The assets a contract rents, by their positions in the order.
+func (q *Queries) LinkContractAssets(ctx context.Context, arg LinkContractAssetsParams) error {
+	_, err := q.db.Exec(ctx, linkContractAssets, arg.ContractID, arg.OrderID, arg.Positions)
+	return err
+}
+
+const listContractAssets = `-- name: ListContractAssets :many
+SELECT id, order_id, seller_id, position, product_id, title, seller_product_references, requires_serial_number, status, serial_number, tracking_url, shipment_id, contract_id FROM order_assets WHERE contract_id = ANY ($1::uuid[]) ORDER BY contract_id, position
+`
+
+func (q *Queries) ListContractAssets(ctx context.Context, contractIds []uuid.UUID) ([]OrderAsset, error) {
+	rows, err := q.db.Query(ctx, listContractAssets, contractIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []OrderAsset{}
+	for rows.Next() {
+		var i OrderAsset
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrderID,
+			&i.SellerID,
+			&i.Position,
+			&i.ProductID,
+			&i.Title,
+			&i.SellerProductReferences,
+			&i.RequiresSerialNumber,
+			&i.Status,
+			&i.SerialNumber,
+			&i.TrackingUrl,
+			&i.ShipmentID,
+			&i.ContractID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listOrderAssets = `-- name: ListOrderAssets :many
-SELECT id, order_id, seller_id, position, product_id, title, seller_product_references, requires_serial_number, status, serial_number, tracking_url, shipment_id FROM order_assets WHERE order_id = $1 ORDER BY position
+SELECT id, order_id, seller_id, position, product_id, title, seller_product_references, requires_serial_number, status, serial_number, tracking_url, shipment_id, contract_id FROM order_assets WHERE order_id = $1 ORDER BY position
 `
 
 func (q *Queries) ListOrderAssets(ctx context.Context, orderID uuid.UUID) ([]OrderAsset, error) {
@@ -48,6 +103,7 @@ func (q *Queries) ListOrderAssets(ctx context.Context, orderID uuid.UUID) ([]Ord
 			&i.SerialNumber,
 			&i.TrackingUrl,
 			&i.ShipmentID,
+			&i.ContractID,
 		); err != nil {
 			return nil, err
 		}
@@ -60,7 +116,7 @@ func (q *Queries) ListOrderAssets(ctx context.Context, orderID uuid.UUID) ([]Ord
 }
 
 const lockOrderAssets = `-- name: LockOrderAssets :many
-SELECT id, order_id, seller_id, position, product_id, title, seller_product_references, requires_serial_number, status, serial_number, tracking_url, shipment_id FROM order_assets WHERE order_id = $1 ORDER BY position FOR UPDATE
+SELECT id, order_id, seller_id, position, product_id, title, seller_product_references, requires_serial_number, status, serial_number, tracking_url, shipment_id, contract_id FROM order_assets WHERE order_id = $1 ORDER BY position FOR UPDATE
 `
 
 // The assets of an order, locked so concurrent shipments see each other.
@@ -86,6 +142,7 @@ func (q *Queries) LockOrderAssets(ctx context.Context, orderID uuid.UUID) ([]Ord
 			&i.SerialNumber,
 			&i.TrackingUrl,
 			&i.ShipmentID,
+			&i.ContractID,
 		); err != nil {
 			return nil, err
 		}

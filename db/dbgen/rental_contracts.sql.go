@@ -12,41 +12,576 @@ import (
 	"github.com/google/uuid"
 )
 
+const addContractExtension = `-- name: AddContractExtension :exec
+UPDATE rental_contracts SET extensions = extensions || jsonb_build_array($1::jsonb), updated_at = now()
+WHERE id = $2
+`
+
+type AddContractExtensionParams struct {
+	Extension []byte
+	ID        uuid.UUID
+}
+
+func (q *Queries) AddContractExtension(ctx context.Context, arg AddContractExtensionParams) error {
+	_, err := q.db.Exec(ctx, addContractExtension, arg.Extension, arg.ID)
+	return err
+}
+
 const createRentalContract = `-- name: CreateRentalContract :exec
-INSERT INTO rental_contracts (id, order_id, seller_id, line_position, product_id, quantity, start_date,
-                              duration_months, monthly_net, monthly_gross, currency)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+INSERT INTO rental_contracts (id, order_id, seller_id, offer_id, seller_offer_reference, line_position, product_id,
+                              quantity, duration_months, monthly_net, monthly_gross, tax_rate, currency, purchase_net)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 ON CONFLICT (order_id, line_position) DO NOTHING
 `
 
 type CreateRentalContractParams struct {
-	ID             uuid.UUID
-	OrderID        uuid.UUID
-	SellerID       uuid.UUID
-	LinePosition   int32
-	ProductID      *uuid.UUID
-	Quantity       int32
-	StartDate      time.Time
-	DurationMonths int32
-	MonthlyNet     int64
-	MonthlyGross   int64
-	Currency       string
+	ID                   uuid.UUID
+	OrderID              uuid.UUID
+	SellerID             uuid.UUID
+	OfferID              uuid.UUID
+	SellerOfferReference string
+	LinePosition         int32
+	ProductID            *uuid.UUID
+	Quantity             int32
+	DurationMonths       int32
+	MonthlyNet           int64
+	MonthlyGross         int64
+	TaxRate              int64
+	Currency             string
+	PurchaseNet          int64
 }
 
-// One contract per rented line: a retried confirmation inserts nothing.
+// One contract per rented line, in awaiting_delivery: a retried
+// confirmation inserts nothing.
 func (q *Queries) CreateRentalContract(ctx context.Context, arg CreateRentalContractParams) error {
 	_, err := q.db.Exec(ctx, createRentalContract,
 		arg.ID,
 		arg.OrderID,
 		arg.SellerID,
+		arg.OfferID,
+		arg.SellerOfferReference,
 		arg.LinePosition,
 		arg.ProductID,
 		arg.Quantity,
-		arg.StartDate,
 		arg.DurationMonths,
 		arg.MonthlyNet,
 		arg.MonthlyGross,
+		arg.TaxRate,
 		arg.Currency,
+		arg.PurchaseNet,
+	)
+	return err
+}
+
+const getContractRecord = `-- name: GetContractRecord :one
+SELECT c.id, c.order_id, c.seller_id, c.line_position, c.product_id, c.quantity, c.start_date, c.duration_months, c.monthly_net, c.monthly_gross, c.currency, c.created_at, c.offer_id, c.seller_offer_reference, c.status, c.tax_rate, c.purchase_net, c.legacy, c.end_date, c.notice_date, c.end_of_term, c.extensions, c.clock_offset_seconds, c.ended_on, c.ended_at, c.updated_at, o.document AS order_document
+FROM rental_contracts c
+JOIN orders o ON o.id = c.order_id
+WHERE c.seller_id = $1 AND c.id = $2
+`
+
+type GetContractRecordParams struct {
+	SellerID uuid.UUID
+	ID       uuid.UUID
+}
+
+type GetContractRecordRow struct {
+	RentalContract RentalContract
+	OrderDocument  []byte
+}
+
+// A contract with the document of its order, which describes its line.
+func (q *Queries) GetContractRecord(ctx context.Context, arg GetContractRecordParams) (GetContractRecordRow, error) {
+	row := q.db.QueryRow(ctx, getContractRecord, arg.SellerID, arg.ID)
+	var i GetContractRecordRow
+	err := row.Scan(
+		&i.RentalContract.ID,
+		&i.RentalContract.OrderID,
+		&i.RentalContract.SellerID,
+		&i.RentalContract.LinePosition,
+		&i.RentalContract.ProductID,
+		&i.RentalContract.Quantity,
+		&i.RentalContract.StartDate,
+		&i.RentalContract.DurationMonths,
+		&i.RentalContract.MonthlyNet,
+		&i.RentalContract.MonthlyGross,
+		&i.RentalContract.Currency,
+		&i.RentalContract.CreatedAt,
+		&i.RentalContract.OfferID,
+		&i.RentalContract.SellerOfferReference,
+		&i.RentalContract.Status,
+		&i.RentalContract.TaxRate,
+		&i.RentalContract.PurchaseNet,
+		&i.RentalContract.Legacy,
+		&i.RentalContract.EndDate,
+		&i.RentalContract.NoticeDate,
+		&i.RentalContract.EndOfTerm,
+		&i.RentalContract.Extensions,
+		&i.RentalContract.ClockOffsetSeconds,
+		&i.RentalContract.EndedOn,
+		&i.RentalContract.EndedAt,
+		&i.RentalContract.UpdatedAt,
+		&i.OrderDocument,
+	)
+	return i, err
+}
+
+const getRentalContract = `-- name: GetRentalContract :one
+SELECT id, order_id, seller_id, line_position, product_id, quantity, start_date, duration_months, monthly_net, monthly_gross, currency, created_at, offer_id, seller_offer_reference, status, tax_rate, purchase_net, legacy, end_date, notice_date, end_of_term, extensions, clock_offset_seconds, ended_on, ended_at, updated_at FROM rental_contracts WHERE seller_id = $1 AND id = $2
+`
+
+type GetRentalContractParams struct {
+	SellerID uuid.UUID
+	ID       uuid.UUID
+}
+
+func (q *Queries) GetRentalContract(ctx context.Context, arg GetRentalContractParams) (RentalContract, error) {
+	row := q.db.QueryRow(ctx, getRentalContract, arg.SellerID, arg.ID)
+	var i RentalContract
+	err := row.Scan(
+		&i.ID,
+		&i.OrderID,
+		&i.SellerID,
+		&i.LinePosition,
+		&i.ProductID,
+		&i.Quantity,
+		&i.StartDate,
+		&i.DurationMonths,
+		&i.MonthlyNet,
+		&i.MonthlyGross,
+		&i.Currency,
+		&i.CreatedAt,
+		&i.OfferID,
+		&i.SellerOfferReference,
+		&i.Status,
+		&i.TaxRate,
+		&i.PurchaseNet,
+		&i.Legacy,
+		&i.EndDate,
+		&i.NoticeDate,
+		&i.EndOfTerm,
+		&i.Extensions,
+		&i.ClockOffsetSeconds,
+		&i.EndedOn,
+		&i.EndedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const listContractRecords = `-- name: ListContractRecords :many
+SELECT c.id, c.order_id, c.seller_id, c.line_position, c.product_id, c.quantity, c.start_date, c.duration_months, c.monthly_net, c.monthly_gross, c.currency, c.created_at, c.offer_id, c.seller_offer_reference, c.status, c.tax_rate, c.purchase_net, c.legacy, c.end_date, c.notice_date, c.end_of_term, c.extensions, c.clock_offset_seconds, c.ended_on, c.ended_at, c.updated_at, o.document AS order_document, count(*) OVER () AS total_count
+FROM rental_contracts c
+JOIN orders o ON o.id = c.order_id
+WHERE c.seller_id = $1
+  AND ($2::text IS NULL OR c.status = $2)
+  AND ($3::uuid IS NULL OR c.order_id = $3)
+  AND ($4::date IS NULL OR c.end_date < $4)
+  AND ($5::uuid IS NULL OR c.id > $5)
+ORDER BY c.created_at, c.id
+LIMIT $7::bigint OFFSET $6::bigint
+`
+
+type ListContractRecordsParams struct {
+	SellerID     uuid.UUID
+	Status       *string
+	OrderID      *uuid.UUID
+	EndingBefore *time.Time
+	IDGt         *uuid.UUID
+	RowOffset    int64
+	RowLimit     int64
+}
+
+type ListContractRecordsRow struct {
+	RentalContract RentalContract
+	OrderDocument  []byte
+	TotalCount     int64
+}
+
+// One page of a seller's contracts with the filters of the contract list,
+// oldest first; total_count counts every match, ignoring limit and offset.
+func (q *Queries) ListContractRecords(ctx context.Context, arg ListContractRecordsParams) ([]ListContractRecordsRow, error) {
+	rows, err := q.db.Query(ctx, listContractRecords,
+		arg.SellerID,
+		arg.Status,
+		arg.OrderID,
+		arg.EndingBefore,
+		arg.IDGt,
+		arg.RowOffset,
+		arg.RowLimit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListContractRecordsRow{}
+	for rows.Next() {
+		var i ListContractRecordsRow
+		if err := rows.Scan(
+			&i.RentalContract.ID,
+			&i.RentalContract.OrderID,
+			&i.RentalContract.SellerID,
+			&i.RentalContract.LinePosition,
+			&i.RentalContract.ProductID,
+			&i.RentalContract.Quantity,
+			&i.RentalContract.StartDate,
+			&i.RentalContract.DurationMonths,
+			&i.RentalContract.MonthlyNet,
+			&i.RentalContract.MonthlyGross,
+			&i.RentalContract.Currency,
+			&i.RentalContract.CreatedAt,
+			&i.RentalContract.OfferID,
+			&i.RentalContract.SellerOfferReference,
+			&i.RentalContract.Status,
+			&i.RentalContract.TaxRate,
+			&i.RentalContract.PurchaseNet,
+			&i.RentalContract.Legacy,
+			&i.RentalContract.EndDate,
+			&i.RentalContract.NoticeDate,
+			&i.RentalContract.EndOfTerm,
+			&i.RentalContract.Extensions,
+			&i.RentalContract.ClockOffsetSeconds,
+			&i.RentalContract.EndedOn,
+			&i.RentalContract.EndedAt,
+			&i.RentalContract.UpdatedAt,
+			&i.OrderDocument,
+			&i.TotalCount,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listContractShipments = `-- name: ListContractShipments :many
+SELECT a.id, s.created_at AS shipped_at
+FROM order_assets a
+LEFT JOIN shipments s ON s.id = a.shipment_id
+WHERE a.contract_id = $1
+ORDER BY a.position
+`
+
+type ListContractShipmentsRow struct {
+	ID        uuid.UUID
+	ShippedAt *time.Time
+}
+
+// Each asset of a contract with when its shipment was recorded (NULL
+// while it is not shipped).
+func (q *Queries) ListContractShipments(ctx context.Context, contractID *uuid.UUID) ([]ListContractShipmentsRow, error) {
+	rows, err := q.db.Query(ctx, listContractShipments, contractID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListContractShipmentsRow{}
+	for rows.Next() {
+		var i ListContractShipmentsRow
+		if err := rows.Scan(&i.ID, &i.ShippedAt); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listContractsDeliveredBy = `-- name: ListContractsDeliveredBy :many
+SELECT c.id FROM rental_contracts c
+WHERE c.order_id = $1
+  AND EXISTS (SELECT 1 FROM order_assets a WHERE a.contract_id = c.id AND a.shipment_id = $2::uuid)
+  AND NOT EXISTS (SELECT 1 FROM order_assets a WHERE a.contract_id = c.id AND a.status <> 'shipped')
+ORDER BY c.line_position
+`
+
+type ListContractsDeliveredByParams struct {
+	OrderID    uuid.UUID
+	ShipmentID uuid.UUID
+}
+
+// The contracts of an order whose assets are all shipped, the last of them
+// by this shipment: their terms start with it.
+func (q *Queries) ListContractsDeliveredBy(ctx context.Context, arg ListContractsDeliveredByParams) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, listContractsDeliveredBy, arg.OrderID, arg.ShipmentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listLegacyContracts = `-- name: ListLegacyContracts :many
+SELECT id, seller_id, seller_offer_reference FROM rental_contracts
+WHERE legacy AND id > $1
+ORDER BY id
+LIMIT $2
+`
+
+type ListLegacyContractsParams struct {
+	After    uuid.UUID
+	RowLimit int32
+}
+
+type ListLegacyContractsRow struct {
+	ID                   uuid.UUID
+	SellerID             uuid.UUID
+	SellerOfferReference string
+}
+
+// Contracts written before contracts ran, whose workflows the backfill
+// starts, a page after another; their opening clears legacy.
+func (q *Queries) ListLegacyContracts(ctx context.Context, arg ListLegacyContractsParams) ([]ListLegacyContractsRow, error) {
+	rows, err := q.db.Query(ctx, listLegacyContracts, arg.After, arg.RowLimit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListLegacyContractsRow{}
+	for rows.Next() {
+		var i ListLegacyContractsRow
+		if err := rows.Scan(&i.ID, &i.SellerID, &i.SellerOfferReference); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listOrderContracts = `-- name: ListOrderContracts :many
+SELECT id, seller_offer_reference FROM rental_contracts WHERE order_id = $1 ORDER BY line_position
+`
+
+type ListOrderContractsRow struct {
+	ID                   uuid.UUID
+	SellerOfferReference string
+}
+
+func (q *Queries) ListOrderContracts(ctx context.Context, orderID uuid.UUID) ([]ListOrderContractsRow, error) {
+	rows, err := q.db.Query(ctx, listOrderContracts, orderID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListOrderContractsRow{}
+	for rows.Next() {
+		var i ListOrderContractsRow
+		if err := rows.Scan(&i.ID, &i.SellerOfferReference); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const lockRentalContract = `-- name: LockRentalContract :one
+SELECT id, order_id, seller_id, line_position, product_id, quantity, start_date, duration_months, monthly_net, monthly_gross, currency, created_at, offer_id, seller_offer_reference, status, tax_rate, purchase_net, legacy, end_date, notice_date, end_of_term, extensions, clock_offset_seconds, ended_on, ended_at, updated_at FROM rental_contracts WHERE seller_id = $1 AND id = $2 FOR UPDATE
+`
+
+type LockRentalContractParams struct {
+	SellerID uuid.UUID
+	ID       uuid.UUID
+}
+
+// The contract a change is made to, locked until its transaction ends.
+func (q *Queries) LockRentalContract(ctx context.Context, arg LockRentalContractParams) (RentalContract, error) {
+	row := q.db.QueryRow(ctx, lockRentalContract, arg.SellerID, arg.ID)
+	var i RentalContract
+	err := row.Scan(
+		&i.ID,
+		&i.OrderID,
+		&i.SellerID,
+		&i.LinePosition,
+		&i.ProductID,
+		&i.Quantity,
+		&i.StartDate,
+		&i.DurationMonths,
+		&i.MonthlyNet,
+		&i.MonthlyGross,
+		&i.Currency,
+		&i.CreatedAt,
+		&i.OfferID,
+		&i.SellerOfferReference,
+		&i.Status,
+		&i.TaxRate,
+		&i.PurchaseNet,
+		&i.Legacy,
+		&i.EndDate,
+		&i.NoticeDate,
+		&i.EndOfTerm,
+		&i.Extensions,
+		&i.ClockOffsetSeconds,
+		&i.EndedOn,
+		&i.EndedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const setContractClock = `-- name: SetContractClock :exec
+UPDATE rental_contracts SET clock_offset_seconds = $2, updated_at = now() WHERE id = $1
+`
+
+type SetContractClockParams struct {
+	ID                 uuid.UUID
+	ClockOffsetSeconds int64
+}
+
+func (q *Queries) SetContractClock(ctx context.Context, arg SetContractClockParams) error {
+	_, err := q.db.Exec(ctx, setContractClock, arg.ID, arg.ClockOffsetSeconds)
+	return err
+}
+
+const setContractEndOfTerm = `-- name: SetContractEndOfTerm :exec
+UPDATE rental_contracts SET end_of_term = $2, updated_at = now() WHERE id = $1
+`
+
+type SetContractEndOfTermParams struct {
+	ID        uuid.UUID
+	EndOfTerm []byte
+}
+
+func (q *Queries) SetContractEndOfTerm(ctx context.Context, arg SetContractEndOfTermParams) error {
+	_, err := q.db.Exec(ctx, setContractEndOfTerm, arg.ID, arg.EndOfTerm)
+	return err
+}
+
+const setContractRental = `-- name: SetContractRental :exec
+UPDATE rental_contracts
+SET monthly_net = $2, monthly_gross = $3, tax_rate = $4, currency = $5, purchase_net = $6, duration_months = $7,
+    legacy = false, updated_at = now()
+WHERE id = $1
+`
+
+type SetContractRentalParams struct {
+	ID             uuid.UUID
+	MonthlyNet     int64
+	MonthlyGross   int64
+	TaxRate        int64
+	Currency       string
+	PurchaseNet    int64
+	DurationMonths int32
+}
+
+// The rental a legacy row is opened with, computed again from its order
+// line; its assets are linked in the same transaction.
+func (q *Queries) SetContractRental(ctx context.Context, arg SetContractRentalParams) error {
+	_, err := q.db.Exec(ctx, setContractRental,
+		arg.ID,
+		arg.MonthlyNet,
+		arg.MonthlyGross,
+		arg.TaxRate,
+		arg.Currency,
+		arg.PurchaseNet,
+		arg.DurationMonths,
+	)
+	return err
+}
+
+const setContractStatus = `-- name: SetContractStatus :one
+UPDATE rental_contracts
+SET status     = $1,
+    ended_on   = coalesce($2::date, ended_on),
+    ended_at   = CASE WHEN $2::date IS NULL THEN ended_at ELSE now() END,
+    updated_at = now()
+WHERE seller_id = $3 AND id = $4 AND status = $5
+RETURNING id, order_id, seller_id, line_position, product_id, quantity, start_date, duration_months, monthly_net, monthly_gross, currency, created_at, offer_id, seller_offer_reference, status, tax_rate, purchase_net, legacy, end_date, notice_date, end_of_term, extensions, clock_offset_seconds, ended_on, ended_at, updated_at
+`
+
+type SetContractStatusParams struct {
+	ToStatus   string
+	EndedOn    *time.Time
+	SellerID   uuid.UUID
+	ID         uuid.UUID
+	FromStatus string
+}
+
+// Moves the contract only from the expected status, so a retried change
+// changes nothing the second time; ended_on is set by the moves that end
+// the contract.
+func (q *Queries) SetContractStatus(ctx context.Context, arg SetContractStatusParams) (RentalContract, error) {
+	row := q.db.QueryRow(ctx, setContractStatus,
+		arg.ToStatus,
+		arg.EndedOn,
+		arg.SellerID,
+		arg.ID,
+		arg.FromStatus,
+	)
+	var i RentalContract
+	err := row.Scan(
+		&i.ID,
+		&i.OrderID,
+		&i.SellerID,
+		&i.LinePosition,
+		&i.ProductID,
+		&i.Quantity,
+		&i.StartDate,
+		&i.DurationMonths,
+		&i.MonthlyNet,
+		&i.MonthlyGross,
+		&i.Currency,
+		&i.CreatedAt,
+		&i.OfferID,
+		&i.SellerOfferReference,
+		&i.Status,
+		&i.TaxRate,
+		&i.PurchaseNet,
+		&i.Legacy,
+		&i.EndDate,
+		&i.NoticeDate,
+		&i.EndOfTerm,
+		&i.Extensions,
+		&i.ClockOffsetSeconds,
+		&i.EndedOn,
+		&i.EndedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const setContractTerm = `-- name: SetContractTerm :exec
+UPDATE rental_contracts
+SET start_date = $2, end_date = $3, notice_date = $4, end_of_term = NULL, updated_at = now()
+WHERE id = $1
+`
+
+type SetContractTermParams struct {
+	ID         uuid.UUID
+	StartDate  *time.Time
+	EndDate    *time.Time
+	NoticeDate *time.Time
+}
+
+// The term's start and the end and notice dates of its current term; a
+// term extension clears the options priced at the last notice.
+func (q *Queries) SetContractTerm(ctx context.Context, arg SetContractTermParams) error {
+	_, err := q.db.Exec(ctx, setContractTerm,
+		arg.ID,
+		arg.StartDate,
+		arg.EndDate,
+		arg.NoticeDate,
 	)
 	return err
 }

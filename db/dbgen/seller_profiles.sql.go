@@ -12,7 +12,7 @@ import (
 )
 
 const getSellerForUpdate = `-- name: GetSellerForUpdate :one
-SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at FROM sellers WHERE id = $1 FOR UPDATE
+SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points FROM sellers WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetSellerForUpdate(ctx context.Context, id uuid.UUID) (Seller, error) {
@@ -34,6 +34,7 @@ func (q *Queries) GetSellerForUpdate(ctx context.Context, id uuid.UUID) (Seller,
 		&i.ParentSellerID,
 		&i.PdfReaderAssistantID,
 		&i.UpdatedAt,
+		&i.ContractResidualBasisPoints,
 	)
 	return i, err
 }
@@ -45,7 +46,7 @@ SET name = $2, pretty_name = $3, logo_url = $4, email = $5, address = $6,
     terms_documents = $10, parent_seller_id = $11, pdf_reader_assistant_id = $12,
     updated_at = now()
 WHERE id = $1
-RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at
+RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points
 `
 
 type UpdateSellerProfileParams struct {
@@ -97,6 +98,7 @@ func (q *Queries) UpdateSellerProfile(ctx context.Context, arg UpdateSellerProfi
 		&i.ParentSellerID,
 		&i.PdfReaderAssistantID,
 		&i.UpdatedAt,
+		&i.ContractResidualBasisPoints,
 	)
 	return i, err
 }

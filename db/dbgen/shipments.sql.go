@@ -35,6 +35,24 @@ func (q *Queries) CreateShipment(ctx context.Context, arg CreateShipmentParams) 
 	return err
 }
 
+const getShipment = `-- name: GetShipment :one
+SELECT id, order_id, seller_id, tracking_url, metadata, created_at FROM shipments WHERE id = $1
+`
+
+func (q *Queries) GetShipment(ctx context.Context, id uuid.UUID) (Shipment, error) {
+	row := q.db.QueryRow(ctx, getShipment, id)
+	var i Shipment
+	err := row.Scan(
+		&i.ID,
+		&i.OrderID,
+		&i.SellerID,
+		&i.TrackingUrl,
+		&i.Metadata,
+		&i.CreatedAt,
+	)
+	return i, err
+}
+
 const listTrackingURLs = `-- name: ListTrackingURLs :many
 SELECT tracking_url FROM shipments
 WHERE order_id = $1 AND tracking_url <> ''

@@ -1,7 +1,10 @@
 -- name: InsertEvent :exec
 -- A retried activity records the same event id again: nothing changes.
-INSERT INTO events (id, seller_id, type, object_id, endpoint_id, payload, trace_parent)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
+-- created_at is the moment of the insert, not of the transaction's start,
+-- so the events one transaction records keep their order in the event log
+-- (a contract catching up makes several installments due at once).
+INSERT INTO events (id, seller_id, type, object_id, endpoint_id, payload, trace_parent, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, clock_timestamp())
 ON CONFLICT (id) DO NOTHING;
 
 -- name: LockUndispatchedEvent :one

@@ -19,3 +19,11 @@ SELECT EXISTS (
 -- name: LockOrderAssets :many
 -- The assets of an order, locked so concurrent shipments see each other.
 SELECT * FROM order_assets WHERE order_id = $1 ORDER BY position FOR UPDATE;
+
+-- name: LinkContractAssets :exec
+-- The assets a contract rents, by their positions in the order.
+UPDATE order_assets SET contract_id = sqlc.arg(contract_id)
+WHERE order_id = sqlc.arg(order_id) AND position = ANY (sqlc.arg(positions)::int[]);
+
+-- name: ListContractAssets :many
+SELECT * FROM order_assets WHERE contract_id = ANY (sqlc.arg(contract_ids)::uuid[]) ORDER BY contract_id, position;

@@ -11,3 +11,6 @@ ORDER BY min(created_at);
 
 -- name: ShipmentExists :one
 SELECT EXISTS (SELECT 1 FROM shipments WHERE id = $1) AS found;
+
+-- name: GetShipment :one
+SELECT * FROM shipments WHERE id = $1;

@@ -60,6 +60,16 @@ const (
 	// OfferNotCreated answers a creation resumed under its Idempotency-Key
 	// whose offer's workflow ended without creating it.
 	OfferNotCreated Kind = "OfferNotCreated"
+
+	// InvalidReturn: a return names a serial number the contract did not
+	// rent, or one given back already.
+	InvalidReturn Kind = "InvalidReturn"
+	// InvalidQuote: a termination names a quote the contract does not
+	// have, or one expired, accepted or made for a schedule that changed.
+	InvalidQuote Kind = "InvalidQuote"
+	// InvalidClockAdvance: a contract's sandbox clock moves only forward,
+	// and only in the sandbox.
+	InvalidClockAdvance Kind = "InvalidClockAdvance"
 )
 
 // kinds are the refusals Tenure knows.
@@ -68,6 +78,7 @@ var kinds = map[Kind]bool{
 	EmptyOffer: true, ProductsNotFound: true, ProductsNotSupported: true, DuplicateSellerOfferReference: true,
 	ShippingMethodNotSupported: true, CurrenciesMismatch: true, ShippingAddressRequired: true, ExpiryInThePast: true, InvalidRedirect: true,
 	AlreadyCheckedOut: true, OfferNotCreated: true, OutOfDate: true,
+	InvalidReturn: true, InvalidQuote: true, InvalidClockAdvance: true,
 }
 
 // Known reports whether name is a kind of refusal: what a workflow or an
@@ -77,7 +88,11 @@ func Known(name string) bool { return kinds[Kind(name)] }
 // OfferPayload reports whether the kind refuses an offer's payload, which
 // the contract answers with an OfferError {name, message, references}.
 func (k Kind) OfferPayload() bool {
-	return k != StatusNotAllowed && k != InvalidShipment && k != InvalidSuperseding && k != OutOfDate
+	switch k {
+	case StatusNotAllowed, InvalidShipment, InvalidSuperseding, OutOfDate, InvalidReturn, InvalidQuote, InvalidClockAdvance:
+		return false
+	}
+	return true
 }
 
 // Error is a change refused, with the kind and the reason in the spec's

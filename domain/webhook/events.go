@@ -23,6 +23,20 @@ const (
 	// side had discount codes refused until its budget of failed attempts
 	// was spent (package discounts), at most once per offer and window.
 	OfferDiscountAttemptsExceeded EventType = "offer.discount_attempts_exceeded"
+	// The contract events are Tenure's own (package contracts, workflow
+	// contract): the term started with the shipment of the line's last
+	// asset; an installment fell due; the notice date came and the
+	// end-of-term options are offered; the contract took an extension (by
+	// a term, month by month, or month by month without a choice by its
+	// end date); it ended by a return or a buy-out; an early termination
+	// ended it; the order's cancellation cancelled it before its term.
+	ContractStarted        EventType = "contract.started"
+	ContractInstallmentDue EventType = "contract.installment_due"
+	ContractEnding         EventType = "contract.ending"
+	ContractExtended       EventType = "contract.extended"
+	ContractEnded          EventType = "contract.ended"
+	ContractTerminated     EventType = "contract.terminated"
+	ContractCanceled       EventType = "contract.canceled"
 	// Ping is sent only by POST /v1/webhook-endpoints/{id}/test, to that
 	// endpoint, whatever it subscribes to.
 	Ping EventType = "ping"
@@ -32,6 +46,7 @@ const (
 var SubscribableTypes = []EventType{
 	OfferPendingReview, OfferAccepted, OfferDeclined, OfferVoided, OfferExpired,
 	OrderCreated, OrderCanceled, OrderCompleted, OfferDiscountAttemptsExceeded,
+	ContractStarted, ContractInstallmentDue, ContractEnding, ContractExtended, ContractEnded, ContractTerminated, ContractCanceled,
 }
 
 // EventTypes are the event types Tenure emits: the subscribable ones and

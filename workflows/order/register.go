@@ -11,5 +11,5 @@ import (
 // of TaskQueue.
 func Register(r worker.Registry, a *activities.Orders) {
 	r.RegisterWorkflow(Order)
-	call.Register(r, a.Transition, a.Accept, a.Ship)
+	call.Register(r, a.Transition, a.Accept, a.Ship, a.StartContracts, a.Contracts)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/workflows/contract"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/statemachine"
 )
@@ -69,8 +70,8 @@ func (w *orderWorkflow) validator(t statemachine.Trigger) func() error {
 }
 
 // change persists the table's transition for a trigger, with its event,
-// through the trigger's activity (accepting also activates the rental
-// contracts).
+// through the trigger's activity (accepting also writes the rental
+// contracts), then tells the order's contracts.
 func (w *orderWorkflow) change(ctx workflow.Context, t statemachine.Trigger, persist func(context.Context, activities.OrderTransition) error) error {
 	return w.guard.Do(ctx, func() error { return w.validate(t) }, func(ctx workflow.Context) error {
 		row := Transitions.Must(w.state.Status, t)
@@ -78,8 +79,51 @@ func (w *orderWorkflow) change(ctx workflow.Context, t statemachine.Trigger, per
 		if err := entity.Persist(ctx, persist, in); err != nil {
 			return err
 		}
-		return w.moved(ctx, row)
+		if err := w.moved(ctx, row); err != nil {
+			return err
+		}
+		return w.tellContracts(ctx, row)
 	})
+}
+
+// contractsChange names the change that made orders run their contracts:
+// runs recorded before it replay without its steps.
+const contractsChange = "contracts"
+
+// runsContracts reports whether this run tells its contracts of the
+// order's changes: every run that reaches a change after the code did.
+func runsContracts(ctx workflow.Context) bool {
+	return workflow.GetVersion(ctx, contractsChange, workflow.DefaultVersion, 1) >= 1
+}
+
+// tellContracts starts the workflows of the contracts an acceptance wrote,
+// and tells them of a cancellation after it.
+func (w *orderWorkflow) tellContracts(ctx workflow.Context, row statemachine.Transition[orders.Status]) error {
+	ref := activities.OrderRef{OrderID: w.input.OrderID, SellerID: w.input.SellerID}
+	switch {
+	case row.Trigger == Accept && runsContracts(ctx):
+		return entity.Persist(ctx, a.StartContracts, ref)
+	case row.Trigger == Cancel && row.From == orders.Confirmed && runsContracts(ctx):
+		ids, err := entity.PersistResult(ctx, a.Contracts, ref)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			signalContract(ctx, id, contract.OrderCanceled, nil)
+		}
+	}
+	return nil
+}
+
+// signalContract signals a contract's workflow. One that does not run is
+// left alone: its contract was written before contracts ran and its
+// workflow, when the backfill starts it, finds what the order did; or it
+// ended, and nothing changes it.
+func signalContract(ctx workflow.Context, contractID uuid.UUID, name string, arg any) {
+	err := workflow.SignalExternalWorkflow(ctx, contract.WorkflowID(contractID), "", name, arg).Get(ctx, nil)
+	if err != nil {
+		workflow.GetLogger(ctx).Info("contract not told", "contract", contractID, "signal", name, "error", err)
+	}
 }
 
 // ship records a shipment; the activity checks its items against the
@@ -99,6 +143,11 @@ func (w *orderWorkflow) ship(ctx workflow.Context, req ShipRequest) (Result, err
 		})
 		if err != nil {
 			return err
+		}
+		if len(shipped.Delivered) > 0 && runsContracts(ctx) {
+			for _, id := range shipped.Delivered {
+				signalContract(ctx, id, contract.OrderShipped, contract.ShippedSignal{ShippedAt: shipped.ShippedAt})
+			}
 		}
 		if shipped.Complete {
 			return w.moved(ctx, all)

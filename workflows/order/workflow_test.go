@@ -17,6 +17,7 @@ import (
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/domain/orders"
 	"github.com/tenurehq/tenure/domain/refusal"
+	"github.com/tenurehq/tenure/workflows/contract"
 )
 
 type fakes struct {
@@ -25,6 +26,20 @@ type fakes struct {
 	shipments   []activities.OrderShipment
 	// shipTo is what each successive shipment leads to; "" refuses it.
 	shipTo []orders.Status
+	// delivered are the contracts each successive shipment delivers.
+	delivered [][]uuid.UUID
+	// contracts are the order's contracts; contractStarts the orders
+	// whose contracts were started.
+	contracts      []uuid.UUID
+	contractStarts []activities.OrderRef
+	// signals are the signals sent to contract workflows.
+	signals []contractSignal
+}
+
+// contractSignal is a signal the order sent a contract's workflow.
+type contractSignal struct {
+	workflowID, name string
+	arg              any
 }
 
 func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
@@ -49,8 +64,24 @@ func newEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakes) {
 		if next == "" {
 			return activities.OrderShipped{}, temporal.NewNonRetryableApplicationError("serial number SN-1 was shipped already", "InvalidShipment", nil)
 		}
-		return activities.OrderShipped{Complete: next == in.Complete.To}, nil
+		var delivered []uuid.UUID
+		if len(f.delivered) > 0 {
+			delivered, f.delivered = f.delivered[0], f.delivered[1:]
+		}
+		return activities.OrderShipped{Complete: next == in.Complete.To, Delivered: delivered, ShippedAt: shippedAt}, nil
 	})
+	env.OnActivity(a.StartContracts, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.OrderRef) error {
+		f.contractStarts = append(f.contractStarts, in)
+		return nil
+	})
+	env.OnActivity(a.Contracts, mock.Anything, mock.Anything).Return(func(context.Context, activities.OrderRef) ([]uuid.UUID, error) {
+		return f.contracts, nil
+	})
+	env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", mock.Anything, mock.Anything).Return(
+		func(_, workflowID, _, name string, arg any) error {
+			f.signals = append(f.signals, contractSignal{workflowID, name, arg})
+			return nil
+		})
 	return env, f
 }
 
@@ -70,6 +101,9 @@ func send(env *testsuite.TestWorkflowEnvironment, delay time.Duration, name stri
 	}, delay)
 	return o
 }
+
+// shippedAt is when the fake shipments were recorded.
+var shippedAt = time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
 
 func start() Input {
 	return Input{OrderID: uuid.New(), SellerID: uuid.New(), State: State{Status: orders.Created}}
@@ -179,5 +213,59 @@ func TestFailedShipmentChangesNothing(t *testing.T) {
 	}
 	if got := finalStatus(t, env); got != orders.Completed {
 		t.Fatalf("status %s", got)
+	}
+}
+
+// Accepting an order starts its contracts' workflows; a shipment that
+// ships a contract's last asset tells that contract when.
+func TestContractsFollowTheOrder(t *testing.T) {
+	env, f := newEnv(t)
+	first, second := uuid.New(), uuid.New()
+	f.shipTo = []orders.Status{orders.PartiallyFulfilled, orders.Completed}
+	f.delivered = [][]uuid.UUID{{first}, {second}}
+	in := start()
+	send(env, time.Second, Accept.Update)
+	send(env, 2*time.Second, ShipAll.Update, ShipRequest{})
+	send(env, 3*time.Second, ShipAll.Update, ShipRequest{})
+	env.ExecuteWorkflow(Order, in)
+	if got := finalStatus(t, env); got != orders.Completed {
+		t.Fatalf("status %s", got)
+	}
+	if len(f.contractStarts) != 1 || f.contractStarts[0].OrderID != in.OrderID {
+		t.Errorf("contract starts %+v", f.contractStarts)
+	}
+	if len(f.signals) != 2 {
+		t.Fatalf("signals %+v", f.signals)
+	}
+	for i, id := range []uuid.UUID{first, second} {
+		sig := f.signals[i]
+		shipped, ok := sig.arg.(contract.ShippedSignal)
+		if sig.workflowID != contract.WorkflowID(id) || sig.name != contract.OrderShipped || !ok || !shipped.ShippedAt.Equal(shippedAt) {
+			t.Errorf("signal %d: %+v", i, sig)
+		}
+	}
+}
+
+// Cancelling a confirmed order cancels its contracts; one cancelled
+// before confirmation has none to tell.
+func TestCancellationCancelsTheContracts(t *testing.T) {
+	env, f := newEnv(t)
+	f.contracts = []uuid.UUID{uuid.New(), uuid.New()}
+	send(env, time.Second, Accept.Update)
+	send(env, 2*time.Second, Cancel.Update)
+	env.ExecuteWorkflow(Order, start())
+	if got := finalStatus(t, env); got != orders.Canceled {
+		t.Fatalf("status %s", got)
+	}
+	if len(f.signals) != 2 || f.signals[0].workflowID != contract.WorkflowID(f.contracts[0]) || f.signals[1].name != contract.OrderCanceled {
+		t.Errorf("signals %+v", f.signals)
+	}
+
+	env, f = newEnv(t)
+	f.contracts = []uuid.UUID{uuid.New()}
+	send(env, time.Second, Cancel.Update)
+	env.ExecuteWorkflow(Order, start())
+	if got := finalStatus(t, env); got != orders.Canceled || len(f.signals) != 0 {
+		t.Errorf("a cancellation before confirmation: %s, signals %+v", got, f.signals)
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // eventKey names an event by what it says: its type and the offer or order
-// it is about.
+// it is about (a contract's events name the contract's order).
 type eventKey struct{ Type, ObjectID string }
 
 func (k eventKey) String() string { return k.Type + " of " + k.ObjectID }
@@ -74,13 +74,19 @@ func checkDeliveries(rcv *testenv.Receiver, want map[eventKey]bool, kill time.Ti
 			report.Problems = append(report.Problems, fmt.Sprintf("webhook %s was sent again though first delivered after the kill", r.ID))
 		}
 		var body struct {
-			ID string `json:"id"`
+			ID      string `json:"id"`
+			OrderID string `json:"order_id"`
 		}
 		if err := json.Unmarshal(r.Body, &body); err != nil || body.ID == "" {
 			report.Problems = append(report.Problems, fmt.Sprintf("webhook %s has no object id in its body: %.200s", r.ID, r.Body))
 			continue
 		}
 		key := eventKey{r.Header.Get("webhook-event-type"), body.ID}
+		if strings.HasPrefix(key.Type, "contract.") {
+			// A journey knows its order, whose one rented line the
+			// contract is.
+			key.ObjectID = body.OrderID
+		}
 		if earlier, seen := says[r.ID]; seen && earlier != key {
 			report.Problems = append(report.Problems, fmt.Sprintf("webhook %s was delivered as %s and as %s", r.ID, earlier, key))
 		}

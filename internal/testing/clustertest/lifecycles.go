@@ -33,7 +33,7 @@ type step struct {
 }
 
 // event is a webhook event a lifecycle causes: its type and whether it is
-// about the offer or the order.
+// about the offer or the order (or the order's contract).
 type event struct {
 	Type    string
 	OfOrder bool
@@ -163,8 +163,11 @@ func (plans planSet) steps() int64 {
 // completed order; the others end in every other final status a seller or
 // the sandbox can bring about.
 var plans = planSet{
+	// The shipment starts the contract of the rented line, whose first
+	// installment falls due on the shipment's day.
 	{name: "completed", count: 28, steps: slices.Concat(toTheOrder, []step{acknowledge, confirm, ship}),
-		events: []event{reviewed, accepted, ordered, {Type: "order.completed", OfOrder: true}}},
+		events: []event{reviewed, accepted, ordered, {Type: "order.completed", OfOrder: true},
+			{Type: "contract.started", OfOrder: true}, {Type: "contract.installment_due", OfOrder: true}}},
 	{name: "declined", count: 3, steps: []step{createOffer, review, decline},
 		events: []event{reviewed, {Type: "offer.declined"}}},
 	{name: "voided", count: 3, steps: []step{createOffer, voidOffer},

@@ -16,15 +16,19 @@ import (
 	"go.temporal.io/api/temporalproto"
 	"go.temporal.io/sdk/client"
 
+	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/contracts"
+	"github.com/tenurehq/tenure/foundation/civil"
 	"github.com/tenurehq/tenure/internal/testing/histories"
 	"github.com/tenurehq/tenure/internal/testing/sellerclient"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
+	"github.com/tenurehq/tenure/workflows/contract"
 	"github.com/tenurehq/tenure/workflows/delivery"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
@@ -46,6 +50,7 @@ func TestRecordHistories(t *testing.T) {
 	}
 	t.Run("sandbox", recordSandbox)
 	t.Run("production", recordProduction)
+	t.Run("contracts", recordContracts)
 }
 
 // stack is Tenure's API and worker over a database and a namespace of
@@ -263,6 +268,86 @@ func recordProduction(t *testing.T) {
 	s.saveViews()
 }
 
+// recordContracts drives a sandbox order's contract from the order's
+// confirmation to its return: shipped, its clock advanced to the notice,
+// extended by a term, to the end of the term with no choice, month by
+// month until it continues as new, then given back.
+func recordContracts(t *testing.T) {
+	s := newStack(t, config.Sandbox, func(*config.Config) {})
+	var imported struct {
+		Status string `json:"status"`
+	}
+	s.call(http.MethodPost, "/v1/catalog/import", map[string]any{"products": []map[string]any{{
+		"title": "Dell UltraSharp U2724D", "is_active": true, "seller_product_type": "hardware",
+		"seller_product_references": []map[string]any{{"source": "sku", "reference": "123abc"}},
+		"price":                     map[string]any{"currency": "EUR", "net": 54538, "gross": 64900, "tax_rate": 1900},
+	}}}, http.StatusOK, &imported)
+	if imported.Status != "completed" {
+		t.Fatalf("the product was not imported: %+v", imported)
+	}
+	offerID := s.createOffer("/v1/offers", offerPayload("rec-contract", 7*24*time.Hour, telesales))
+	s.simulate("mark_offer_for_review", offerID)
+	s.simulate("mark_offer_accepted", offerID)
+	orderID := s.orderOf(offerID)
+	s.orderAction(orderID, "accept")
+	s.ship(orderID, http.StatusOK, serial("SN-CON-1"), serial("SN-CON-2"))
+	s.orderHistory(orderID, "contracts-started-by-the-shipment")
+
+	rows, err := s.store.ListOrderContracts(s.t.Context(), orderID)
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("contracts %+v (%v)", rows, err)
+	}
+	id := rows[0].ID
+	ctx, cancel := context.WithTimeout(t.Context(), waitFor)
+	defer cancel()
+	stored := func() contracts.Stored {
+		c, err := contracts.Load(ctx, s.store.Queries, s.seller.Seller.ID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	for deadline := time.Now().Add(waitFor); stored().Status != contracts.Running; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the shipment did not start the contract")
+		}
+	}
+	firstRun := s.tc.GetWorkflow(ctx, contract.WorkflowID(id), "").GetRunID()
+	advance := func(to civil.Date) {
+		t.Helper()
+		if _, err := contract.AdvanceContractClock(ctx, s.tc, id, contract.AdvanceClockRequest{To: &to}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	advance(*stored().NoticeDate)
+	if _, err := contract.QuoteContractTermination(ctx, s.tc, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := contract.ExtendContract(ctx, s.tc, id, contracts.ExtendByTerm); err != nil {
+		t.Fatal(err)
+	}
+	advance(stored().EndDate.AddDays(1))
+	for range 3 {
+		advance(stored().Schedule.End().AddDays(1))
+	}
+	returned := []activities.ReturnedAsset{
+		{SerialNumber: "SN-CON-1", TrackingURL: "https://tracking.example/back/1"},
+		{SerialNumber: "SN-CON-2", TrackingURL: "https://tracking.example/back/2"},
+	}
+	if _, err := contract.RecordAssetsReturn(ctx, s.tc, id, returned); err != nil {
+		t.Fatal(err)
+	}
+	s.wait(contract.WorkflowID(id))
+	if c := stored(); c.Status != contracts.Returned {
+		t.Fatalf("the contract ended %s", c.Status)
+	}
+	if last := s.tc.GetWorkflow(ctx, contract.WorkflowID(id), "").GetRunID(); last == firstRun {
+		t.Fatal("the contract never continued as new")
+	}
+	s.historyOfRun(contract.WorkflowID(id), firstRun, "workflows/contract", "opened-shipped-extended-continued")
+	s.history(contract.WorkflowID(id), "workflows/contract", "monthly-returned")
+}
+
 // call sends a request and fails the test unless it answers want.
 func (s *stack) call(method, path string, body any, want int, out any) {
 	s.t.Helper()
@@ -363,7 +448,14 @@ func (s *stack) orderHistory(id uuid.UUID, name string) {
 // Temporal CLI and the SDK's replayer read.
 func (s *stack) history(workflowID, dir, name string) {
 	s.t.Helper()
-	iter := s.tc.GetWorkflowHistory(s.t.Context(), workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	s.historyOfRun(workflowID, "", dir, name)
+}
+
+// historyOfRun writes the history of one run of a workflow ("" for its
+// latest).
+func (s *stack) historyOfRun(workflowID, runID, dir, name string) {
+	s.t.Helper()
+	iter := s.tc.GetWorkflowHistory(s.t.Context(), workflowID, runID, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	var h historypb.History
 	for iter.HasNext() {
 		ev, err := iter.Next()
