@@ -13,14 +13,26 @@ import (
 )
 
 const companyExposure = `-- name: CompanyExposure :one
-SELECT coalesce(sum(d.reserved_net), 0)::bigint AS open_net, count(*) AS offers
-FROM risk_decisions d
-JOIN offers o ON o.id = d.offer_id
-WHERE d.company_keys && $1::text[]
-  AND d.reserved_net > 0
-  AND d.currency = $2
-  AND o.status IN ('pending_review', 'accepted')
-  AND NOT EXISTS (SELECT 1 FROM orders r WHERE r.offer_id = d.offer_id AND r.status IN ('canceled', 'rejected'))
+WITH held AS (
+    SELECT d.offer_id, d.reserved_net
+    FROM risk_decisions d
+    JOIN offers o ON o.id = d.offer_id
+    WHERE d.company_keys && $1::text[]
+      AND d.reserved_net > 0
+      AND d.currency = $2
+      AND o.status IN ('pending_review', 'accepted')
+      AND NOT EXISTS (SELECT 1 FROM orders r WHERE r.offer_id = d.offer_id AND r.status IN ('canceled', 'rejected'))
+), contracted AS (
+    SELECT h.offer_id, sum(i.net) FILTER (WHERE i.status IN ('scheduled', 'due', 'failed')) AS open_net
+    FROM held h
+    JOIN orders r ON r.offer_id = h.offer_id
+    JOIN rental_contracts c ON c.order_id = r.id
+    JOIN contract_installments i ON i.contract_id = c.id
+    GROUP BY h.offer_id
+)
+SELECT coalesce(sum(coalesce(ct.open_net, h.reserved_net)), 0)::bigint AS open_net, count(*) AS offers
+FROM held h
+LEFT JOIN contracted ct ON ct.offer_id = h.offer_id
 `
 
 type CompanyExposureParams struct {
@@ -34,9 +46,10 @@ type CompanyExposureRow struct {
 }
 
 // What a company (any of its keys) owes or has asked for in a currency:
-// the reservations of its offers under review or accepted whose order was
-// not canceled or rejected. The one query of exposure: contracts' open
-// installments join it here once they are stored.
+// its offers under review or accepted whose order was not canceled or
+// rejected, each counted by its reservation until its order's contracts
+// have schedules, then by their installments still owed (scheduled, due,
+// failed). The one query of exposure.
 func (q *Queries) CompanyExposure(ctx context.Context, arg CompanyExposureParams) (CompanyExposureRow, error) {
 	row := q.db.QueryRow(ctx, companyExposure, arg.Keys, arg.Currency)
 	var i CompanyExposureRow

@@ -290,3 +290,43 @@ default: {outcome: accept, reason: {code: ok, en: "OK.", de: "OK.", nl: "OK."}}
 		t.Errorf("with a limit of 150000: %+v", l)
 	}
 }
+
+// An accepted offer counts its reservation until its order's contracts have
+// schedules; from then on it counts the installments still owed (scheduled,
+// due or failed), not those paid or waived.
+func TestExposureCountsContractsOpenInstallments(t *testing.T) {
+	s := newLogStack(t, capRules, "")
+	const vat = "DE333333333"
+	o := s.offer(t, 1_000_000, vat)
+	if l, _ := s.decide(t, o); l.Decision.Outcome == risk.Decline || l.ReservedNet != 1_000_000 {
+		t.Fatalf("the offer: %+v", l)
+	}
+	s.move(t, o.Row.ID, offers.PendingReview, offers.Accepted)
+	orderID, contractID := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
+	_, err := s.store.Pool.Exec(t.Context(), `
+INSERT INTO orders (id, seller_id, offer_id, seller_offer_reference, status, document, offer_created_at)
+VALUES ($1, $2, $3, 'risk-contract', 'confirmed', '{}', now())`, orderID, s.seller, o.Row.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.store.Pool.Exec(t.Context(), `
+INSERT INTO rental_contracts (id, order_id, seller_id, offer_id, line_position, quantity, duration_months, monthly_net, monthly_gross, currency)
+VALUES ($1, $2, $3, $4, 0, 1, 12, 10000, 11900, 'EUR')`, contractID, orderID, s.seller, o.Row.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.exposure(t, vat); got != 1_000_000 {
+		t.Errorf("a contract awaiting delivery: exposure %d, want the reservation (1000000)", got)
+	}
+	for i, status := range []string{"paid", "due", "failed", "scheduled", "waived"} {
+		_, err := s.store.Pool.Exec(t.Context(), `
+INSERT INTO contract_installments (contract_id, number, period_from, period_to, due_date, currency, net, gross, tax_rate, status)
+VALUES ($1, $2, '2026-01-01', '2026-01-31', '2026-01-01', 'EUR', 10000, 11900, 1900, $3)`, contractID, i+1, status)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := s.exposure(t, vat); got != 30_000 {
+		t.Errorf("a running contract: exposure %d, want its due, failed and scheduled installments (30000)", got)
+	}
+}

@@ -111,7 +111,9 @@ type Seller struct {
 // this offer, in the offer's currency.
 type Exposure struct {
 	// OpenNet is the net amount of the company's offers under review or
-	// accepted (whose order was not canceled or rejected).
+	// accepted (whose order was not canceled or rejected): each offer's
+	// reservation until its contracts have schedules, then their
+	// installments still owed.
 	OpenNet int64 `json:"open_net"`
 	// Offers is how many offers OpenNet counts.
 	Offers int64 `json:"offers"`
