@@ -54,7 +54,7 @@ func limitPublicBody(c *fiber.Ctx) error {
 // operations marked x-tenure-public; its POST operations honour
 // Idempotency-Key through keys. Requests from proxies are attributed to the
 // client X-Forwarded-For names.
-func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, bearer customerBearer, keys *idempotentRequests,
+func mountCustomerAPI(app *fiber.App, d Deps, svc *services.Services, bearer customerBearer, keys *idempotentRequests,
 	limits *rateLimits, publicLimits []fiber.Handler, dispatcher *webhook.Dispatcher) error {
 	ops, err := loadContract(openapi.Customer)
 	if err != nil {
@@ -99,9 +99,7 @@ func mountCustomerAPI(app *fiber.App, d Deps, offerService *services.Offers, bea
 		Store: d.Store, PerOffer: budget.PerOffer, PerAddress: budget.PerAddress, Window: budget.Window, Now: time.Now,
 	}, dispatcher: dispatcher, logger: d.Logger}
 	impl := customerAPI{
-		customerOffers: customerOffers{shared: shared, attempts: attempts, checkout: &services.CustomerOffers{
-			Offers: offerService, Entities: d.Config.Sellers.ContractualEntity, IDV: d.Config.IDV.Rules(), Now: time.Now,
-		}},
+		customerOffers:    customerOffers{shared: shared, attempts: attempts, checkout: svc.CustomerOffers},
 		customerBranding:  customerBranding{store: d.Store, shared: shared},
 		customerTerms:     customerTerms{store: d.Store, deployment: d.Config.Terms, shared: shared},
 		customerDiscounts: customerDiscounts{store: d.Store, attempts: attempts, now: time.Now},

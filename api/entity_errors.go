@@ -5,7 +5,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/domain/refusal"
-	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/services"
 )
 
 // entityError answers what the offer and order services refuse, the one
@@ -27,7 +27,7 @@ func entityError(what string, err error) error {
 			return refused
 		}
 		return Unprocessable("%s", refused.Message)
-	case errors.Is(err, entity.ErrUnavailable):
+	case errors.Is(err, services.ErrUnavailable):
 		return Unavailable("the %s workflow did not confirm the change in time; read the %s before retrying", what, what)
 	}
 	return err

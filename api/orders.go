@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 
+	"github.com/google/uuid"
+
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/orders"
 	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
-	"github.com/tenurehq/tenure/workflows/order"
-	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 
 // orderHandlers serve the order and shipment operations through the order
@@ -35,29 +35,30 @@ func (h orderHandlers) GetOrder(ctx context.Context, req sellerapi.GetOrderReque
 
 // AcknowledgeOrder acknowledges an order (from created).
 func (h orderHandlers) AcknowledgeOrder(ctx context.Context, req sellerapi.AcknowledgeOrderRequestObject) (sellerapi.AcknowledgeOrderResponseObject, error) {
-	summary, err := h.change(ctx, req.Id, order.Acknowledge)
+	summary, err := h.change(ctx, req.Id, h.service.Acknowledge)
 	return sellerapi.AcknowledgeOrder200JSONResponse(summary), err
 }
 
 // AcceptOrder confirms an order (from created or acknowledged), which
 // activates its rental contracts.
 func (h orderHandlers) AcceptOrder(ctx context.Context, req sellerapi.AcceptOrderRequestObject) (sellerapi.AcceptOrderResponseObject, error) {
-	summary, err := h.change(ctx, req.Id, order.Accept)
+	summary, err := h.change(ctx, req.Id, h.service.Accept)
 	return sellerapi.AcceptOrder200JSONResponse(summary), err
 }
 
 // RejectOrder rejects an order (from created or acknowledged).
 func (h orderHandlers) RejectOrder(ctx context.Context, req sellerapi.RejectOrderRequestObject) (sellerapi.RejectOrderResponseObject, error) {
-	summary, err := h.change(ctx, req.Id, order.Reject)
+	summary, err := h.change(ctx, req.Id, h.service.Reject)
 	return sellerapi.RejectOrder200JSONResponse(summary), err
 }
 
-func (h orderHandlers) change(ctx context.Context, rawID string, t statemachine.Trigger) (sellerapi.OrderSummary, error) {
+// change runs one of the order service's changes on the order of the path.
+func (h orderHandlers) change(ctx context.Context, rawID string, do func(context.Context, uuid.UUID, uuid.UUID) (orders.Stored, error)) (sellerapi.OrderSummary, error) {
 	seller, id, err := callerAndID(ctx, "order", rawID)
 	if err != nil {
 		return sellerapi.OrderSummary{}, err
 	}
-	o, err := h.service.Change(ctx, seller, id, t)
+	o, err := do(ctx, seller, id)
 	if err != nil {
 		return sellerapi.OrderSummary{}, orderError(err)
 	}

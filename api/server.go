@@ -131,15 +131,15 @@ func New(d Deps) (*fiber.App, error) {
 	// address, like the other routes callable without a token, and take
 	// small bodies only.
 	publicLimits := []fiber.Handler{byAddress, limitPublicBody}
-	engine, err := d.Config.Pricing.NewEngine()
+	svc, err := services.New(d.Config, d.Store, d.Temporal, d.Logger)
 	if err != nil {
 		return nil, err
 	}
-	offerService := services.NewOffers(d.Config, d.Store, d.Temporal, engine)
+	engine := svc.Pricing
 	dispatcher := delivery.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
 	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
 	bearer := customerBearer{tokens: customerTokens, revocations: revocations, logger: d.Logger}
-	if err := mountCustomerAPI(app, d, offerService, bearer, customerKeys, limits, publicLimits, dispatcher); err != nil {
+	if err := mountCustomerAPI(app, d, svc, bearer, customerKeys, limits, publicLimits, dispatcher); err != nil {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {
@@ -152,7 +152,6 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	orderService := services.NewOrders(d.Config, d.Store, d.Temporal)
 	impl := sellerAPI{
 		shippingMethods: shippingMethods{store: d.Store},
 		productImports: productImports{
@@ -162,12 +161,12 @@ func New(d Deps) (*fiber.App, error) {
 		catalogReads:  catalogReads{store: d.Store, engine: engine},
 		rentalPricing: rentalPricing{store: d.Store, engine: engine},
 		simulations: simulations{
-			store: d.Store, environment: d.Config.Environment, offers: offerService, orders: orderService,
+			store: d.Store, environment: d.Config.Environment, offers: svc.Offers, orders: svc.Orders,
 		},
 		webhookEndpoints: webhookEndpoints{store: d.Store, endpoints: endpoints, dispatcher: dispatcher},
 		events:           events{store: d.Store, dispatcher: dispatcher},
-		offerHandlers:    offerHandlers{service: offerService},
-		orderHandlers:    orderHandlers{service: orderService},
+		offerHandlers:    offerHandlers{service: svc.Offers},
+		orderHandlers:    orderHandlers{service: svc.Orders},
 		csvImports:       csvImports{jobs: jobs, temporal: d.Temporal},
 		sellerProfiles:   sellerProfiles{store: d.Store, cfg: d.Config},
 		discountCodes:    discountCodes{store: d.Store, now: time.Now},

@@ -45,6 +45,27 @@ func (s *Orders) Change(ctx context.Context, sellerID, orderID uuid.UUID, t stat
 	return s.Get(ctx, sellerID, orderID)
 }
 
+// Acknowledge acknowledges an order (from created).
+func (s *Orders) Acknowledge(ctx context.Context, sellerID, orderID uuid.UUID) (orders.Stored, error) {
+	return s.Change(ctx, sellerID, orderID, order.Acknowledge)
+}
+
+// Accept confirms an order (from created or acknowledged), which activates
+// its rental contracts.
+func (s *Orders) Accept(ctx context.Context, sellerID, orderID uuid.UUID) (orders.Stored, error) {
+	return s.Change(ctx, sellerID, orderID, order.Accept)
+}
+
+// Reject rejects an order (from created or acknowledged).
+func (s *Orders) Reject(ctx context.Context, sellerID, orderID uuid.UUID) (orders.Stored, error) {
+	return s.Change(ctx, sellerID, orderID, order.Reject)
+}
+
+// Cancel cancels an order, as Tenure or the customer would.
+func (s *Orders) Cancel(ctx context.Context, sellerID, orderID uuid.UUID) (orders.Stored, error) {
+	return s.Change(ctx, sellerID, orderID, order.Cancel)
+}
+
 // Ship records a shipment of an order.
 func (s *Orders) Ship(ctx context.Context, sellerID, orderID uuid.UUID, shipment orders.Shipment) error {
 	if err := orders.CheckShipment(shipment, s.URLs); err != nil {

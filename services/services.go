@@ -1,0 +1,47 @@
+package services
+
+import (
+	"log/slog"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/workflows/entity"
+)
+
+// Services are the services of one deployment, all over the same
+// configuration, PostgreSQL store and Temporal client: what the API is
+// given in place of the store and the client.
+type Services struct {
+	// Pricing is the deployment's pricing engine, the one the offers are
+	// built with.
+	Pricing        *pricing.Engine
+	Offers         *Offers
+	Orders         *Orders
+	CustomerOffers *CustomerOffers
+}
+
+// New builds the services of a configuration over a store and a Temporal
+// client; logger receives what their background work reports.
+func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *slog.Logger) (*Services, error) {
+	engine, err := cfg.Pricing.NewEngine()
+	if err != nil {
+		return nil, err
+	}
+	offerService := NewOffers(cfg, store, temporal, engine)
+	return &Services{
+		Pricing: engine,
+		Offers:  offerService,
+		Orders:  NewOrders(cfg, store, temporal),
+		CustomerOffers: &CustomerOffers{
+			Offers: offerService, Entities: cfg.Sellers.ContractualEntity, IDV: cfg.IDV.Rules(), Now: time.Now,
+		},
+	}, nil
+}
+
+// ErrUnavailable says a workflow did not confirm a change in time; the
+// change may still happen, so the caller reads before it retries.
+var ErrUnavailable = entity.ErrUnavailable
