@@ -5,21 +5,16 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/google/uuid"
-	"go.temporal.io/sdk/client"
-
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/domain/catalog"
-	"github.com/tenurehq/tenure/foundation/idempotency"
 	"github.com/tenurehq/tenure/foundation/optional"
-	"github.com/tenurehq/tenure/workflows/productimport"
+	"github.com/tenurehq/tenure/services"
 )
 
-// productImports serves product batch imports: small batches during the
-// request, large ones through the product-import workflow.
+// productImports serves product batch imports through the catalog
+// service.
 type productImports struct {
-	imports  catalog.Imports
-	temporal client.Client
+	catalog *services.Catalog
 }
 
 // ImportProducts imports a batch of products (the guard has refused an
@@ -35,32 +30,11 @@ func (h productImports) ImportProducts(ctx context.Context, req sellerapi.Import
 	for i, p := range products {
 		inputs[i] = productInput(p)
 	}
-	var result catalog.ImportResult
-	if idempotency.Resumed(ctx) {
-		// The request's first attempt may have recorded the import.
-		result, err = h.imports.Get(ctx, claims.SellerID, idempotency.NewID(ctx))
-		if !errors.Is(err, catalog.ErrImportNotFound) {
-			return sellerapi.ImportProducts200JSONResponse(importView(result)), err
-		}
-	}
-	if len(inputs) < catalog.SyncBelow {
-		result, err = h.imports.ImportNow(ctx, claims.SellerID, inputs)
-	} else {
-		result, err = h.imports.Accept(ctx, claims.SellerID, inputs, h.startImport)
-	}
+	result, err := h.catalog.Import(ctx, claims.SellerID, inputs)
 	if err != nil {
 		return nil, err
 	}
 	return sellerapi.ImportProducts200JSONResponse(importView(result)), nil
-}
-
-// startImport starts the workflow of a recorded import.
-func (h productImports) startImport(ctx context.Context, id uuid.UUID) error {
-	_, err := h.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:        productimport.WorkflowID(id),
-		TaskQueue: productimport.TaskQueue,
-	}, productimport.ImportProducts, productimport.Input{ImportID: id})
-	return err
 }
 
 // GetProductImport returns the current or final result of an import.
@@ -69,7 +43,7 @@ func (h productImports) GetProductImport(ctx context.Context, req sellerapi.GetP
 	if err != nil {
 		return nil, err
 	}
-	result, err := h.imports.Get(ctx, claims.SellerID, req.Id)
+	result, err := h.catalog.GetImport(ctx, claims.SellerID, req.Id)
 	if errors.Is(err, catalog.ErrImportNotFound) {
 		return nil, NotFound("no product import with id %s", req.Id)
 	}

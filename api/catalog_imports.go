@@ -4,26 +4,22 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
-
-	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/domain/csvimport"
+	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/foundation/optional"
-	"github.com/tenurehq/tenure/workflows/catalogimport"
-	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/services"
 )
 
 // defaultImportFilename names a job created without a file name, which
 // the contract allows.
 const defaultImportFilename = "catalog.csv"
 
-// csvImports serves the CSV import jobs; each job is a catalog-import
-// workflow.
+// csvImports serves the CSV import jobs through the catalog import
+// service.
 type csvImports struct {
-	jobs     csvimport.Jobs
-	temporal client.Client
+	imports *services.CatalogImports
 }
 
 // CreateCatalogImport records a pending job, starts its workflow and
@@ -37,7 +33,7 @@ func (h csvImports) CreateCatalogImport(ctx context.Context, req sellerapi.Creat
 	if filename == "" {
 		filename = defaultImportFilename
 	}
-	created, err := h.jobs.Create(ctx, claims.SellerID, filename, h.start)
+	created, err := h.imports.Create(ctx, claims.SellerID, filename)
 	if errors.Is(err, csvimport.ErrTooManyImports) {
 		return nil, TooManyRequests("%s: wait for one to finish or cancel one", err.Error())
 	}
@@ -45,15 +41,6 @@ func (h csvImports) CreateCatalogImport(ctx context.Context, req sellerapi.Creat
 		return nil, err
 	}
 	return sellerapi.CreateCatalogImport201JSONResponse{Id: created.Job.ID.String(), UploadUrl: created.UploadURL}, nil
-}
-
-// start starts the workflow of a job being created.
-func (h csvImports) start(ctx context.Context, c csvimport.Created) error {
-	_, err := h.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:        catalogimport.WorkflowID(c.Job.ID),
-		TaskQueue: catalogimport.TaskQueue,
-	}, catalogimport.ImportCSV, catalogimport.Input{ImportID: c.Job.ID, UploadDeadline: c.UploadDeadline})
-	return err
 }
 
 // GetCatalogImport returns a job with its counters.
@@ -72,20 +59,15 @@ func (h csvImports) CancelCatalogImport(ctx context.Context, req sellerapi.Cance
 	if err != nil {
 		return nil, err
 	}
-	if !catalogimport.Cancellable(job.Status) {
-		return nil, Unprocessable("%s", catalogimport.CancelRefusal(job.Status).Message)
-	}
-	err = entity.Update(ctx, h.temporal, catalogimport.WorkflowID(job.ID), catalogimport.CancelUpdate, nil)
+	err = h.imports.Cancel(ctx, job)
+	var refused *refusal.Error
 	switch {
 	case err == nil:
 		return sellerapi.CancelCatalogImport200Response{}, nil
-	case entity.Ended(err):
-		return nil, Unprocessable("the import has finished: only pending, queued or running imports can be cancelled")
-	case entity.TimedOut(err):
-		return nil, Unavailable("the import did not confirm the cancellation in time; it may still be cancelled")
-	}
-	if refused, ok := entity.RefusalOf(err); ok {
+	case errors.As(err, &refused):
 		return nil, Unprocessable("%s", refused.Message)
+	case errors.Is(err, services.ErrUnavailable):
+		return nil, Unavailable("the import did not confirm the cancellation in time; it may still be cancelled")
 	}
 	return nil, err
 }
@@ -96,7 +78,7 @@ func (h csvImports) sellerJob(ctx context.Context, rawID string) (csvimport.Job,
 	if err != nil {
 		return csvimport.Job{}, err
 	}
-	job, err := h.jobs.Get(ctx, sellerID, id)
+	job, err := h.imports.Get(ctx, sellerID, id)
 	if errors.Is(err, csvimport.ErrNotFound) {
 		return csvimport.Job{}, NotFound("CSV import %s not found", rawID)
 	}
@@ -124,7 +106,7 @@ func (h csvImports) view(j csvimport.Job) sellerapi.CsvImportJob {
 	if j.Error != "" {
 		v.Error = &j.Error
 	}
-	if u := h.jobs.ErrorsURL(j, time.Now()); u != "" {
+	if u := h.imports.ErrorsURL(j); u != "" {
 		v.ErrorsUrl = &u
 	}
 	return v

@@ -20,7 +20,6 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/auth"
-	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/foundation/telemetry"
@@ -101,10 +100,11 @@ func New(d Deps) (*fiber.App, error) {
 	if err := mountDocs(app); err != nil {
 		return nil, err
 	}
-	files, jobs, err := newImportFiles(d)
+	svc, err := services.New(d.Config, d.Store, d.Temporal, d.Logger)
 	if err != nil {
 		return nil, err
 	}
+	files := importFiles{imports: svc.CatalogImports}
 	// The routes callable without a token are limited per client address;
 	// health checks and the contract are not, so orchestrators always get in.
 	byAddress := limits.perAddress(refuseWithError)
@@ -131,10 +131,6 @@ func New(d Deps) (*fiber.App, error) {
 	// address, like the other routes callable without a token, and take
 	// small bodies only.
 	publicLimits := []fiber.Handler{byAddress, limitPublicBody}
-	svc, err := services.New(d.Config, d.Store, d.Temporal, d.Logger)
-	if err != nil {
-		return nil, err
-	}
 	engine := svc.Pricing
 	dispatcher := delivery.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
 	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
@@ -154,12 +150,9 @@ func New(d Deps) (*fiber.App, error) {
 	}
 	impl := sellerAPI{
 		shippingMethods: shippingMethods{store: d.Store},
-		productImports: productImports{
-			imports:  catalog.Imports{Store: d.Store, Importer: catalog.Importer{Policy: catalog.NewPolicy(d.Config)}},
-			temporal: d.Temporal,
-		},
-		catalogReads:  catalogReads{store: d.Store, engine: engine},
-		rentalPricing: rentalPricing{store: d.Store, engine: engine},
+		productImports:  productImports{catalog: svc.Catalog},
+		catalogReads:    catalogReads{store: d.Store, engine: engine},
+		rentalPricing:   rentalPricing{store: d.Store, engine: engine},
 		simulations: simulations{
 			store: d.Store, environment: d.Config.Environment, offers: svc.Offers, orders: svc.Orders,
 		},
@@ -167,7 +160,7 @@ func New(d Deps) (*fiber.App, error) {
 		events:           events{store: d.Store, dispatcher: dispatcher},
 		offerHandlers:    offerHandlers{service: svc.Offers},
 		orderHandlers:    orderHandlers{service: svc.Orders},
-		csvImports:       csvImports{jobs: jobs, temporal: d.Temporal},
+		csvImports:       csvImports{imports: svc.CatalogImports},
 		sellerProfiles:   sellerProfiles{store: d.Store, cfg: d.Config},
 		discountCodes:    discountCodes{store: d.Store, now: time.Now},
 	}

@@ -1,19 +1,15 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/domain/csvimport"
-	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/foundation/recordid"
-	"github.com/tenurehq/tenure/workflows/catalogimport"
-	"github.com/tenurehq/tenure/workflows/entity"
+	"github.com/tenurehq/tenure/services"
 )
 
 // uploadReadTimeout is how long an upload's body may take: 250 MB at about
@@ -28,12 +24,10 @@ const (
 	errorsPath = "/downloads/catalog-imports/:id/errors.csv"
 )
 
-// importFiles serves the upload links and the error report links.
+// importFiles serves the upload links and the error report links through
+// the catalog import service.
 type importFiles struct {
-	jobs     csvimport.Jobs
-	uploads  csvimport.Uploads
-	reports  csvimport.ErrorReport
-	temporal client.Client
+	imports *services.CatalogImports
 }
 
 // upload receives a job's file, streamed from the request into storage,
@@ -57,7 +51,7 @@ func (h importFiles) upload(c *fiber.Ctx) (err error) {
 	if rangeHeader == "" {
 		rangeHeader = c.Get("x-goog-content-length-range")
 	}
-	job, err := h.uploads.Receive(c.UserContext(), csvimport.Upload{
+	err = h.imports.Receive(c.UserContext(), csvimport.Upload{
 		ID: id, Token: c.Query("token"), ContentType: c.Get(fiber.HeaderContentType), LengthRange: rangeHeader,
 		ContentLength: int64(c.Request().Header.ContentLength()), Body: c.Context().RequestBodyStream(),
 	})
@@ -65,11 +59,7 @@ func (h importFiles) upload(c *fiber.Ctx) (err error) {
 	if errors.As(err, &refused) {
 		return uploadRefusal(refused)
 	}
-	if err != nil {
-		return err
-	}
-	err = h.temporal.SignalWorkflow(c.UserContext(), catalogimport.WorkflowID(job.ID), "", catalogimport.UploadedSignal, nil)
-	if entity.Ended(err) {
+	if errors.Is(err, services.ErrImportEnded) {
 		return Conflict("the import ended while the file was being received: create a new import")
 	}
 	if err != nil {
@@ -95,43 +85,22 @@ func uploadRefusal(r *csvimport.UploadError) error {
 
 // errorReport serves a job's error report to a holder of its link.
 func (h importFiles) errorReport(c *fiber.Ctx) error {
+	refused := Forbidden("the link to the error report is not valid or has expired: get a new one from the import")
 	id, err := recordid.Parse(c.Params("id"))
-	if err != nil || h.jobs.VerifyErrorsToken(id, c.Query("token")) != nil {
-		return Forbidden("the link to the error report is not valid or has expired: get a new one from the import")
-	}
-	job, err := h.jobs.Job(c.UserContext(), id)
 	if err != nil {
-		return err
+		return refused
 	}
-	r, err := h.reports.Open(c.UserContext(), job)
-	if errors.Is(err, csvimport.ErrNotFound) {
+	r, err := h.imports.OpenErrorReport(c.UserContext(), id, c.Query("token"))
+	switch {
+	case errors.Is(err, services.ErrLinkNotValid):
+		return refused
+	case errors.Is(err, csvimport.ErrNotFound):
 		return NotFound("the import has no error report")
-	}
-	if err != nil {
+	case err != nil:
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="errors.csv"`)
 	// fasthttp closes the reader once the body is sent.
 	return c.SendStream(r, int(r.Size()))
-}
-
-// newImportFiles builds the CSV import job services over the blob store.
-func newImportFiles(d Deps) (importFiles, csvimport.Jobs, error) {
-	bucket, err := csvimport.OpenBucket(context.Background(), d.Config)
-	if err != nil {
-		return importFiles{}, csvimport.Jobs{}, err
-	}
-	signer := links.NewSigner(d.Config.Links.SigningKey)
-	im := d.Config.Catalog.Imports
-	jobs := csvimport.Jobs{
-		Store: d.Store, Links: signer, PublicURL: d.Config.HTTP.PublicURL,
-		UploadTTL: im.UploadTTL, ErrorsLinkTTL: im.ErrorsLinkTTL, MaxActive: im.MaxActive,
-	}
-	return importFiles{
-		jobs:     jobs,
-		uploads:  csvimport.Uploads{Store: d.Store, Bucket: bucket, Links: signer},
-		reports:  csvimport.ErrorReport{Store: d.Store, Bucket: bucket},
-		temporal: d.Temporal,
-	}, jobs, nil
 }

@@ -1,6 +1,7 @@
 package services
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -8,6 +9,8 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/workflows/entity"
 )
@@ -22,12 +25,18 @@ type Services struct {
 	Offers         *Offers
 	Orders         *Orders
 	CustomerOffers *CustomerOffers
+	Catalog        *Catalog
+	CatalogImports *CatalogImports
 }
 
 // New builds the services of a configuration over a store and a Temporal
 // client; logger receives what their background work reports.
 func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *slog.Logger) (*Services, error) {
 	engine, err := cfg.Pricing.NewEngine()
+	if err != nil {
+		return nil, err
+	}
+	bucket, err := csvimport.OpenBucket(context.Background(), cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -39,6 +48,11 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		CustomerOffers: &CustomerOffers{
 			Offers: offerService, Entities: cfg.Sellers.ContractualEntity, IDV: cfg.IDV.Rules(), Now: time.Now,
 		},
+		Catalog: &Catalog{
+			Store: store, Temporal: temporal,
+			Imports: catalog.Imports{Store: store, Importer: catalog.Importer{Policy: catalog.NewPolicy(cfg)}},
+		},
+		CatalogImports: newCatalogImports(cfg, store, temporal, bucket),
 	}, nil
 }
 
