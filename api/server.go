@@ -154,7 +154,7 @@ func New(d Deps) (*fiber.App, error) {
 		catalogReads:    catalogReads{store: d.Store, engine: engine},
 		rentalPricing:   rentalPricing{store: d.Store, engine: engine},
 		simulations: simulations{
-			store: d.Store, environment: d.Config.Environment, offers: svc.Offers, orders: svc.Orders,
+			environment: d.Config.Environment, offers: svc.Offers, orders: svc.Orders, simulations: svc.Simulations,
 		},
 		webhookEndpoints: webhookEndpoints{store: d.Store, endpoints: endpoints, dispatcher: dispatcher},
 		events:           events{store: d.Store, dispatcher: dispatcher},

@@ -9,28 +9,22 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
-	"github.com/tenurehq/tenure/workflows/entity"
-	"github.com/tenurehq/tenure/workflows/offer"
-	"github.com/tenurehq/tenure/workflows/order"
-	"github.com/tenurehq/tenure/workflows/statemachine"
 )
 
 // maxSimulationIDs is the most ids one simulation may name.
 const maxSimulationIDs = 1000
 
 // simulations serves the sandbox scenario simulations through a dispatch
-// table. The offer and order scenarios send the same updates as the
-// production triggers (checkout, risk decision, cancellation).
+// table. The offer and order scenarios are the services' changes that the
+// production triggers make (checkout, risk decision, cancellation).
 type simulations struct {
-	store       *db.Store
 	environment config.Environment
 	offers      *services.Offers
 	orders      *services.Orders
+	simulations *services.Simulations
 }
 
 // scenario runs one simulation for a seller. A *scenarioFailure says why it
@@ -44,12 +38,12 @@ func (f *scenarioFailure) Error() string { return f.reason }
 
 func (s simulations) scenarios() map[sellerapi.RunScenarioSimulationParamsScenarioName]scenario {
 	return map[sellerapi.RunScenarioSimulationParamsScenarioName]scenario{
-		sellerapi.MarkProductUnsupported:        s.markProductsUnsupported,
-		sellerapi.MarkShippingMethodUnsupported: s.markShippingMethodsUnsupported,
-		sellerapi.MarkOfferForReview:            s.changeOffer(sellerapi.MarkOfferForReview, offer.SubmitForReview),
-		sellerapi.MarkOfferAccepted:             s.changeOffer(sellerapi.MarkOfferAccepted, offer.Accept),
-		sellerapi.MarkOfferDeclined:             s.changeOffer(sellerapi.MarkOfferDeclined, offer.Decline),
-		sellerapi.MarkOfferVoided:               s.changeOffer(sellerapi.MarkOfferVoided, offer.Void, offer.VoidRequest{}),
+		sellerapi.MarkProductUnsupported:        markAll(sellerapi.MarkProductUnsupported, s.markProductsUnsupported),
+		sellerapi.MarkShippingMethodUnsupported: markAll(sellerapi.MarkShippingMethodUnsupported, s.simulations.MarkShippingMethodsUnsupported),
+		sellerapi.MarkOfferForReview:            s.changeOffer(sellerapi.MarkOfferForReview, s.offers.SubmitForReview),
+		sellerapi.MarkOfferAccepted:             s.changeOffer(sellerapi.MarkOfferAccepted, s.offers.Accept),
+		sellerapi.MarkOfferDeclined:             s.changeOffer(sellerapi.MarkOfferDeclined, s.offers.Decline),
+		sellerapi.MarkOfferVoided:               s.changeOffer(sellerapi.MarkOfferVoided, s.voidOffer),
 		sellerapi.MarkOrderCancelled:            s.cancelOrder,
 	}
 }
@@ -90,15 +84,21 @@ func scenarioID(name sellerapi.RunScenarioSimulationParamsScenarioName, in selle
 	return id, nil
 }
 
-// changeOffer is a scenario sending one offer update.
-func (s simulations) changeOffer(name sellerapi.RunScenarioSimulationParamsScenarioName, t statemachine.Trigger, args ...any) scenario {
+// changeOffer is a scenario making one change of the offer service.
+func (s simulations) changeOffer(name sellerapi.RunScenarioSimulationParamsScenarioName, change func(context.Context, uuid.UUID, uuid.UUID) error) scenario {
 	return func(ctx context.Context, sellerID uuid.UUID, in sellerapi.ScenarioInput) error {
 		id, err := scenarioID(name, in)
 		if err != nil {
 			return err
 		}
-		return scenarioOutcome("offer", id, s.offers.Change(ctx, sellerID, id, t, args...))
+		return scenarioOutcome("offer", id, change(ctx, sellerID, id))
 	}
+}
+
+// voidOffer voids an offer without naming one that supersedes it.
+func (s simulations) voidOffer(ctx context.Context, sellerID, offerID uuid.UUID) error {
+	_, err := s.offers.Void(ctx, sellerID, offerID, nil)
+	return err
 }
 
 // cancelOrder cancels an order, as the service or the customer would.
@@ -107,7 +107,7 @@ func (s simulations) cancelOrder(ctx context.Context, sellerID uuid.UUID, in sel
 	if err != nil {
 		return err
 	}
-	_, err = s.orders.Change(ctx, sellerID, id, order.Cancel)
+	_, err = s.orders.Cancel(ctx, sellerID, id)
 	return scenarioOutcome("order", id, err)
 }
 
@@ -120,7 +120,7 @@ func scenarioOutcome(what string, id uuid.UUID, err error) error {
 		return &scenarioFailure{reason: fmt.Sprintf("%s %s not found", what, id)}
 	case errors.As(err, &refused):
 		return &scenarioFailure{reason: refused.Message}
-	case errors.Is(err, entity.ErrUnavailable):
+	case errors.Is(err, services.ErrUnavailable):
 		return Unavailable("the %s workflow did not confirm the change in time", what)
 	}
 	return err
@@ -146,45 +146,24 @@ func scenarioIDs(name string, in sellerapi.ScenarioInput) ([]uuid.UUID, error) {
 	return ids, nil
 }
 
-// markAll runs an update of the seller's records with these ids in one
-// transaction, which it rolls back unless every id was one of them.
-func (s simulations) markAll(ctx context.Context, name, what string, in sellerapi.ScenarioInput, update func(*dbgen.Queries, []uuid.UUID) ([]uuid.UUID, error)) error {
-	ids, err := scenarioIDs(name, in)
-	if err != nil {
-		return err
-	}
-	return s.store.InTx(ctx, func(q *dbgen.Queries) error {
-		updated, err := update(q, ids)
+// markAll is a scenario making every record the input names unsupported,
+// or none when one of them is unknown.
+func markAll(name sellerapi.RunScenarioSimulationParamsScenarioName, mark func(context.Context, uuid.UUID, []uuid.UUID) error) scenario {
+	return func(ctx context.Context, sellerID uuid.UUID, in sellerapi.ScenarioInput) error {
+		ids, err := scenarioIDs(string(name), in)
 		if err != nil {
 			return err
 		}
-		done := make(map[uuid.UUID]bool, len(updated))
-		for _, id := range updated {
-			done[id] = true
+		err = mark(ctx, sellerID, ids)
+		var unknown *services.UnknownRecord
+		if errors.As(err, &unknown) {
+			return &scenarioFailure{reason: unknown.Error()}
 		}
-		for _, id := range ids {
-			if !done[id] {
-				return &scenarioFailure{reason: fmt.Sprintf("%s %s not found", what, id)}
-			}
-		}
-		return nil
-	})
+		return err
+	}
 }
 
 // markProductsUnsupported makes products unfinanceable from now on.
-func (s simulations) markProductsUnsupported(ctx context.Context, sellerID uuid.UUID, in sellerapi.ScenarioInput) error {
-	name := string(sellerapi.MarkProductUnsupported)
-	return s.markAll(ctx, name, "product", in, func(q *dbgen.Queries, ids []uuid.UUID) ([]uuid.UUID, error) {
-		return q.MarkProductsUnsupported(ctx, dbgen.MarkProductsUnsupportedParams{
-			SellerID: sellerID, Ids: ids, Reason: "marked unsupported by the " + name + " simulation",
-		})
-	})
-}
-
-// markShippingMethodsUnsupported makes shipping methods unusable in offers.
-func (s simulations) markShippingMethodsUnsupported(ctx context.Context, sellerID uuid.UUID, in sellerapi.ScenarioInput) error {
-	name := string(sellerapi.MarkShippingMethodUnsupported)
-	return s.markAll(ctx, name, "shipping method", in, func(q *dbgen.Queries, ids []uuid.UUID) ([]uuid.UUID, error) {
-		return q.MarkShippingMethodsUnsupported(ctx, dbgen.MarkShippingMethodsUnsupportedParams{SellerID: sellerID, Ids: ids})
-	})
+func (s simulations) markProductsUnsupported(ctx context.Context, sellerID uuid.UUID, ids []uuid.UUID) error {
+	return s.simulations.MarkProductsUnsupported(ctx, sellerID, ids, string(sellerapi.MarkProductUnsupported))
 }

@@ -148,6 +148,23 @@ func (s *Offers) Void(ctx context.Context, sellerID, offerID uuid.UUID, supersed
 	return s.Get(ctx, sellerID, offerID)
 }
 
+// SubmitForReview submits an open offer for review, as its customer's
+// checkout does.
+func (s *Offers) SubmitForReview(ctx context.Context, sellerID, offerID uuid.UUID) error {
+	return s.Change(ctx, sellerID, offerID, offer.SubmitForReview)
+}
+
+// Accept accepts an offer under review, as a positive risk decision does.
+func (s *Offers) Accept(ctx context.Context, sellerID, offerID uuid.UUID) error {
+	return s.Change(ctx, sellerID, offerID, offer.Accept)
+}
+
+// Decline declines an offer under review, as a negative risk decision
+// does.
+func (s *Offers) Decline(ctx context.Context, sellerID, offerID uuid.UUID) error {
+	return s.Change(ctx, sellerID, offerID, offer.Decline)
+}
+
 // Change sends the update of a trigger of the offer's table (submit for
 // review, accept, decline, void) and waits until it is persisted.
 func (s *Offers) Change(ctx context.Context, sellerID, offerID uuid.UUID, t statemachine.Trigger, args ...any) error {

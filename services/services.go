@@ -27,6 +27,7 @@ type Services struct {
 	CustomerOffers *CustomerOffers
 	Catalog        *Catalog
 	CatalogImports *CatalogImports
+	Simulations    *Simulations
 }
 
 // New builds the services of a configuration over a store and a Temporal
@@ -53,6 +54,7 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 			Imports: catalog.Imports{Store: store, Importer: catalog.Importer{Policy: catalog.NewPolicy(cfg)}},
 		},
 		CatalogImports: newCatalogImports(cfg, store, temporal, bucket),
+		Simulations:    &Simulations{Store: store},
 	}, nil
 }
 
