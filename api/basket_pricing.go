@@ -8,6 +8,7 @@ import (
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/foundation/optional"
+	"github.com/tenurehq/tenure/services"
 )
 
 // CalculateBasketPricing prices every basket entry with its sublines, for
@@ -66,13 +67,13 @@ func (h rentalPricing) CalculateBasketPricing(ctx context.Context, req sellerapi
 }
 
 // basketEntry prices one entry; the line is nil when it cannot be financed.
-func (h rentalPricing) basketEntry(lang pricing.Language, e sellerapi.BasketPricingItem, main priced, subs []priced) (sellerapi.BasketItemPricing, *pricing.LinePrice, error) {
-	supported := main.sellable
+func (h rentalPricing) basketEntry(lang pricing.Language, e sellerapi.BasketPricingItem, main services.PricedProduct, subs []services.PricedProduct) (sellerapi.BasketItemPricing, *pricing.LinePrice, error) {
+	supported := main.Sellable
 	sublines := make([]sellerapi.BasketSublinePricing, len(subs))
 	products := make([]pricing.Product, len(subs))
 	for j, s := range subs {
-		supported = supported && s.sellable
-		products[j] = s.product
+		supported = supported && s.Sellable
+		products[j] = s.Product
 		view, err := h.basketSubline(lang, s, e.Quantity)
 		if err != nil {
 			return sellerapi.BasketItemPricing{}, nil, err
@@ -90,7 +91,7 @@ func (h rentalPricing) basketEntry(lang pricing.Language, e sellerapi.BasketPric
 	if !supported {
 		return out, nil, nil
 	}
-	line, err := h.engine.PriceLine(pricing.Line{Main: main.product, Sublines: products, Quantity: e.Quantity})
+	line, err := h.engine.PriceLine(pricing.Line{Main: main.Product, Sublines: products, Quantity: e.Quantity})
 	if err != nil {
 		return sellerapi.BasketItemPricing{}, nil, err
 	}
@@ -107,17 +108,17 @@ func (h rentalPricing) basketEntry(lang pricing.Language, e sellerapi.BasketPric
 
 // basketSubline prices a subline on its own, per unit of its entry and for
 // the entry's quantity.
-func (h rentalPricing) basketSubline(lang pricing.Language, s priced, quantity int64) (sellerapi.BasketSublinePricing, error) {
+func (h rentalPricing) basketSubline(lang pricing.Language, s services.PricedProduct, quantity int64) (sellerapi.BasketSublinePricing, error) {
 	out := sellerapi.BasketSublinePricing{
 		AvailableContractTypes: []sellerapi.ContractType{},
 		DefaultTenure:          int64(h.engine.DefaultDuration()),
-		IsSupported:            s.sellable,
+		IsSupported:            s.Sellable,
 		Summary:                lang.Summary(false, nil),
 	}
-	if !s.sellable {
+	if !s.Sellable {
 		return out, nil
 	}
-	line, err := h.engine.PriceLine(pricing.Line{Main: s.product, Quantity: quantity})
+	line, err := h.engine.PriceLine(pricing.Line{Main: s.Product, Quantity: quantity})
 	if err != nil {
 		return out, err
 	}

@@ -6,10 +6,10 @@ import (
 
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/foundation/optional"
+	"github.com/tenurehq/tenure/services"
 )
 
 // Search page sizes.
@@ -21,10 +21,11 @@ const (
 	maxProductPageSize = 100
 )
 
-// catalogReads serves product searches and support checks.
+// catalogReads serves product searches and support checks through the
+// catalog service.
 type catalogReads struct {
-	store  *db.Store
-	engine *pricing.Engine
+	catalog *services.Catalog
+	engine  *pricing.Engine
 }
 
 // SearchProducts returns the first products that match a term.
@@ -94,7 +95,7 @@ func (h catalogReads) search(ctx context.Context, q catalog.Query) ([]sellerapi.
 		return nil, 0, err
 	}
 	q.SellerID = claims.SellerID
-	found, err := catalog.Search(ctx, h.store, q)
+	found, err := h.catalog.Search(ctx, q)
 	var filterErr *catalog.FilterError
 	if errors.As(err, &filterErr) {
 		return nil, 0, BadRequest("%s", filterErr.Error())
@@ -118,7 +119,7 @@ func (h catalogReads) CheckProductsSupported(ctx context.Context, req sellerapi.
 	for i, r := range asked {
 		refs[i] = apiview.CatalogReference(r)
 	}
-	found, err := catalog.FindByReferences(ctx, h.store.Queries, claims.SellerID, refs)
+	found, err := h.catalog.Find(ctx, claims.SellerID, refs)
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +133,8 @@ func (h catalogReads) CheckProductsSupported(ctx context.Context, req sellerapi.
 		seen[r] = true
 		products = append(products, sellerapi.ProductSupport{
 			Id:                     p.ID.String(),
-			IsSupported:            catalog.Sellable(p),
-			AvailableContractTerms: contractTerms(p, h.engine),
+			IsSupported:            p.Sellable,
+			AvailableContractTerms: contractTerms(p.Sellable, p.Product, h.engine),
 			SellerProductReference: apiview.Reference(r),
 		})
 	}

@@ -2,7 +2,6 @@ package api
 
 import (
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/foundation/optional"
@@ -11,11 +10,11 @@ import (
 // contractTerms says how a catalog product can be paid for: nothing unless
 // it can be financed; then paying now, and renting when it is offered for
 // rent (with the recommended term).
-func contractTerms(p dbgen.Product, engine *pricing.Engine) sellerapi.ContractTermsAvailability {
-	if !catalog.Sellable(p) {
+func contractTerms(sellable bool, p pricing.Product, engine *pricing.Engine) sellerapi.ContractTermsAvailability {
+	if !sellable {
 		return sellerapi.ContractTermsAvailability{}
 	}
-	terms := engine.Rent(catalog.PricingProduct(p))
+	terms := engine.Rent(p)
 	out := sellerapi.ContractTermsAvailability{CanPayNow: true, CanRent: len(terms) > 0}
 	if rec, ok := engine.Recommended(terms); ok {
 		out.Rent = &sellerapi.RentDuration{Duration: int64(rec.Duration)}
@@ -28,7 +27,7 @@ func catalogProduct(it catalog.Item, term string, engine *pricing.Engine) seller
 	archived := it.Archived
 	out := sellerapi.CatalogProduct{
 		Archived:                &archived,
-		AvailableContractTerms:  contractTerms(it.Product, engine),
+		AvailableContractTerms:  contractTerms(catalog.Sellable(it.Product), catalog.PricingProduct(it.Product), engine),
 		Description:             optional.NonZero(it.Description),
 		Ean:                     optional.NonZero(it.Ean),
 		ListPrice:               sellerapi.Money{Currency: it.Currency, Net: it.PriceNet, Gross: it.PriceGross},

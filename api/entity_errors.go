@@ -15,13 +15,8 @@ import (
 // in time is 503. Anything else is left to the error handler, which logs it
 // with the request id and answers an opaque fault.
 func entityError(what string, err error) error {
-	var invalid *refusal.Invalid
 	var refused *refusal.Error
 	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &invalid):
-		return BadRequest("%s", invalid.Message)
 	case errors.As(err, &refused):
 		if refused.Kind.OfferPayload() {
 			return refused
@@ -29,6 +24,17 @@ func entityError(what string, err error) error {
 		return Unprocessable("%s", refused.Message)
 	case errors.Is(err, services.ErrUnavailable):
 		return Unavailable("the %s workflow did not confirm the change in time; read the %s before retrying", what, what)
+	}
+	return badInput(err)
+}
+
+// badInput answers input a service found beyond Tenure's limits
+// (*refusal.Invalid, whose message names the field) with 400; any other
+// error passes as it is.
+func badInput(err error) error {
+	var invalid *refusal.Invalid
+	if errors.As(err, &invalid) {
+		return BadRequest("%s", invalid.Message)
 	}
 	return err
 }

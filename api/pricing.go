@@ -6,10 +6,10 @@ import (
 
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/foundation/optional"
+	"github.com/tenurehq/tenure/services"
 )
 
 // Pricing request limits.
@@ -25,8 +25,8 @@ const (
 // inactive, archived or unsupported is priced as not financeable, never
 // refused; malformed prices in the request are refused.
 type rentalPricing struct {
-	store  *db.Store
-	engine *pricing.Engine
+	catalog *services.Catalog
+	engine  *pricing.Engine
 }
 
 // priceRequest is one product of a pricing request.
@@ -38,15 +38,9 @@ type priceRequest struct {
 	base  *sellerapi.PriceInput
 }
 
-// priced is a requested product as the engine prices it.
-type priced struct {
-	sellable bool
-	product  pricing.Product
-}
-
-// resolve finds the requested products in the caller's catalog and applies
-// the request's prices, which override the catalog's.
-func (h rentalPricing) resolve(ctx context.Context, reqs []priceRequest) ([]priced, string, error) {
+// resolve finds the requested products in the caller's catalog, the
+// request's prices overriding the catalog's.
+func (h rentalPricing) resolve(ctx context.Context, reqs []priceRequest) ([]services.PricedProduct, string, error) {
 	claims, err := sellerClaims(ctx)
 	if err != nil {
 		return nil, "", err
@@ -54,53 +48,23 @@ func (h rentalPricing) resolve(ctx context.Context, reqs []priceRequest) ([]pric
 	if len(reqs) > maxPricingItems {
 		return nil, "", TooManyProducts("a pricing request may carry at most %d products (sublines included), got %d", maxPricingItems, len(reqs))
 	}
-	seller, err := h.store.GetSeller(ctx, claims.SellerID)
-	if err != nil {
-		return nil, "", err
-	}
-	refs := make([]catalog.Reference, len(reqs))
+	asked := make([]services.PriceRequest, len(reqs))
 	for i, r := range reqs {
-		refs[i] = apiview.CatalogReference(r.ref)
-	}
-	found, err := catalog.FindByReferences(ctx, h.store.Queries, claims.SellerID, refs)
-	if err != nil {
-		return nil, "", err
-	}
-	out := make([]priced, len(reqs))
-	for i, r := range reqs {
-		price, err := overridePrice(r.field+".price", r.price, seller.Currency)
-		if err != nil {
-			return nil, "", err
-		}
-		base, err := overridePrice(r.field+".base_rental_price", r.base, seller.Currency)
-		if err != nil {
-			return nil, "", err
-		}
-		p, known := found[refs[i]]
-		if !known {
-			continue
-		}
-		out[i] = priced{sellable: catalog.Sellable(p), product: catalog.PricingProduct(p)}
-		if price != nil {
-			out[i].product.Price = *price
-		}
-		if base != nil {
-			out[i].product.BaseRentalPrice = base
+		asked[i] = services.PriceRequest{
+			Field: r.field, Reference: apiview.CatalogReference(r.ref), Price: priceInput(r.price), BaseRentalPrice: priceInput(r.base),
 		}
 	}
-	return out, seller.Currency, nil
+	items, currency, err := h.catalog.Price(ctx, claims.SellerID, asked)
+	return items, currency, badInput(err)
 }
 
-// overridePrice checks a price sent with a pricing request.
-func overridePrice(field string, in *sellerapi.PriceInput, currency string) (*pricing.Money, error) {
+// priceInput is a price sent with a pricing request, for the catalog to
+// check.
+func priceInput(in *sellerapi.PriceInput) *catalog.Money {
 	if in == nil {
-		return nil, nil
+		return nil
 	}
-	m, err := catalog.ValidateMoney(field, catalog.Money{Currency: in.Currency, Net: in.Net, Gross: in.Gross, TaxRate: in.TaxRate}, currency)
-	if err != nil {
-		return nil, BadRequest("field %s", err.Error())
-	}
-	return &m, nil
+	return &catalog.Money{Currency: in.Currency, Net: in.Net, Gross: in.Gross, TaxRate: in.TaxRate}
 }
 
 func checkQuantity(field string, q int64) error {
@@ -129,10 +93,10 @@ func (h rentalPricing) ListRecommendedRentalPrices(ctx context.Context, req sell
 	out := make([]sellerapi.RecommendedRentalPrice, len(items))
 	for i, it := range items {
 		var terms []pricing.Term
-		if it.sellable {
-			terms = h.engine.Rent(it.product)
+		if it.Sellable {
+			terms = h.engine.Rent(it.Product)
 		}
-		summary := lang.Summary(it.sellable, terms)
+		summary := lang.Summary(it.Sellable, terms)
 		out[i] = sellerapi.RecommendedRentalPrice{SellerProductReference: reqs[i].ref, Currency: &currency, Summary: &summary}
 		if rec, ok := h.engine.Recommended(terms); ok {
 			term := apiview.RentTerm(rec)
@@ -164,12 +128,12 @@ func (h rentalPricing) GetCartRentalOverview(ctx context.Context, req sellerapi.
 	var lines []pricing.LinePrice
 	for i, it := range items {
 		quantity := req.Body.Products[i].Quantity
-		sellable := it.sellable
+		sellable := it.Sellable
 		entry := sellerapi.CartItemRentalOverview{SellerProductReference: reqs[i].ref, Quantity: quantity, CanCheckout: &sellable, Currency: &currency}
 		canCheckout = canCheckout && sellable
 		var line pricing.LinePrice
 		if sellable {
-			if line, err = h.engine.PriceLine(pricing.Line{Main: it.product, Quantity: quantity}); err != nil {
+			if line, err = h.engine.PriceLine(pricing.Line{Main: it.Product, Quantity: quantity}); err != nil {
 				return nil, err
 			}
 		}
@@ -211,11 +175,11 @@ func (h rentalPricing) CalculateProductPricing(ctx context.Context, req sellerap
 	}
 	it := items[0]
 	lang := language(req.Params.AcceptLanguage)
-	out := sellerapi.PricingSummary{IsSupported: it.sellable, AvailableContractTypes: []sellerapi.ContractType{}, Summary: lang.Summary(false, nil)}
-	if it.sellable {
-		terms := h.engine.Rent(it.product)
+	out := sellerapi.PricingSummary{IsSupported: it.Sellable, AvailableContractTypes: []sellerapi.ContractType{}, Summary: lang.Summary(false, nil)}
+	if it.Sellable {
+		terms := h.engine.Rent(it.Product)
 		out.AvailableContractTypes = apiview.ContractTypes(terms)
-		out.PayNow = apiview.PayNowTerm(it.product.Price)
+		out.PayNow = apiview.PayNowTerm(it.Product.Price)
 		out.Rent = apiview.RentTerms(terms)
 		out.Summary = lang.Summary(true, terms)
 	}

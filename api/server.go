@@ -151,8 +151,8 @@ func New(d Deps) (*fiber.App, error) {
 	impl := sellerAPI{
 		shippingMethods: shippingMethods{store: d.Store},
 		productImports:  productImports{catalog: svc.Catalog},
-		catalogReads:    catalogReads{store: d.Store, engine: engine},
-		rentalPricing:   rentalPricing{store: d.Store, engine: engine},
+		catalogReads:    catalogReads{catalog: svc.Catalog, engine: engine},
+		rentalPricing:   rentalPricing{catalog: svc.Catalog, engine: engine},
 		simulations: simulations{
 			environment: d.Config.Environment, offers: svc.Offers, orders: svc.Orders, simulations: svc.Simulations,
 		},
