@@ -149,7 +149,7 @@ func New(d Deps) (*fiber.App, error) {
 		return nil, err
 	}
 	impl := sellerAPI{
-		shippingMethods: shippingMethods{store: d.Store},
+		shippingMethods: shippingMethods{service: svc.ShippingMethods},
 		productImports:  productImports{catalog: svc.Catalog},
 		catalogReads:    catalogReads{catalog: svc.Catalog, engine: engine},
 		rentalPricing:   rentalPricing{catalog: svc.Catalog, engine: engine},

@@ -2,23 +2,21 @@ package api
 
 import (
 	"context"
-
-	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
+	"errors"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/foundation/idempotency"
+	"github.com/tenurehq/tenure/domain/sellers"
 	"github.com/tenurehq/tenure/foundation/optional"
+	"github.com/tenurehq/tenure/services"
 )
 
 // shippingMethodPageSize is how many shipping methods one page holds.
 const shippingMethodPageSize = 50
 
-// shippingMethods serves a seller's shipping methods.
+// shippingMethods serves a seller's shipping methods through their
+// service.
 type shippingMethods struct {
-	store *db.Store
+	service *services.ShippingMethods
 }
 
 // ListShippingMethods returns one zero-based page of the caller's shipping
@@ -32,25 +30,12 @@ func (h shippingMethods) ListShippingMethods(ctx context.Context, req sellerapi.
 	if err != nil {
 		return nil, err
 	}
-	// One row more than a page tells whether another page follows.
-	rows, err := h.store.ListShippingMethods(ctx, dbgen.ListShippingMethodsParams{
-		SellerID:  claims.SellerID,
-		RowLimit:  shippingMethodPageSize + 1,
-		RowOffset: page * shippingMethodPageSize,
-	})
+	methods, hasMore, err := h.service.List(ctx, claims.SellerID, page, shippingMethodPageSize)
 	if err != nil {
 		return nil, err
 	}
-	hasMore := len(rows) > shippingMethodPageSize
-	if hasMore {
-		rows = rows[:shippingMethodPageSize]
-	}
-	data := make([]sellerapi.ShippingMethod, len(rows))
-	for i, r := range rows {
-		data[i] = shippingMethodView(r)
-	}
 	return sellerapi.ListShippingMethods200JSONResponse{
-		Data:       data,
+		Data:       viewsOf(methods, shippingMethodView),
 		Pagination: sellerapi.PageInfo{Page: page, HasMore: hasMore},
 	}, nil
 }
@@ -68,52 +53,24 @@ func (h shippingMethods) CreateShippingMethod(ctx context.Context, req sellerapi
 	if body.SellerShippingMethodReference == "" {
 		return nil, BadRequest("field seller_shipping_method_reference must not be empty")
 	}
-	name := optional.Value(body.Name)
-	id := idempotency.NewID(ctx)
-	row, err := h.store.CreateShippingMethod(ctx, dbgen.CreateShippingMethodParams{
-		ID:                            id,
-		SellerID:                      claims.SellerID,
-		SellerShippingMethodReference: body.SellerShippingMethodReference,
-		Name:                          name,
-		IsInStorePickup:               optional.Value(body.IsInStorePickup),
-		Supported:                     true,
+	created, err := h.service.Create(ctx, claims.SellerID, sellers.ShippingMethod{
+		Reference: body.SellerShippingMethodReference, Name: optional.Value(body.Name), InStorePickup: optional.Value(body.IsInStorePickup),
 	})
-	if db.IsNotFound(err) {
-		// The reference is taken, by the first attempt of this request if
-		// it resumes one.
-		row, err = h.createdBy(ctx, claims.SellerID, body.SellerShippingMethodReference, id)
-	}
-	if db.IsNotFound(err) {
+	if errors.Is(err, services.ErrShippingMethodExists) {
 		return nil, Unprocessable("a shipping method with seller_shipping_method_reference %q already exists", body.SellerShippingMethodReference)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return sellerapi.CreateShippingMethod201JSONResponse(shippingMethodView(row)), nil
+	return sellerapi.CreateShippingMethod201JSONResponse(shippingMethodView(created)), nil
 }
 
-// createdBy returns the seller's shipping method with a reference if a
-// resumed request's first attempt created it under the request's id, and
-// no row otherwise.
-func (h shippingMethods) createdBy(ctx context.Context, sellerID uuid.UUID, reference string, id uuid.UUID) (dbgen.ShippingMethod, error) {
-	if !idempotency.Resumed(ctx) {
-		return dbgen.ShippingMethod{}, pgx.ErrNoRows
-	}
-	row, err := h.store.GetShippingMethodByReference(ctx, dbgen.GetShippingMethodByReferenceParams{
-		SellerID: sellerID, SellerShippingMethodReference: reference,
-	})
-	if err == nil && row.ID != id {
-		return dbgen.ShippingMethod{}, pgx.ErrNoRows
-	}
-	return row, err
-}
-
-func shippingMethodView(r dbgen.ShippingMethod) sellerapi.ShippingMethod {
+func shippingMethodView(m sellers.ShippingMethod) sellerapi.ShippingMethod {
 	return sellerapi.ShippingMethod{
-		Id:                            r.ID.String(),
-		IsInStorePickup:               &r.IsInStorePickup,
-		Name:                          &r.Name,
-		SellerShippingMethodReference: r.SellerShippingMethodReference,
-		Supported:                     r.Supported,
+		Id:                            m.ID.String(),
+		IsInStorePickup:               &m.InStorePickup,
+		Name:                          &m.Name,
+		SellerShippingMethodReference: m.Reference,
+		Supported:                     m.Supported,
 	}
 }

@@ -28,6 +28,8 @@ type Services struct {
 	Catalog        *Catalog
 	CatalogImports *CatalogImports
 	Simulations    *Simulations
+	// ShippingMethods are the sellers' shipping methods.
+	ShippingMethods *ShippingMethods
 }
 
 // New builds the services of a configuration over a store and a Temporal
@@ -53,8 +55,9 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 			Store: store, Temporal: temporal,
 			Imports: catalog.Imports{Store: store, Importer: catalog.Importer{Policy: catalog.NewPolicy(cfg)}},
 		},
-		CatalogImports: newCatalogImports(cfg, store, temporal, bucket),
-		Simulations:    &Simulations{Store: store},
+		CatalogImports:  newCatalogImports(cfg, store, temporal, bucket),
+		Simulations:     &Simulations{Store: store},
+		ShippingMethods: &ShippingMethods{Store: store},
 	}, nil
 }
 
