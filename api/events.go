@@ -8,10 +8,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/recordid"
+	"github.com/tenurehq/tenure/services"
 )
 
 // Event list page sizes.
@@ -20,10 +19,10 @@ const (
 	maxEventPageSize     = 100
 )
 
-// events serves the event log and redelivery (Tenure extension).
+// events serves the event log and redelivery (Tenure extension) through
+// the webhook service.
 type events struct {
-	store      *db.Store
-	dispatcher *webhook.Dispatcher
+	webhooks *services.Webhooks
 }
 
 // ListEvents returns one page of the caller's events, oldest first.
@@ -55,41 +54,16 @@ func (h events) ListEvents(ctx context.Context, req sellerapi.ListEventsRequestO
 		}
 		objectID = &id
 	}
-	filter := dbgen.CountEventsParams{
-		SellerID: claims.SellerID, Type: p.Type, ObjectID: objectID, DeliverySuccess: p.DeliverySuccess,
+	list, total, err := h.webhooks.ListEvents(ctx, claims.SellerID, services.EventFilter{
+		Type: p.Type, ObjectID: objectID, DeliverySuccess: p.DeliverySuccess,
 		CreatedAtGt: p.CreatedAtGt, CreatedAtGte: p.CreatedAtGte, CreatedAtLt: p.CreatedAtLt, CreatedAtLte: p.CreatedAtLte,
-	}
-	total, err := h.store.CountEvents(ctx, filter)
+	}, page, size)
 	if err != nil {
 		return nil, err
-	}
-	rows, err := h.store.ListEvents(ctx, dbgen.ListEventsParams{
-		SellerID: filter.SellerID, Type: filter.Type, ObjectID: filter.ObjectID, DeliverySuccess: filter.DeliverySuccess,
-		CreatedAtGt: filter.CreatedAtGt, CreatedAtGte: filter.CreatedAtGte, CreatedAtLt: filter.CreatedAtLt, CreatedAtLte: filter.CreatedAtLte,
-		RowLimit: size, RowOffset: page * size,
-	})
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]uuid.UUID, len(rows))
-	for i, r := range rows {
-		ids[i] = r.ID
-	}
-	deliveries, err := h.store.ListDeliveriesOfEvents(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	byEvent := map[uuid.UUID][]dbgen.WebhookDelivery{}
-	for _, d := range deliveries {
-		byEvent[d.EventID] = append(byEvent[d.EventID], d)
-	}
-	out := make([]sellerapi.Event, len(rows))
-	for i, r := range rows {
-		out[i] = eventView(r, byEvent[r.ID], nil)
 	}
 	pages := (total + size - 1) / size
 	return sellerapi.ListEvents200JSONResponse{
-		Events:     out,
+		Events:     viewsOf(list, eventView),
 		Pagination: sellerapi.Pagination{Page: &page, PageSize: &size, TotalCount: &total, TotalPages: &pages},
 	}, nil
 }
@@ -100,11 +74,11 @@ func (h events) GetEvent(ctx context.Context, req sellerapi.GetEventRequestObjec
 	if err != nil {
 		return nil, err
 	}
-	view, err := loadEventView(ctx, h.store, seller, id, true)
+	ev, err := h.webhooks.Event(ctx, seller, id, true)
 	if err != nil {
-		return nil, err
+		return nil, eventError(err, id)
 	}
-	return sellerapi.GetEvent200JSONResponse(view), nil
+	return sellerapi.GetEvent200JSONResponse(eventView(ev)), nil
 }
 
 // RedeliverEvent starts a new delivery run of an event.
@@ -113,20 +87,16 @@ func (h events) RedeliverEvent(ctx context.Context, req sellerapi.RedeliverEvent
 	if err != nil {
 		return nil, err
 	}
-	_, err = h.dispatcher.Redeliver(ctx, seller, id)
+	ev, err := h.webhooks.Redeliver(ctx, seller, id)
 	switch {
 	case errors.Is(err, webhook.ErrNotFound):
 		return nil, NotFound("no event with id %s", req.Id)
 	case errors.Is(err, webhook.ErrDeliveryRunning):
 		return nil, Conflict("a delivery of event %s is still pending; redeliver it once its deliveries have ended", req.Id)
 	case err != nil:
-		return nil, err
+		return nil, eventError(err, id)
 	}
-	view, err := loadEventView(ctx, h.store, seller, id, false)
-	if err != nil {
-		return nil, err
-	}
-	return sellerapi.RedeliverEvent202JSONResponse(view), nil
+	return sellerapi.RedeliverEvent202JSONResponse(eventView(ev)), nil
 }
 
 func eventTarget(ctx context.Context, raw string) (seller, id uuid.UUID, err error) {
@@ -141,43 +111,28 @@ func eventTarget(ctx context.Context, raw string) (seller, id uuid.UUID, err err
 	return claims.SellerID, id, nil
 }
 
-// loadEventView reads a seller's event with its deliveries and, when asked,
-// its attempts.
-func loadEventView(ctx context.Context, store *db.Store, seller, id uuid.UUID, withAttempts bool) (sellerapi.Event, error) {
-	ev, err := store.GetEvent(ctx, dbgen.GetEventParams{ID: id, SellerID: seller})
-	if db.IsNotFound(err) {
-		return sellerapi.Event{}, NotFound("no event with id %s", id)
+// eventError answers an event the seller's log lacks with 404.
+func eventError(err error, id uuid.UUID) error {
+	if errors.Is(err, services.ErrEventNotFound) {
+		return NotFound("no event with id %s", id)
 	}
-	if err != nil {
-		return sellerapi.Event{}, err
-	}
-	deliveries, err := store.ListEventDeliveries(ctx, id)
-	if err != nil {
-		return sellerapi.Event{}, err
-	}
-	var attempts []dbgen.WebhookAttempt
-	if withAttempts {
-		if attempts, err = store.ListEventAttempts(ctx, id); err != nil {
-			return sellerapi.Event{}, err
-		}
-	}
-	return eventView(ev, deliveries, attempts), nil
+	return err
 }
 
-func eventView(ev dbgen.Event, deliveries []dbgen.WebhookDelivery, attempts []dbgen.WebhookAttempt) sellerapi.Event {
+func eventView(ev webhook.LoggedEvent) sellerapi.Event {
 	v := sellerapi.Event{
 		Id: ev.ID.String(), Type: ev.Type, ObjectId: ev.ObjectID.String(), Payload: ev.Payload,
-		CreatedAt: ev.CreatedAt.UTC(), Deliveries: make([]sellerapi.WebhookDelivery, len(deliveries)),
+		CreatedAt: ev.CreatedAt.UTC(), Deliveries: make([]sellerapi.WebhookDelivery, len(ev.Deliveries)),
 	}
-	for i, d := range deliveries {
+	for i, d := range ev.Deliveries {
 		v.Deliveries[i] = sellerapi.WebhookDelivery{
 			EndpointId: d.EndpointID.String(), Status: sellerapi.WebhookDeliveryStatus(d.Status), Run: d.Run,
 			Attempts: d.Attempts, LastAttemptAt: utc(d.LastAttemptAt), DeliveredAt: utc(d.DeliveredAt),
 		}
 	}
-	if attempts != nil {
-		list := make([]sellerapi.WebhookAttempt, len(attempts))
-		for i, a := range attempts {
+	if ev.Attempts != nil {
+		list := make([]sellerapi.WebhookAttempt, len(ev.Attempts))
+		for i, a := range ev.Attempts {
 			list[i] = sellerapi.WebhookAttempt{
 				EndpointId: a.EndpointID.String(), Run: a.Run, Attempt: a.Attempt, AttemptedAt: a.StartedAt.UTC(),
 				Outcome: sellerapi.WebhookAttemptOutcome(a.Outcome), StatusCode: a.StatusCode, LatencyMs: a.LatencyMs,

@@ -20,11 +20,9 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/auth"
-	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 	"github.com/tenurehq/tenure/services"
-	"github.com/tenurehq/tenure/workflows/delivery"
 )
 
 // Deps are what the HTTP server needs from the rest of Tenure.
@@ -132,7 +130,7 @@ func New(d Deps) (*fiber.App, error) {
 	// small bodies only.
 	publicLimits := []fiber.Handler{byAddress, limitPublicBody}
 	engine := svc.Pricing
-	dispatcher := delivery.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
+	dispatcher := svc.Webhooks.Dispatcher
 	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
 	bearer := customerBearer{tokens: customerTokens, revocations: revocations, logger: d.Logger}
 	if err := mountCustomerAPI(app, d, svc, bearer, customerKeys, limits, publicLimits, dispatcher); err != nil {
@@ -144,10 +142,6 @@ func New(d Deps) (*fiber.App, error) {
 
 	// Every /v1 request, routed or not, needs a valid token first.
 	app.Use("/v1", bearerAuth(d.Tokens, revocations, d.Logger), limits.perSeller)
-	endpoints, err := webhook.NewEndpoints(d.Store, d.Config)
-	if err != nil {
-		return nil, err
-	}
 	impl := sellerAPI{
 		shippingMethods: shippingMethods{service: svc.ShippingMethods},
 		productImports:  productImports{catalog: svc.Catalog},
@@ -156,8 +150,8 @@ func New(d Deps) (*fiber.App, error) {
 		simulations: simulations{
 			environment: d.Config.Environment, offers: svc.Offers, orders: svc.Orders, simulations: svc.Simulations,
 		},
-		webhookEndpoints: webhookEndpoints{store: d.Store, endpoints: endpoints, dispatcher: dispatcher},
-		events:           events{store: d.Store, dispatcher: dispatcher},
+		webhookEndpoints: webhookEndpoints{webhooks: svc.Webhooks},
+		events:           events{webhooks: svc.Webhooks},
 		offerHandlers:    offerHandlers{service: svc.Offers},
 		orderHandlers:    orderHandlers{service: svc.Orders},
 		csvImports:       csvImports{imports: svc.CatalogImports},

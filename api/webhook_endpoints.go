@@ -7,18 +7,16 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/foundation/recordid"
+	"github.com/tenurehq/tenure/services"
 )
 
-// webhookEndpoints serves a seller's webhook endpoints (Tenure extension).
+// webhookEndpoints serves a seller's webhook endpoints (Tenure extension)
+// through the webhook service.
 type webhookEndpoints struct {
-	store      *db.Store
-	endpoints  *webhook.Endpoints
-	dispatcher *webhook.Dispatcher
+	webhooks *services.Webhooks
 }
 
 // ListWebhookEndpoints returns every endpoint of the caller, oldest first.
@@ -27,15 +25,11 @@ func (h webhookEndpoints) ListWebhookEndpoints(ctx context.Context, _ sellerapi.
 	if err != nil {
 		return nil, err
 	}
-	rows, err := h.store.ListWebhookEndpoints(ctx, claims.SellerID)
+	list, err := h.webhooks.ListEndpoints(ctx, claims.SellerID)
 	if err != nil {
 		return nil, err
 	}
-	data := make([]sellerapi.WebhookEndpoint, len(rows))
-	for i, r := range rows {
-		data[i] = endpointView(r)
-	}
-	return sellerapi.ListWebhookEndpoints200JSONResponse{Data: data}, nil
+	return sellerapi.ListWebhookEndpoints200JSONResponse{Data: viewsOf(list, endpointView)}, nil
 }
 
 // CreateWebhookEndpoint registers an endpoint and shows its secret once.
@@ -44,13 +38,13 @@ func (h webhookEndpoints) CreateWebhookEndpoint(ctx context.Context, req sellera
 	if err != nil {
 		return nil, err
 	}
-	created, err := h.endpoints.Create(ctx, claims.SellerID, webhook.EndpointInput{
+	created, secret, err := h.webhooks.CreateEndpoint(ctx, claims.SellerID, webhook.EndpointInput{
 		URL: req.Body.Url, Events: optional.Value(req.Body.Events), Description: optional.Value(req.Body.Description),
 	})
 	if err != nil {
 		return nil, endpointError(err)
 	}
-	return sellerapi.CreateWebhookEndpoint201JSONResponse(withSecretView(created)), nil
+	return sellerapi.CreateWebhookEndpoint201JSONResponse(withSecretView(created, secret)), nil
 }
 
 // GetWebhookEndpoint returns one endpoint, without its secret.
@@ -59,8 +53,8 @@ func (h webhookEndpoints) GetWebhookEndpoint(ctx context.Context, req sellerapi.
 	if err != nil {
 		return nil, err
 	}
-	ep, err := h.store.GetWebhookEndpoint(ctx, dbgen.GetWebhookEndpointParams{ID: id, SellerID: claims})
-	if db.IsNotFound(err) {
+	ep, err := h.webhooks.GetEndpoint(ctx, claims, id)
+	if errors.Is(err, webhook.ErrNotFound) {
 		return nil, endpointNotFound(req.Id)
 	}
 	if err != nil {
@@ -76,7 +70,7 @@ func (h webhookEndpoints) UpdateWebhookEndpoint(ctx context.Context, req sellera
 		return nil, err
 	}
 	b := req.Body
-	ep, err := h.endpoints.Update(ctx, seller, id, webhook.EndpointChange{URL: b.Url, Events: b.Events, Description: b.Description, Enabled: b.Enabled})
+	ep, err := h.webhooks.UpdateEndpoint(ctx, seller, id, webhook.EndpointChange{URL: b.Url, Events: b.Events, Description: b.Description, Enabled: b.Enabled})
 	if errors.Is(err, webhook.ErrNotFound) {
 		return nil, endpointNotFound(req.Id)
 	}
@@ -92,7 +86,7 @@ func (h webhookEndpoints) DeleteWebhookEndpoint(ctx context.Context, req sellera
 	if err != nil {
 		return nil, err
 	}
-	err = h.endpoints.Delete(ctx, seller, id)
+	err = h.webhooks.DeleteEndpoint(ctx, seller, id)
 	if errors.Is(err, webhook.ErrNotFound) {
 		return nil, endpointNotFound(req.Id)
 	}
@@ -108,14 +102,14 @@ func (h webhookEndpoints) RotateWebhookEndpointSecret(ctx context.Context, req s
 	if err != nil {
 		return nil, err
 	}
-	rotated, err := h.endpoints.Rotate(ctx, seller, id)
+	rotated, secret, err := h.webhooks.RotateSecret(ctx, seller, id)
 	if errors.Is(err, webhook.ErrNotFound) {
 		return nil, endpointNotFound(req.Id)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return sellerapi.RotateWebhookEndpointSecret200JSONResponse(withSecretView(rotated)), nil
+	return sellerapi.RotateWebhookEndpointSecret200JSONResponse(withSecretView(rotated, secret)), nil
 }
 
 // TestWebhookEndpoint sends the endpoint a signed ping event.
@@ -124,21 +118,16 @@ func (h webhookEndpoints) TestWebhookEndpoint(ctx context.Context, req sellerapi
 	if err != nil {
 		return nil, err
 	}
-	eventID, err := h.dispatcher.Ping(ctx, seller, id)
+	ping, err := h.webhooks.Ping(ctx, seller, id)
 	switch {
 	case errors.Is(err, webhook.ErrNotFound):
 		return nil, endpointNotFound(req.Id)
 	case errors.Is(err, webhook.ErrEndpointDisabled):
 		return nil, Unprocessable("%s", err.Error())
-	case err != nil && eventID == uuid.Nil:
+	case err != nil:
 		return nil, err
 	}
-	// A dispatch error leaves the ping to the relay; it is on its way either way.
-	view, err := loadEventView(ctx, h.store, seller, eventID, false)
-	if err != nil {
-		return nil, err
-	}
-	return sellerapi.TestWebhookEndpoint202JSONResponse(view), nil
+	return sellerapi.TestWebhookEndpoint202JSONResponse(eventView(ping)), nil
 }
 
 // endpointTarget is the caller and the endpoint id of a path. An id that
@@ -171,29 +160,28 @@ func endpointError(err error) error {
 	return err
 }
 
-func endpointView(ep dbgen.WebhookEndpoint) sellerapi.WebhookEndpoint {
-	v := sellerapi.WebhookEndpoint{
-		Id:             ep.ID.String(),
-		Url:            ep.Url,
-		Events:         ep.Events,
-		Description:    ep.Description,
-		Enabled:        ep.DisabledAt == nil,
-		DisabledAt:     ep.DisabledAt,
-		DisabledReason: ep.DisabledReason,
-		CreatedAt:      ep.CreatedAt,
-		UpdatedAt:      ep.UpdatedAt,
+func endpointView(ep webhook.Endpoint) sellerapi.WebhookEndpoint {
+	return sellerapi.WebhookEndpoint{
+		Id:                      ep.ID.String(),
+		Url:                     ep.URL,
+		Events:                  ep.Events,
+		Description:             ep.Description,
+		Enabled:                 ep.DisabledAt == nil,
+		DisabledAt:              ep.DisabledAt,
+		DisabledReason:          ep.DisabledReason,
+		PreviousSecretExpiresAt: ep.PreviousSecretExpiresAt,
+		CreatedAt:               ep.CreatedAt,
+		UpdatedAt:               ep.UpdatedAt,
 	}
-	if ep.PreviousSecretExpiresAt != nil && ep.PreviousSecret != nil {
-		v.PreviousSecretExpiresAt = ep.PreviousSecretExpiresAt
-	}
-	return v
 }
 
-func withSecretView(e webhook.EndpointWithSecret) sellerapi.WebhookEndpointWithSecret {
-	v := endpointView(e.Endpoint)
+// withSecretView is an endpoint with its signing secret, shown when it is
+// created and when it is rotated.
+func withSecretView(ep webhook.Endpoint, secret string) sellerapi.WebhookEndpointWithSecret {
+	v := endpointView(ep)
 	return sellerapi.WebhookEndpointWithSecret{
 		Id: v.Id, Url: v.Url, Events: v.Events, Description: v.Description, Enabled: v.Enabled,
 		DisabledAt: v.DisabledAt, DisabledReason: v.DisabledReason, PreviousSecretExpiresAt: v.PreviousSecretExpiresAt,
-		CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt, Secret: e.Secret,
+		CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt, Secret: secret,
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/workflows/delivery"
 	"github.com/tenurehq/tenure/workflows/entity"
 )
 
@@ -30,6 +32,7 @@ type Services struct {
 	Simulations    *Simulations
 	// ShippingMethods are the sellers' shipping methods.
 	ShippingMethods *ShippingMethods
+	Webhooks        *Webhooks
 }
 
 // New builds the services of a configuration over a store and a Temporal
@@ -40,6 +43,10 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		return nil, err
 	}
 	bucket, err := csvimport.OpenBucket(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	endpoints, err := webhook.NewEndpoints(store, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +65,9 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		CatalogImports:  newCatalogImports(cfg, store, temporal, bucket),
 		Simulations:     &Simulations{Store: store},
 		ShippingMethods: &ShippingMethods{Store: store},
+		Webhooks: &Webhooks{
+			Store: store, Endpoints: endpoints, Dispatcher: delivery.NewDispatcher(store, temporal, cfg.Webhooks),
+		},
 	}, nil
 }
 
