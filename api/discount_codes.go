@@ -4,31 +4,24 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/discounts"
 	"github.com/tenurehq/tenure/foundation/optional"
+	"github.com/tenurehq/tenure/services"
 )
 
 // discountCodes serves the Tenure extension through which a seller manages
 // its discount codes.
 type discountCodes struct {
-	store *db.Store
-	now   func() time.Time
+	service *services.DiscountCodes
 }
 
 // CreateDiscountCode implements createDiscountCode.
 func (h discountCodes) CreateDiscountCode(ctx context.Context, r sellerapi.CreateDiscountCodeRequestObject) (sellerapi.CreateDiscountCodeResponseObject, error) {
 	claims, err := sellerClaims(ctx)
-	if err != nil {
-		return nil, err
-	}
-	seller, err := h.store.GetSeller(ctx, claims.SellerID)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +33,7 @@ func (h discountCodes) CreateDiscountCode(ctx context.Context, r sellerapi.Creat
 	if m := b.AmountOff; m != nil {
 		n.AmountOff, n.AmountCurrency = &discounts.Amount{Net: m.Net, Gross: m.Gross}, m.Currency
 	}
-	code, err := discounts.Create(ctx, h.store.Queries, claims.SellerID, seller.Currency, n, h.now())
+	code, err := h.service.Create(ctx, claims.SellerID, n)
 	var problem *discounts.Problem
 	switch {
 	case errors.As(err, &problem):
@@ -63,7 +56,7 @@ func (h discountCodes) ListDiscountCodes(ctx context.Context, r sellerapi.ListDi
 	if err != nil {
 		return nil, err
 	}
-	codes, total, err := discounts.List(ctx, h.store.Queries, claims.SellerID, optional.Value(r.Params.IncludeInactive), f.Limit, f.Page*f.Limit)
+	codes, total, err := h.service.List(ctx, claims.SellerID, optional.Value(r.Params.IncludeInactive), f.Limit, f.Page*f.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -72,25 +65,25 @@ func (h discountCodes) ListDiscountCodes(ctx context.Context, r sellerapi.ListDi
 
 // GetDiscountCode implements getDiscountCode.
 func (h discountCodes) GetDiscountCode(ctx context.Context, r sellerapi.GetDiscountCodeRequestObject) (sellerapi.GetDiscountCodeResponseObject, error) {
-	code, err := h.one(ctx, r.Id, discounts.Get)
+	code, err := h.one(ctx, r.Id, h.service.Get)
 	return sellerapi.GetDiscountCode200JSONResponse(code), err
 }
 
 // DeactivateDiscountCode implements deactivateDiscountCode.
 func (h discountCodes) DeactivateDiscountCode(ctx context.Context, r sellerapi.DeactivateDiscountCodeRequestObject) (sellerapi.DeactivateDiscountCodeResponseObject, error) {
-	code, err := h.one(ctx, r.Id, discounts.Deactivate)
+	code, err := h.one(ctx, r.Id, h.service.Deactivate)
 	return sellerapi.DeactivateDiscountCode200JSONResponse(code), err
 }
 
 // one reads or changes one of the caller's codes; another seller's code
 // answers 404 like a missing one.
-func (h discountCodes) one(ctx context.Context, rawID string, do func(context.Context, *dbgen.Queries, uuid.UUID, uuid.UUID) (discounts.Code, error)) (sellerapi.DiscountCode, error) {
+func (h discountCodes) one(ctx context.Context, rawID string, do func(context.Context, uuid.UUID, uuid.UUID) (discounts.Code, error)) (sellerapi.DiscountCode, error) {
 	sellerID, id, err := callerAndID(ctx, "discount code", rawID)
 	if err != nil {
 		return sellerapi.DiscountCode{}, err
 	}
-	code, err := do(ctx, h.store.Queries, sellerID, id)
-	if db.IsNotFound(err) {
+	code, err := do(ctx, sellerID, id)
+	if errors.Is(err, services.ErrDiscountCodeNotFound) {
 		return sellerapi.DiscountCode{}, NotFound("no discount code %s", rawID)
 	}
 	return renderDiscountCode(code), err

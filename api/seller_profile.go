@@ -5,17 +5,17 @@ import (
 
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/sellers"
 	"github.com/tenurehq/tenure/domain/terms"
 	"github.com/tenurehq/tenure/foundation/optional"
+	"github.com/tenurehq/tenure/services"
 )
 
 // sellerProfiles serves the Tenure extension through which a seller reads
 // and changes its profile.
 type sellerProfiles struct {
-	store *db.Store
-	cfg   *config.Config
+	sellers *services.Sellers
+	cfg     *config.Config
 }
 
 // GetSellerProfile implements getSellerProfile.
@@ -24,7 +24,7 @@ func (h sellerProfiles) GetSellerProfile(ctx context.Context, _ sellerapi.GetSel
 	if err != nil {
 		return nil, err
 	}
-	p, err := sellers.Load(ctx, h.store.Queries, claims.SellerID)
+	p, err := h.sellers.Profile(ctx, claims.SellerID)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (h sellerProfiles) UpdateSellerProfile(ctx context.Context, r sellerapi.Upd
 		return nil, err
 	}
 	b := r.Body
-	p, err := sellers.Update(ctx, h.store, claims.SellerID, func(p *sellers.Profile) error {
+	p, err := h.sellers.UpdateProfile(ctx, claims.SellerID, func(p *sellers.Profile) error {
 		setIf(&p.PrettyName, b.PrettyName)
 		setIf(&p.LogoURL, b.LogoUrl)
 		setIf(&p.Email, b.Email)

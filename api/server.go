@@ -155,8 +155,8 @@ func New(d Deps) (*fiber.App, error) {
 		offerHandlers:    offerHandlers{service: svc.Offers},
 		orderHandlers:    orderHandlers{service: svc.Orders},
 		csvImports:       csvImports{imports: svc.CatalogImports},
-		sellerProfiles:   sellerProfiles{store: d.Store, cfg: d.Config},
-		discountCodes:    discountCodes{store: d.Store, now: time.Now},
+		sellerProfiles:   sellerProfiles{sellers: svc.Sellers, cfg: d.Config},
+		discountCodes:    discountCodes{service: svc.DiscountCodes},
 	}
 	router := newGuardedRouter(app, operations)
 	sellerapi.RegisterHandlers(idempotentRouter{guardedRouter: router, requests: &idempotentRequests{

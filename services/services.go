@@ -33,6 +33,8 @@ type Services struct {
 	// ShippingMethods are the sellers' shipping methods.
 	ShippingMethods *ShippingMethods
 	Webhooks        *Webhooks
+	DiscountCodes   *DiscountCodes
+	Sellers         *Sellers
 }
 
 // New builds the services of a configuration over a store and a Temporal
@@ -65,6 +67,8 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		CatalogImports:  newCatalogImports(cfg, store, temporal, bucket),
 		Simulations:     &Simulations{Store: store},
 		ShippingMethods: &ShippingMethods{Store: store},
+		DiscountCodes:   &DiscountCodes{Store: store, Now: time.Now},
+		Sellers:         &Sellers{Store: store},
 		Webhooks: &Webhooks{
 			Store: store, Endpoints: endpoints, Dispatcher: delivery.NewDispatcher(store, temporal, cfg.Webhooks),
 		},
