@@ -12,8 +12,6 @@ import (
 
 	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/domain/discounts"
-	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/services"
 )
@@ -55,7 +53,7 @@ func limitPublicBody(c *fiber.Ctx) error {
 // Idempotency-Key through keys. Requests from proxies are attributed to the
 // client X-Forwarded-For names.
 func mountCustomerAPI(app *fiber.App, d Deps, svc *services.Services, bearer customerBearer, keys *idempotentRequests,
-	limits *rateLimits, publicLimits []fiber.Handler, dispatcher *webhook.Dispatcher) error {
+	limits *rateLimits, publicLimits []fiber.Handler) error {
 	ops, err := loadContract(openapi.Customer)
 	if err != nil {
 		return err
@@ -93,19 +91,15 @@ func mountCustomerAPI(app *fiber.App, d Deps, svc *services.Services, bearer cus
 			}}
 		}
 	}
-	shared := sharedTokens{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey)}
-	budget := d.Config.RateLimit.DiscountCodes
-	attempts := discountAttempts{budget: &discounts.Attempts{
-		Store: d.Store, PerOffer: budget.PerOffer, PerAddress: budget.PerAddress, Window: budget.Window, Now: time.Now,
-	}, dispatcher: dispatcher, logger: d.Logger}
+	shared := sharedTokens{offers: svc.CustomerOffers, signer: links.NewSigner(d.Config.Links.SigningKey)}
+	attempts := discountAttempts{service: svc.DiscountAttempts}
 	impl := customerAPI{
 		customerOffers:    customerOffers{shared: shared, attempts: attempts, checkout: svc.CustomerOffers},
-		customerBranding:  customerBranding{store: d.Store, shared: shared},
-		customerTerms:     customerTerms{store: d.Store, deployment: d.Config.Terms, shared: shared},
-		customerDiscounts: customerDiscounts{store: d.Store, attempts: attempts, now: time.Now},
-		customerIDV: customerIDV{store: d.Store, rules: d.Config.IDV.Rules(), provider: provider,
-			publicURL: d.Config.HTTP.PublicURL, now: time.Now},
-		customerLeads: customerLeads{store: d.Store},
+		customerBranding:  customerBranding{sellers: svc.Sellers, shared: shared},
+		customerTerms:     customerTerms{offers: svc.CustomerOffers, shared: shared},
+		customerDiscounts: customerDiscounts{offers: svc.CustomerOffers, attempts: attempts},
+		customerIDV:       customerIDV{offers: svc.CustomerOffers, provider: provider, publicURL: d.Config.HTTP.PublicURL},
+		customerLeads:     customerLeads{leads: svc.Leads, offers: svc.CustomerOffers},
 	}
 	if provider != nil && d.Config.IDV.Provider.URL == "" {
 		sim := idvSimulation{provider: *provider, callbackURL: d.Config.HTTP.PublicURL + base + "/idv/callback",

@@ -8,12 +8,11 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/foundation/recordid"
+	"github.com/tenurehq/tenure/services"
 )
 
 type offerClaimsKey struct{}
@@ -101,7 +100,7 @@ func tokenOffer(ctx context.Context, rawID string) (auth.OfferClaims, error) {
 // sharedTokens check the shared token of an offer's links, which opens the
 // anonymised operations of that one offer.
 type sharedTokens struct {
-	store  *db.Store
+	offers *services.CustomerOffers
 	signer *links.Signer
 }
 
@@ -110,64 +109,64 @@ type sharedTokens struct {
 // to decide (see open). The token signs the id as Tenure writes it
 // (package recordid), so an id in upper case opens what the lower-case one
 // does; for any other id, a UUID or not, the token is not the offer's.
-func (s sharedTokens) offer(ctx context.Context, rawID, token string) (dbgen.Offer, error) {
+func (s sharedTokens) offer(ctx context.Context, rawID, token string) (offers.Stored, error) {
 	switch err := s.signer.Verify(offers.TokenPurpose, recordid.Canonical(rawID), token); {
 	case errors.Is(err, links.ErrExpired):
-		return dbgen.Offer{}, InvalidToken("the offer's link has expired")
+		return offers.Stored{}, InvalidToken("the offer's link has expired")
 	case err != nil:
-		return dbgen.Offer{}, InvalidToken("the token is not the shared token of offer %s", rawID)
+		return offers.Stored{}, InvalidToken("the token is not the shared token of offer %s", rawID)
 	}
-	return findOffer(ctx, s.store.Queries, rawID, NotFound("no offer %s", rawID))
+	return findOffer(ctx, s.offers, rawID, NotFound("no offer %s", rawID))
 }
 
 // open is offer for the operations the shared token opens only while the
 // offer is open: once the customer has checked out, the link opens the
 // offer's status alone (403 OfferNotOpen).
-func (s sharedTokens) open(ctx context.Context, rawID, token string) (dbgen.Offer, error) {
-	row, err := s.offer(ctx, rawID, token)
+func (s sharedTokens) open(ctx context.Context, rawID, token string) (offers.Stored, error) {
+	o, err := s.offer(ctx, rawID, token)
 	if err != nil {
-		return dbgen.Offer{}, err
+		return offers.Stored{}, err
 	}
-	if reach := offers.StandingOf(row).Reach(); reach != offers.ReachCheckout {
-		return dbgen.Offer{}, OfferNotOpen("offer %s is %s: its checkout link opens its status alone (getAnonymizedOffer)", row.ID, row.Status)
+	if reach := offers.StandingOf(o.Row).Reach(); reach != offers.ReachCheckout {
+		return offers.Stored{}, OfferNotOpen("offer %s is %s: its checkout link opens its status alone (getAnonymizedOffer)", o.Row.ID, o.Row.Status)
 	}
-	return row, nil
+	return o, nil
 }
 
 // findOffer reads an offer by id alone, answering missing when there is
 // none.
-func findOffer(ctx context.Context, q *dbgen.Queries, rawID string, missing error) (dbgen.Offer, error) {
+func findOffer(ctx context.Context, service *services.CustomerOffers, rawID string, missing error) (offers.Stored, error) {
 	id, err := recordid.Parse(rawID)
 	if err != nil {
-		return dbgen.Offer{}, missing
+		return offers.Stored{}, missing
 	}
-	row, err := q.FindOffer(ctx, id)
-	if db.IsNotFound(err) {
-		return dbgen.Offer{}, missing
+	o, err := service.Find(ctx, id)
+	if errors.Is(err, services.ErrOfferNotFound) {
+		return offers.Stored{}, missing
 	}
-	return row, err
+	return o, err
 }
 
 // bearerOffer reads the offer a bearer request acts on: the token's, which
 // must be the one rawID names (see tokenOffer).
-func bearerOffer(ctx context.Context, q *dbgen.Queries, rawID string) (dbgen.Offer, error) {
+func bearerOffer(ctx context.Context, service *services.CustomerOffers, rawID string) (offers.Stored, error) {
 	claims, err := tokenOffer(ctx, rawID)
 	if err != nil {
-		return dbgen.Offer{}, err
+		return offers.Stored{}, err
 	}
 	// The token outlives no offer, but its seller may have been removed.
-	row, err := q.GetOffer(ctx, dbgen.GetOfferParams{SellerID: claims.SellerID, ID: claims.OfferID})
-	if db.IsNotFound(err) {
-		return dbgen.Offer{}, NotFound("no offer %s", rawID)
+	o, err := service.Offers.Get(ctx, claims.SellerID, claims.OfferID)
+	if errors.Is(err, services.ErrOfferNotFound) {
+		return offers.Stored{}, NotFound("no offer %s", rawID)
 	}
 	if err != nil {
-		return dbgen.Offer{}, err
+		return offers.Stored{}, err
 	}
 	// The guard checked the offer's reach a moment ago, perhaps from the
 	// cache; the row just read decides, so that no answer shows the
 	// customer's data of an offer that has left created meanwhile.
-	if err := beyondReach(row.ID, offers.StandingOf(row).Reach()); err != nil {
-		return dbgen.Offer{}, err
+	if err := beyondReach(o.Row.ID, offers.StandingOf(o.Row).Reach()); err != nil {
+		return offers.Stored{}, err
 	}
-	return row, nil
+	return o, nil
 }

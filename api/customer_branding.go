@@ -2,18 +2,18 @@ package api
 
 import (
 	"context"
+	"errors"
 
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/customerapi"
-	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/domain/sellers"
+	"github.com/tenurehq/tenure/services"
 )
 
 // customerBranding serves the seller's logo to the offer's customer.
 type customerBranding struct {
-	store  *db.Store
-	shared sharedTokens
+	sellers *services.Sellers
+	shared  sharedTokens
 }
 
 // GetBranding implements getBranding.
@@ -28,17 +28,17 @@ func (b customerBranding) GetBranding(ctx context.Context, r customerapi.GetBran
 
 // GetAnonymizedBranding implements getAnonymizedBranding.
 func (b customerBranding) GetAnonymizedBranding(ctx context.Context, r customerapi.GetAnonymizedBrandingRequestObject) (customerapi.GetAnonymizedBrandingResponseObject, error) {
-	row, err := b.shared.offer(ctx, r.Id, r.Params.Token)
+	o, err := b.shared.offer(ctx, r.Id, r.Params.Token)
 	if err != nil {
 		return nil, err
 	}
-	info, err := b.branding(ctx, row.SellerID)
+	info, err := b.branding(ctx, o.Row.SellerID)
 	return customerapi.GetAnonymizedBranding200JSONResponse(info), err
 }
 
 func (b customerBranding) branding(ctx context.Context, sellerID uuid.UUID) (customerapi.BrandingInfo, error) {
-	profile, err := sellers.Load(ctx, b.store.Queries, sellerID)
-	if db.IsNotFound(err) {
+	profile, err := b.sellers.Profile(ctx, sellerID)
+	if errors.Is(err, services.ErrSellerNotFound) {
 		return customerapi.BrandingInfo{}, NotFound("the offer's seller no longer exists")
 	}
 	if err != nil {

@@ -2,18 +2,15 @@ package api
 
 import (
 	"context"
-	"time"
 
 	"github.com/tenurehq/tenure/api/customerapi"
-	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/domain/discounts"
+	"github.com/tenurehq/tenure/services"
 )
 
 // customerDiscounts checks discount codes for the offer's customer.
 type customerDiscounts struct {
-	store    *db.Store
+	offers   *services.CustomerOffers
 	attempts discountAttempts
-	now      func() time.Time
 }
 
 // ValidateDiscount implements validateDiscount: it applies and counts no
@@ -21,16 +18,13 @@ type customerDiscounts struct {
 // which the error handler answers as InvalidDiscountCodeError, and counts
 // as a failed attempt.
 func (d customerDiscounts) ValidateDiscount(ctx context.Context, r customerapi.ValidateDiscountRequestObject) (customerapi.ValidateDiscountResponseObject, error) {
-	row, err := bearerOffer(ctx, d.store.Queries, r.Body.OfferId)
+	o, err := bearerOffer(ctx, d.offers, r.Body.OfferId)
 	if err != nil {
 		return nil, err
 	}
 	// bearerOffer answered for an open offer only: the code is all that
 	// is left to check.
-	err = d.attempts.try(ctx, row, func() error {
-		_, err := discounts.Check(ctx, d.store.Queries, row.SellerID, r.Body.DiscountCode, d.now())
-		return err
-	})
+	err = d.attempts.try(ctx, o, func() error { return d.offers.CheckDiscount(ctx, o, r.Body.DiscountCode) })
 	if err != nil {
 		return nil, err
 	}

@@ -5,30 +5,25 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/customerapi"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/domain/endcustomer"
 	"github.com/tenurehq/tenure/domain/idv"
 	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/foundation/recordid"
+	"github.com/tenurehq/tenure/services"
 )
 
 // customerIDV serves identity verification: the requirement, the start of
 // a session with the provider, and the provider's callback.
 type customerIDV struct {
-	store *db.Store
-	// rules decide whether an offer needs verification (idv.*).
-	rules endcustomer.IDVRules
+	offers *services.CustomerOffers
 	// provider is nil where the deployment has none.
 	provider  *idv.Provider
 	publicURL string
-	now       func() time.Time
 }
 
 // simulationPath is where the sandbox's simulated provider lives.
@@ -53,20 +48,14 @@ func idvProvider(cfg *config.Config) *idv.Provider {
 
 // GetIdvRequirement implements getIdvRequirement.
 func (v customerIDV) GetIdvRequirement(ctx context.Context, r customerapi.GetIdvRequirementRequestObject) (customerapi.GetIdvRequirementResponseObject, error) {
-	row, err := bearerOffer(ctx, v.store.Queries, r.Id)
+	o, err := bearerOffer(ctx, v.offers, r.Id)
 	if err != nil {
 		return nil, err
 	}
-	facts, err := factsOf(row)
+	result, err := v.offers.Verification(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	latest, err := idv.Latest(ctx, v.store.Queries, row.SellerID, row.ID)
-	if err != nil {
-		return nil, err
-	}
-	required := v.rules.Applies(facts.PurchaseAmount, facts.LegalForm)
-	result := idv.Requirement(required, latest, v.now())
 	return customerapi.GetIdvRequirement200JSONResponse{Result: customerapi.IdvRequirementResult(result)}, nil
 }
 
@@ -76,14 +65,14 @@ func (v customerIDV) GetIdvRequirement(ctx context.Context, r customerapi.GetIdv
 // no shared token (the provider never sees it). Only an open offer's
 // customer gets here (bearerOffer).
 func (v customerIDV) GetIdVerification(ctx context.Context, r customerapi.GetIdVerificationRequestObject) (customerapi.GetIdVerificationResponseObject, error) {
-	row, err := bearerOffer(ctx, v.store.Queries, r.Id)
+	o, err := bearerOffer(ctx, v.offers, r.Id)
 	if err != nil {
 		return nil, err
 	}
 	if v.provider == nil {
 		return nil, NotImplemented("this deployment has no identity verification provider (idv.provider.url)")
 	}
-	_, link, err := idv.Start(ctx, v.store.Queries, *v.provider, row.SellerID, row.ID, v.publicURL+"/checkout/offers/"+row.ID.String())
+	link, err := v.offers.StartVerification(ctx, o, *v.provider, v.publicURL+"/checkout/offers/"+o.Row.ID.String())
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +86,7 @@ func (v customerIDV) ReceiveIdvResult(ctx context.Context, r customerapi.Receive
 	if err != nil {
 		return nil, NotFound("no verification session %s", r.Body.SessionId)
 	}
-	_, err = idv.Decide(ctx, v.store.Queries, idv.Verdict{
+	err = v.offers.DecideVerification(ctx, idv.Verdict{
 		SessionID: id, Status: idv.Status(r.Body.Result),
 		ProviderReference: optional.Value(r.Body.ProviderReference), Reason: optional.Value(r.Body.Reason),
 	})

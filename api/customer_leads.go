@@ -6,19 +6,18 @@ import (
 	"net/netip"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/customerapi"
-	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/foundation/recordid"
+	"github.com/tenurehq/tenure/services"
 )
 
 // customerLeads stores what visitors leave without credentials: contact
 // details for the operator and remarks on an offer line's accessories.
 type customerLeads struct {
-	store *db.Store
+	leads  *services.Leads
+	offers *services.CustomerOffers
 }
 
 // CreateCrmContact implements createCrmContact.
@@ -27,8 +26,8 @@ func (l customerLeads) CreateCrmContact(ctx context.Context, r customerapi.Creat
 	if a, err := mail.ParseAddress(p.Email); err != nil || a.Address != p.Email {
 		return nil, BadRequest("field properties.email: must be an e-mail address such as jane@company.example")
 	}
-	err := l.store.CreateLead(ctx, dbgen.CreateLeadParams{
-		ID: uuid.Must(uuid.NewV7()), Email: p.Email, Company: optional.Value(p.Company), FirstName: optional.Value(p.Firstname),
+	err := l.leads.AddContact(ctx, services.Contact{
+		Email: p.Email, Company: optional.Value(p.Company), FirstName: optional.Value(p.Firstname),
 		LastName: optional.Value(p.Lastname), Phone: optional.Value(p.Phone), Website: optional.Value(p.Website), ClientAddress: leadAddress(ctx),
 	})
 	if err != nil {
@@ -41,26 +40,20 @@ func (l customerLeads) CreateCrmContact(ctx context.Context, r customerapi.Creat
 // 400 alone for it: an unknown offer or line is a bad field.
 func (l customerLeads) AddAccessoryFeedback(ctx context.Context, r customerapi.AddAccessoryFeedbackRequestObject) (customerapi.AddAccessoryFeedbackResponseObject, error) {
 	b := r.Body
-	row, err := findOffer(ctx, l.store.Queries, b.OfferId, BadRequest("field offer_id: no offer %s", b.OfferId))
-	if err != nil {
-		return nil, err
-	}
-	facts, err := factsOf(row)
+	o, err := findOffer(ctx, l.offers, b.OfferId, BadRequest("field offer_id: no offer %s", b.OfferId))
 	if err != nil {
 		return nil, err
 	}
 	line := recordid.Canonical(b.OfferLineId)
-	if !facts.hasLine(line) {
-		return nil, BadRequest("field offer_line_id: offer %s has no line %s", row.ID, b.OfferLineId)
+	if !hasLine(o.Document, line) {
+		return nil, BadRequest("field offer_line_id: offer %s has no line %s", o.Row.ID, b.OfferLineId)
 	}
-	stored, err := l.store.CreateAccessoryFeedback(ctx, dbgen.CreateAccessoryFeedbackParams{
-		ID: uuid.Must(uuid.NewV7()), SellerID: row.SellerID, OfferID: row.ID, OfferLineID: line, CustomerFeedback: b.CustomerFeedback,
-	})
+	stored, err := l.leads.AddAccessoryFeedback(ctx, o, line, b.CustomerFeedback)
 	if err != nil {
 		return nil, err
 	}
 	return customerapi.AddAccessoryFeedback201JSONResponse{
-		Id: stored.ID.String(), OfferId: stored.OfferID.String(), OfferLineId: stored.OfferLineID, CustomerFeedback: stored.CustomerFeedback,
+		Id: stored.ID.String(), OfferId: stored.OfferID.String(), OfferLineId: stored.LineID, CustomerFeedback: stored.Feedback,
 	}, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/tenurehq/tenure/api/customerapi"
-	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/pricing"
@@ -26,7 +25,7 @@ type customerSight struct {
 func customerOfferView(o offers.Stored, s customerSight) customerapi.CustomerOffer {
 	terms := s.terms
 	d, row := o.Document, o.Row
-	status := offerStatusView(row, terms.Seller, s.supersedingURL)
+	status := offerStatusView(o, terms.Seller, s.supersedingURL)
 	lines, singleDuration := customerLinesView(d, s.priced, terms.Seller.Name)
 	v := customerapi.CustomerOffer{
 		AllowedBillingCountries:       terms.BillingCountries,
@@ -76,7 +75,8 @@ func customerOfferView(o offers.Stored, s customerSight) customerapi.CustomerOff
 // offerStatusView is what the shared token opens once the offer has left
 // created: where the offer stands, whose it is and where the customer goes
 // from here, nothing of the customer, the lines or the prices.
-func offerStatusView(row dbgen.Offer, seller sellers.Profile, supersedingURL string) customerapi.AnonymizedOffer {
+func offerStatusView(o offers.Stored, seller sellers.Profile, supersedingURL string) customerapi.AnonymizedOffer {
+	row := o.Row
 	return customerapi.AnonymizedOffer{
 		CreatedAt:                     row.CreatedAt.UTC(),
 		ExitRedirect:                  optional.NonZero(row.ExitRedirect),
@@ -96,7 +96,7 @@ func offerStatusView(row dbgen.Offer, seller sellers.Profile, supersedingURL str
 // customer's data the e-mail and whether the company has a VAT number.
 func anonymizedOfferView(o offers.Stored, s customerSight) customerapi.AnonymizedOffer {
 	d := o.Document
-	v := offerStatusView(o.Row, s.terms.Seller, s.supersedingURL)
+	v := offerStatusView(o, s.terms.Seller, s.supersedingURL)
 	lines, singleDuration := customerLinesView(d, s.priced, s.terms.Seller.Name)
 	v.CustomerHasVatNumber = new(hasVATNumber(d))
 	v.Email = d.Customer.Email

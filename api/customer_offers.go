@@ -27,11 +27,7 @@ type customerOffers struct {
 
 // bearerStored reads the offer a bearer request acts on.
 func (h customerOffers) bearerStored(ctx context.Context, rawID string) (offers.Stored, error) {
-	row, err := bearerOffer(ctx, h.shared.store.Queries, rawID)
-	if err != nil {
-		return offers.Stored{}, err
-	}
-	return offers.Decode(row)
+	return bearerOffer(ctx, h.checkout, rawID)
 }
 
 // sight prices the offer with the customer's choices (the given ones
@@ -84,20 +80,16 @@ func (h customerOffers) ShowOffer(ctx context.Context, r customerapi.ShowOfferRe
 // GetAnonymizedOffer implements getAnonymizedOffer: the anonymised offer
 // while it is open, its status alone once it has left created.
 func (h customerOffers) GetAnonymizedOffer(ctx context.Context, r customerapi.GetAnonymizedOfferRequestObject) (customerapi.GetAnonymizedOfferResponseObject, error) {
-	row, err := h.shared.offer(ctx, r.Id, r.Params.Token)
+	o, err := h.shared.offer(ctx, r.Id, r.Params.Token)
 	if err != nil {
 		return nil, err
 	}
-	o, err := offers.Decode(row)
-	if err != nil {
-		return nil, err
-	}
-	if offers.StandingOf(row).Reach() != offers.ReachCheckout {
+	if offers.StandingOf(o.Row).Reach() != offers.ReachCheckout {
 		terms, err := h.checkout.Seller(ctx, o)
 		if err != nil {
 			return nil, err
 		}
-		return customerapi.GetAnonymizedOffer200JSONResponse(offerStatusView(row, terms.Seller, h.supersedingURL(ctx, o))), nil
+		return customerapi.GetAnonymizedOffer200JSONResponse(offerStatusView(o, terms.Seller, h.supersedingURL(ctx, o))), nil
 	}
 	s, err := h.sight(ctx, o, nil)
 	if err != nil {
@@ -128,11 +120,8 @@ func (h customerOffers) PreviewCustomizedTermsAndServices(ctx context.Context, r
 	var o offers.Stored
 	switch {
 	case r.Params.Token != nil:
-		row, err := h.shared.open(ctx, r.Id, *r.Params.Token)
-		if err != nil {
-			return nil, err
-		}
-		if o, err = offers.Decode(row); err != nil {
+		var err error
+		if o, err = h.shared.open(ctx, r.Id, *r.Params.Token); err != nil {
 			return nil, err
 		}
 	default:
@@ -211,7 +200,7 @@ func (h customerOffers) AcceptOffer(ctx context.Context, r customerapi.AcceptOff
 		return err
 	}
 	if in.DiscountCode != "" {
-		err = h.attempts.try(ctx, o.Row, accept)
+		err = h.attempts.try(ctx, o, accept)
 	} else {
 		err = accept()
 	}

@@ -8,11 +8,11 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/foundation/recordid"
+	"github.com/tenurehq/tenure/services"
 )
 
 // The token exchange of RFC 8693 as the Customer-Facing API uses it.
@@ -29,7 +29,7 @@ const (
 // offerTokenExchange issues offer-scoped customer tokens for an offer's
 // shared token.
 type offerTokenExchange struct {
-	store  *db.Store
+	offers *services.CustomerOffers
 	signer *links.Signer
 	tokens *auth.OfferTokens
 }
@@ -82,13 +82,14 @@ func (t *tokenEndpoint) exchangeOfferToken(c *fiber.Ctx, form url.Values) error 
 	case err != nil:
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_grant", "subject_token is not the shared token of the offer named by audience", false)
 	}
-	row, err := x.store.FindOffer(c.UserContext(), offerID)
-	if db.IsNotFound(err) {
+	o, err := x.offers.Find(c.UserContext(), offerID)
+	if errors.Is(err, services.ErrOfferNotFound) {
 		return t.refuse(c, fiber.StatusBadRequest, "invalid_grant", "the offer no longer exists", false)
 	}
 	if err != nil {
 		return err
 	}
+	row := o.Row
 	// A token opens its offer only while the offer is open; once it has
 	// left created, the link opens the offer's status alone, and no token
 	// is issued that would open nothing.

@@ -124,16 +124,15 @@ func New(d Deps) (*fiber.App, error) {
 	revocations := auth.NewRevocations(d.Store, d.Logger)
 	listenForRevocations(app, revocations)
 	customerTokens := auth.NewOfferTokens(d.Config.Auth.SigningKey, d.Config.Auth.CustomerTokenTTL)
-	token.offers = &offerTokenExchange{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey), tokens: customerTokens}
+	token.offers = &offerTokenExchange{offers: svc.CustomerOffers, signer: links.NewSigner(d.Config.Links.SigningKey), tokens: customerTokens}
 	// The Customer-Facing operations anyone may call are limited per client
 	// address, like the other routes callable without a token, and take
 	// small bodies only.
 	publicLimits := []fiber.Handler{byAddress, limitPublicBody}
 	engine := svc.Pricing
-	dispatcher := svc.Webhooks.Dispatcher
 	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
 	bearer := customerBearer{tokens: customerTokens, revocations: revocations, logger: d.Logger}
-	if err := mountCustomerAPI(app, d, svc, bearer, customerKeys, limits, publicLimits, dispatcher); err != nil {
+	if err := mountCustomerAPI(app, d, svc, bearer, customerKeys, limits, publicLimits); err != nil {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/csvimport"
+	"github.com/tenurehq/tenure/domain/discounts"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/workflows/delivery"
@@ -23,18 +24,19 @@ import (
 type Services struct {
 	// Pricing is the deployment's pricing engine, the one the offers are
 	// built with.
-	Pricing        *pricing.Engine
-	Offers         *Offers
-	Orders         *Orders
-	CustomerOffers *CustomerOffers
-	Catalog        *Catalog
-	CatalogImports *CatalogImports
-	Simulations    *Simulations
-	// ShippingMethods are the sellers' shipping methods.
-	ShippingMethods *ShippingMethods
-	Webhooks        *Webhooks
-	DiscountCodes   *DiscountCodes
-	Sellers         *Sellers
+	Pricing          *pricing.Engine
+	Offers           *Offers
+	Orders           *Orders
+	CustomerOffers   *CustomerOffers
+	DiscountAttempts *DiscountAttempts
+	Leads            *Leads
+	Catalog          *Catalog
+	CatalogImports   *CatalogImports
+	ShippingMethods  *ShippingMethods
+	Simulations      *Simulations
+	Webhooks         *Webhooks
+	DiscountCodes    *DiscountCodes
+	Sellers          *Sellers
 }
 
 // New builds the services of a configuration over a store and a Temporal
@@ -53,25 +55,34 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		return nil, err
 	}
 	offerService := NewOffers(cfg, store, temporal, engine)
+	sellerService := &Sellers{Store: store}
+	webhooks := &Webhooks{Store: store, Endpoints: endpoints, Dispatcher: delivery.NewDispatcher(store, temporal, cfg.Webhooks)}
+	budget := cfg.RateLimit.DiscountCodes
 	return &Services{
 		Pricing: engine,
 		Offers:  offerService,
 		Orders:  NewOrders(cfg, store, temporal),
 		CustomerOffers: &CustomerOffers{
-			Offers: offerService, Entities: cfg.Sellers.ContractualEntity, IDV: cfg.IDV.Rules(), Now: time.Now,
+			Offers: offerService, Sellers: sellerService, Entities: cfg.Sellers.ContractualEntity,
+			IDV: cfg.IDV.Rules(), Terms: cfg.Terms, Now: time.Now,
 		},
+		DiscountAttempts: &DiscountAttempts{
+			Budget: &discounts.Attempts{
+				Store: store, PerOffer: budget.PerOffer, PerAddress: budget.PerAddress, Window: budget.Window, Now: time.Now,
+			},
+			Webhooks: webhooks, Logger: logger,
+		},
+		Leads: &Leads{Store: store},
 		Catalog: &Catalog{
 			Store: store, Temporal: temporal,
 			Imports: catalog.Imports{Store: store, Importer: catalog.Importer{Policy: catalog.NewPolicy(cfg)}},
 		},
 		CatalogImports:  newCatalogImports(cfg, store, temporal, bucket),
-		Simulations:     &Simulations{Store: store},
 		ShippingMethods: &ShippingMethods{Store: store},
+		Simulations:     &Simulations{Store: store},
+		Webhooks:        webhooks,
 		DiscountCodes:   &DiscountCodes{Store: store, Now: time.Now},
-		Sellers:         &Sellers{Store: store},
-		Webhooks: &Webhooks{
-			Store: store, Endpoints: endpoints, Dispatcher: delivery.NewDispatcher(store, temporal, cfg.Webhooks),
-		},
+		Sellers:         sellerService,
 	}, nil
 }
 
