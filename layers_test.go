@@ -153,6 +153,55 @@ func TestDependenciesPointOneWay(t *testing.T) {
 	}
 }
 
+// behindServices are what the API reaches only through services: storage,
+// the activities, the workflows and the Temporal SDK.
+var behindServices = []string{module + "/db", module + "/activities", module + "/workflows", "go.temporal.io"}
+
+// behindTheDoor reports whether an import path is one of behindServices
+// or a package below one.
+func behindTheDoor(importPath string) bool {
+	for _, p := range behindServices {
+		if importPath == p || strings.HasPrefix(importPath, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// services is the API's only door into the workflows and storage: no
+// package under api/ imports db/..., activities, workflows/... or the
+// Temporal SDK. Handlers render and translate what the services return.
+func TestServicesAreTheAPIsDoor(t *testing.T) {
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("api", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); behindTheDoor(p) {
+				t.Errorf("%s imports %s: services is the door from api into storage, workflows and Temporal; ask a service", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // folderLoop is a cycle of the folder graph, or nil.
 func folderLoop(edges map[string]map[string]bool) []string {
 	const (
@@ -218,5 +267,13 @@ func TestLayerCheckFindsViolations(t *testing.T) {
 	}
 	if folderLoop(map[string]map[string]bool{"a": {"b": true}, "b": {"c": true}}) != nil {
 		t.Error("a chain is no loop")
+	}
+	for path, behind := range map[string]bool{
+		module + "/db/dbgen": true, module + "/workflows/offer": true, module + "/activities": true, "go.temporal.io/sdk/client": true,
+		module + "/services": false, module + "/domain/offers": false, module + "/dbtools": false,
+	} {
+		if behindTheDoor(path) != behind {
+			t.Errorf("behindTheDoor(%s) = %v", path, !behind)
+		}
 	}
 }

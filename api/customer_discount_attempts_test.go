@@ -93,7 +93,7 @@ func TestDiscountCodesCannotBeGuessed(t *testing.T) {
 	}
 
 	// Another API process on the same database counts the same failures.
-	other, err := api.New(api.Deps{Config: h.cfg, Store: h.store, Temporal: h.temporal, Tokens: h.tokens, Logger: testenv.AppLogger()})
+	other, err := api.New(api.Deps{Config: h.cfg, Services: testenv.Services(t, h.cfg, h.store, h.temporal), Tokens: h.tokens, Logger: testenv.AppLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ type KeyMiddleware struct{ m *idempotentRequests }
 func NewKeyMiddleware(store *db.Store, box *webhook.SecretBox, lease time.Duration, now func() time.Time,
 	logger *slog.Logger, caller func(*fiber.Ctx) (string, bool)) KeyMiddleware {
 	return KeyMiddleware{&idempotentRequests{
-		ledger: &keyLedger{store: store, box: box, lease: lease, now: now}, caller: caller, logger: logger,
+		ledger: &idempotency.Ledger{Store: store, Sealer: box, Lease: lease, Now: now}, caller: caller, logger: logger,
 	}}
 }
 
@@ -53,18 +53,18 @@ func NewKeyMiddleware(store *db.Store, box *webhook.SecretBox, lease time.Durati
 func (k KeyMiddleware) Handle(c *fiber.Ctx) error { return k.m.handle(c) }
 
 // Purge deletes expired keys.
-func (k KeyMiddleware) Purge(ctx context.Context) (int64, error) { return k.m.ledger.purge(ctx) }
+func (k KeyMiddleware) Purge(ctx context.Context) (int64, error) { return k.m.ledger.Purge(ctx) }
 
 // Claim claims a key for a POST as a process that dies right after would.
 func (k KeyMiddleware) Claim(ctx context.Context, caller, key, path string, body []byte) (idempotency.Reservation, error) {
-	claim, err := k.m.ledger.claim(ctx, keyRequest{
-		caller: caller, key: key, method: http.MethodPost, path: path,
-		fingerprint: fingerprint(http.MethodPost, path, body),
+	claim, err := k.m.ledger.Claim(ctx, idempotency.Request{
+		Caller: caller, Key: key, Method: http.MethodPost, Path: path,
+		Fingerprint: fingerprint(http.MethodPost, path, body),
 	})
-	if err != nil || claim.attempt == nil {
+	if err != nil || claim.Attempt == nil {
 		return idempotency.Reservation{}, err
 	}
-	return claim.attempt.reservation, nil
+	return claim.Attempt.Reservation(), nil
 }
 
 // The text no answer may show, and how the contract's limits are read.

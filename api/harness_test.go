@@ -50,8 +50,7 @@ func newHarness(t *testing.T, tune ...func(*config.Config)) *harness {
 	tc := testenv.Temporal(t)
 	app, err := api.New(api.Deps{
 		Config:   cfg,
-		Store:    store,
-		Temporal: tc,
+		Services: testenv.Services(t, cfg, store, tc),
 		Tokens:   tokens,
 		Logger:   testenv.AppLogger(),
 	})

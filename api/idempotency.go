@@ -57,7 +57,7 @@ func customerCaller(proxies []netip.Prefix) keyCaller {
 // same key and request gets that outcome again, a request still in flight
 // answers 409, and a key first used for another request answers 422.
 type idempotentRequests struct {
-	ledger *keyLedger
+	ledger *idempotency.Ledger
 	caller keyCaller
 	logger *slog.Logger
 	// holdBeforeRecord is the crash tests' fault injection point (config
@@ -82,24 +82,24 @@ func (m *idempotentRequests) handle(c *fiber.Ctx) error {
 	if !ok {
 		return c.Next()
 	}
-	req := keyRequest{
-		caller: caller, key: string(keys[0]), method: c.Method(), path: c.Path(),
-		fingerprint: fingerprint(c.Method(), c.OriginalURL(), c.Body()),
+	req := idempotency.Request{
+		Caller: caller, Key: string(keys[0]), Method: c.Method(), Path: c.Path(),
+		Fingerprint: fingerprint(c.Method(), c.OriginalURL(), c.Body()),
 	}
-	claim, err := m.ledger.claim(c.UserContext(), req)
+	claim, err := m.ledger.Claim(c.UserContext(), req)
 	if err != nil {
 		return err
 	}
 	switch {
-	case claim.attempt != nil:
-		return m.run(c, claim.attempt)
-	case claim.reused(req):
+	case claim.Attempt != nil:
+		return m.run(c, claim.Attempt)
+	case claim.Reused(req):
 		return keyReused(req, claim)
-	case claim.completed():
+	case claim.Completed():
 		return m.replay(c, claim)
 	}
 	e := newError(http.StatusConflict, "idempotency_key_in_use",
-		"a request with %s %q is still in progress; retry it once that one has completed", idempotencyKeyHeader, req.key)
+		"a request with %s %q is still in progress; retry it once that one has completed", idempotencyKeyHeader, req.Key)
 	e.Temporary, e.EveryOperation = true, true
 	return e
 }
@@ -109,10 +109,10 @@ func (m *idempotentRequests) handle(c *fiber.Ctx) error {
 // that dies in between leaves the key in flight until its lease runs out,
 // and the retry that takes it over repeats the effect under the same
 // reservation, which makes it the same effect (idempotency.Reservation).
-func (m *idempotentRequests) run(c *fiber.Ctx, a *keyAttempt) error {
+func (m *idempotentRequests) run(c *fiber.Ctx, a *idempotency.Attempt) error {
 	ctx := context.WithoutCancel(c.UserContext())
-	c.SetUserContext(idempotency.With(c.UserContext(), a.reservation))
-	stop := a.keepAlive(ctx, m.logger)
+	c.SetUserContext(idempotency.With(c.UserContext(), a.Reservation()))
+	stop := a.KeepAlive(ctx, m.logger)
 	answered := false
 	defer func() {
 		if !answered {
@@ -131,7 +131,7 @@ func (m *idempotentRequests) run(c *fiber.Ctx, a *keyAttempt) error {
 	if fate == outcomeKept && m.holdBeforeRecord {
 		stop()
 		m.logger.Warn("holding an idempotent request between its effect and its record (idempotency.test_hold_before_record)",
-			"request_id", requestID(c), "key", a.req.key)
+			"request_id", requestID(c), "key", a.Key())
 		<-c.Context().Done()
 		return nil
 	}
@@ -143,44 +143,46 @@ func (m *idempotentRequests) run(c *fiber.Ctx, a *keyAttempt) error {
 // stays with its request for the next retry. A failure is logged: the
 // client still gets its answer, and the key is freed or resumed once its
 // lease runs out.
-func (m *idempotentRequests) settle(ctx context.Context, c *fiber.Ctx, a *keyAttempt, stop func(), fate outcomeFate) {
+func (m *idempotentRequests) settle(ctx context.Context, c *fiber.Ctx, a *idempotency.Attempt, stop func(), fate outcomeFate) {
 	stop()
 	var err error
 	switch fate {
 	case outcomeForgotten:
-		err = a.forget(ctx)
+		err = a.Forget(ctx)
 	case outcomeKept:
-		err = a.complete(ctx, c.Response().StatusCode(), string(c.Response().Header.ContentType()), bytes.Clone(c.Response().Body()))
+		err = a.Complete(ctx, idempotency.Outcome{
+			Status: c.Response().StatusCode(), ContentType: string(c.Response().Header.ContentType()), Body: bytes.Clone(c.Response().Body()),
+		})
 	case outcomeLater:
-		err = a.yield(ctx)
+		err = a.Yield(ctx)
 	}
 	if err != nil {
-		m.logger.Error("settling an idempotency key failed", "request_id", requestID(c), "key", a.req.key, "error", err)
+		m.logger.Error("settling an idempotency key failed", "request_id", requestID(c), "key", a.Key(), "error", err)
 	}
 }
 
 // replay answers a key's recorded outcome.
-func (m *idempotentRequests) replay(c *fiber.Ctx, claim keyClaim) error {
-	status, contentType, body, err := m.ledger.outcome(claim.row)
+func (m *idempotentRequests) replay(c *fiber.Ctx, claim idempotency.Claim) error {
+	out, err := m.ledger.Outcome(claim)
 	if err != nil {
 		return err
 	}
-	c.Status(status)
+	c.Status(out.Status)
 	c.Set(replayedHeader, "true")
-	if contentType != "" {
-		c.Set(fiber.HeaderContentType, contentType)
+	if out.ContentType != "" {
+		c.Set(fiber.HeaderContentType, out.ContentType)
 	}
-	return c.Send(body)
+	return c.Send(out.Body)
 }
 
 // keyReused refuses a key sent with another request than its first.
-func keyReused(req keyRequest, claim keyClaim) *Error {
+func keyReused(req idempotency.Request, claim idempotency.Claim) *Error {
 	first := "this operation with another body or query"
-	if claim.row.Method != req.method || claim.row.Path != req.path {
-		first = claim.row.Method + " " + claim.row.Path
+	if method, path := claim.First(); method != req.Method || path != req.Path {
+		first = method + " " + path
 	}
 	e := newError(http.StatusUnprocessableEntity, "idempotency_key_reused",
-		"%s %q was first used for %s; send a new key with a new request", idempotencyKeyHeader, req.key, first)
+		"%s %q was first used for %s; send a new key with a new request", idempotencyKeyHeader, req.Key, first)
 	e.EveryOperation = true
 	return e
 }
@@ -248,4 +250,19 @@ type idempotentRouter struct {
 // Post registers a guarded POST route that honours Idempotency-Key.
 func (r idempotentRouter) Post(path string, h ...fiber.Handler) fiber.Router {
 	return r.guardedRouter.Post(path, append([]fiber.Handler{r.requests.handle}, h...)...)
+}
+
+// purgeKeysWhileServing purges the ledger's expired keys while app serves:
+// when it starts listening, then regularly until it shuts down
+// (idempotency.Ledger.PurgeLoop).
+func purgeKeysWhileServing(app *fiber.App, ledger *idempotency.Ledger, logger *slog.Logger) {
+	stop := func() {}
+	app.Hooks().OnListen(func(fiber.ListenData) error {
+		stop = ledger.PurgeLoop(logger)
+		return nil
+	})
+	app.Hooks().OnShutdown(func() error {
+		stop()
+		return nil
+	})
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
@@ -146,7 +145,7 @@ func offerViews(list []offers.Stored) []sellerapi.Offer {
 
 // offerError turns the offer service's errors into the contract's.
 func offerError(err error) error {
-	if errors.Is(err, services.ErrOfferNotFound) || db.IsNotFound(err) {
+	if errors.Is(err, services.ErrOfferNotFound) {
 		return NotFound("offer not found")
 	}
 	return entityError("offer", err)

@@ -7,7 +7,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/sellerapi"
-	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/orders"
 	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/foundation/recordid"
@@ -123,7 +122,7 @@ func (h orderHandlers) ListOrdersPaginated(ctx context.Context, req sellerapi.Li
 }
 
 // orderListItems are the list entries of orders.
-func orderListItems(rows []dbgen.ListOrdersRow) []sellerapi.OrderListItem {
+func orderListItems(rows []orders.ListItem) []sellerapi.OrderListItem {
 	out := make([]sellerapi.OrderListItem, len(rows))
 	for i, r := range rows {
 		out[i] = sellerapi.OrderListItem{

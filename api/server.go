@@ -13,23 +13,21 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
-	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/api/sellerapi"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 	"github.com/tenurehq/tenure/services"
 )
 
-// Deps are what the HTTP server needs from the rest of Tenure.
+// Deps are what the HTTP server needs from the rest of Tenure. The
+// services are its only way to the workflows and to storage.
 type Deps struct {
 	Config   *config.Config
-	Store    *db.Store
-	Temporal client.Client
+	Services *services.Services
 	Tokens   *auth.Tokens
 	Logger   *slog.Logger
 	// Metrics counts requests; nil counts nothing.
@@ -63,7 +61,8 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger, limits)
+	svc := d.Services
+	token, err := newTokenEndpoint(svc.Sellers, d.Tokens, d.Logger, limits)
 	if err != nil {
 		return nil, err
 	}
@@ -92,14 +91,10 @@ func New(d Deps) (*fiber.App, error) {
 	}), limitHead)
 
 	app.Get("/healthz", healthz)
-	app.Get("/readyz", readiness(telemetry.NewReadiness(d.Store.Pool, d.Temporal)))
+	app.Get("/readyz", readiness(svc.Readiness))
 	app.Get("/openapi/seller.yaml", sellerContract)
 	app.Get("/openapi/customer.yaml", customerContract)
 	if err := mountDocs(app); err != nil {
-		return nil, err
-	}
-	svc, err := services.New(d.Config, d.Store, d.Temporal, d.Logger)
-	if err != nil {
 		return nil, err
 	}
 	files := importFiles{imports: svc.CatalogImports}
@@ -112,16 +107,13 @@ func New(d Deps) (*fiber.App, error) {
 	app.Get(errorsPath, named("downloadCatalogImportErrors"), byAddress, files.errorReport)
 	app.Post("/oauth2/token", named("issueToken"), limits.perAddress(token.overLimit), token.handle)
 
-	keys, err := newKeyLedger(d)
-	if err != nil {
-		return nil, err
-	}
-	keys.purgeWhileServing(app, d.Logger)
+	keys := svc.IdempotencyKeys
+	purgeKeysWhileServing(app, keys, d.Logger)
 
 	// Seller tokens and customer tokens are revoked by one mechanism: a
 	// cache of credentials' generations and offers' standings kept while
 	// PostgreSQL announces their changes.
-	revocations := auth.NewRevocations(d.Store, d.Logger)
+	revocations := svc.Revocations
 	listenForRevocations(app, revocations)
 	customerTokens := auth.NewOfferTokens(d.Config.Auth.SigningKey, d.Config.Auth.CustomerTokenTTL)
 	token.offers = &offerTokenExchange{offers: svc.CustomerOffers, signer: links.NewSigner(d.Config.Links.SigningKey), tokens: customerTokens}

@@ -13,18 +13,17 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/tenurehq/tenure/db"
-	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/services"
 )
 
 // tokenEndpoint serves POST /oauth2/token: the OAuth 2.0 client credentials
 // grant (RFC 6749 §4.4), with the client authenticated by HTTP Basic or by
 // client_id and client_secret in the form body.
 type tokenEndpoint struct {
-	store  *db.Store
-	tokens *auth.Tokens
-	logger *slog.Logger
+	sellers *services.Sellers
+	tokens  *auth.Tokens
+	logger  *slog.Logger
 	// decoy is compared against when the client id is unknown, so a wrong
 	// client id costs as long as a wrong secret and reveals nothing.
 	decoy    string
@@ -57,12 +56,12 @@ type oauthError struct {
 	Description string `json:"error_description"`
 }
 
-func newTokenEndpoint(store *db.Store, tokens *auth.Tokens, logger *slog.Logger, limits *rateLimits) (*tokenEndpoint, error) {
+func newTokenEndpoint(sellers *services.Sellers, tokens *auth.Tokens, logger *slog.Logger, limits *rateLimits) (*tokenEndpoint, error) {
 	decoy, err := auth.NewSecret()
 	if err != nil {
 		return nil, err
 	}
-	return &tokenEndpoint{store: store, tokens: tokens, logger: logger, decoy: decoy.SecretHash,
+	return &tokenEndpoint{sellers: sellers, tokens: tokens, logger: logger, decoy: decoy.SecretHash,
 		throttle: newCredentialThrottle(time.Now), limits: limits}, nil
 }
 
@@ -109,12 +108,12 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 		return err
 	}
 
-	token, err := t.tokens.Issue(cred.SellerID, cred.ClientID, cred.Generation, scopes)
+	token, err := t.tokens.Issue(cred.SellerID, cred.ID, cred.Generation, scopes)
 	if err != nil {
 		return err
 	}
 	t.logger.InfoContext(c.UserContext(), "access token issued", "request_id", requestID(c),
-		"seller_id", cred.SellerID.String(), "client_id", cred.ClientID)
+		"seller_id", cred.SellerID.String(), "client_id", cred.ID)
 	return c.JSON(tokenResponse{
 		AccessToken: token,
 		TokenType:   "Bearer",
@@ -126,7 +125,7 @@ func (t *tokenEndpoint) handle(c *fiber.Ctx) error {
 // authenticate checks the client's secret, within the budgets of the
 // credential throttle. It returns the client's credential, or nil when it
 // has answered the request itself (a refusal, or the error to answer with).
-func (t *tokenEndpoint) authenticate(c *fiber.Ctx, clientID, secret string, basic bool) (*dbgen.SellerCredential, error) {
+func (t *tokenEndpoint) authenticate(c *fiber.Ctx, clientID, secret string, basic bool) (*auth.Client, error) {
 	address := clientAddress(c, t.limits.proxies)
 	if wait, ok := t.throttle.attempt(clientID, address); !ok {
 		t.logger.WarnContext(c.UserContext(), "client authentication throttled", "request_id", requestID(c),
@@ -138,9 +137,9 @@ func (t *tokenEndpoint) authenticate(c *fiber.Ctx, clientID, secret string, basi
 	if len(clientID) > maxClientIDLength {
 		return nil, t.refuse(c, fiber.StatusUnauthorized, "invalid_client", "unknown client or wrong secret", basic)
 	}
-	cred, err := t.store.GetSellerCredential(c.UserContext(), clientID)
+	cred, err := t.sellers.Client(c.UserContext(), clientID)
 	known := err == nil
-	if err != nil && !db.IsNotFound(err) {
+	if err != nil && !errors.Is(err, services.ErrUnknownClient) {
 		t.throttle.withdraw(clientID, address)
 		return nil, err
 	}

@@ -104,7 +104,7 @@ func (s *Orders) Get(ctx context.Context, sellerID, orderID uuid.UUID) (orders.S
 }
 
 // List returns one page of a seller's orders and how many match in all.
-func (s *Orders) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter) ([]dbgen.ListOrdersRow, int64, error) {
+func (s *Orders) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter) ([]orders.ListItem, int64, error) {
 	rows, err := s.Store.ListOrders(ctx, dbgen.ListOrdersParams{
 		SellerID: sellerID, Query: f.QueryPattern(), CreatedBy: f.CreatedByList(), PartnersOnly: f.PartnersOnly,
 		IDGt: f.IDGt, IDGte: f.IDGte, IDLt: f.IDLt, IDLte: f.IDLte,
@@ -112,9 +112,16 @@ func (s *Orders) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter)
 		Descending: f.Descending, RowLimit: f.Limit, RowOffset: f.Offset(),
 	})
 	if err != nil || len(rows) == 0 {
-		return rows, 0, err
+		return nil, 0, err
 	}
-	return rows, rows[0].TotalCount, nil
+	out := make([]orders.ListItem, len(rows))
+	for i, r := range rows {
+		out[i] = orders.ListItem{
+			ID: r.ID, OfferID: r.OfferID, SellerOfferReference: r.SellerOfferReference, Status: orders.Status(r.Status),
+			AgentName: r.AgentName, CompanyName: r.CompanyName, FullName: r.FullName, CreatedAt: r.CreatedAt,
+		}
+	}
+	return out, rows[0].TotalCount, nil
 }
 
 // update sends an update to an order's workflow and explains a refusal:

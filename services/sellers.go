@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/sellers"
 )
 
@@ -32,4 +33,19 @@ func (s *Sellers) Profile(ctx context.Context, sellerID uuid.UUID) (sellers.Prof
 // value) leaves the profile unchanged and is returned as it is.
 func (s *Sellers) UpdateProfile(ctx context.Context, sellerID uuid.UUID, change func(*sellers.Profile) error) (sellers.Profile, error) {
 	return sellers.Update(ctx, s.Store, sellerID, change)
+}
+
+// ErrUnknownClient says no seller has a client with an id.
+var ErrUnknownClient = errors.New("no such client")
+
+// Client reads the API client with an id, to check a secret against.
+func (s *Sellers) Client(ctx context.Context, clientID string) (auth.Client, error) {
+	c, err := s.Store.GetSellerCredential(ctx, clientID)
+	if db.IsNotFound(err) {
+		return auth.Client{}, ErrUnknownClient
+	}
+	if err != nil {
+		return auth.Client{}, err
+	}
+	return auth.ClientOf(c), nil
 }

@@ -9,11 +9,14 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/domain/discounts"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/foundation/idempotency"
+	"github.com/tenurehq/tenure/foundation/telemetry"
 	"github.com/tenurehq/tenure/workflows/delivery"
 	"github.com/tenurehq/tenure/workflows/entity"
 )
@@ -37,6 +40,13 @@ type Services struct {
 	Webhooks         *Webhooks
 	DiscountCodes    *DiscountCodes
 	Sellers          *Sellers
+	// Revocations tell revoked seller and customer tokens while PostgreSQL
+	// announces the changes that revoke them.
+	Revocations *auth.Revocations
+	// IdempotencyKeys record the requests sent with an Idempotency-Key.
+	IdempotencyKeys *idempotency.Ledger
+	// Readiness checks that PostgreSQL and Temporal answer.
+	Readiness telemetry.Readiness
 }
 
 // New builds the services of a configuration over a store and a Temporal
@@ -51,6 +61,10 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		return nil, err
 	}
 	endpoints, err := webhook.NewEndpoints(store, cfg)
+	if err != nil {
+		return nil, err
+	}
+	box, err := webhook.NewSecretBox(cfg.Webhooks.SecretKey)
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +97,9 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		Webhooks:        webhooks,
 		DiscountCodes:   &DiscountCodes{Store: store, Now: time.Now},
 		Sellers:         sellerService,
+		Revocations:     auth.NewRevocations(store, logger),
+		IdempotencyKeys: &idempotency.Ledger{Store: store, Sealer: box, Lease: cfg.Idempotency.Lease, Now: time.Now},
+		Readiness:       telemetry.NewReadiness(store.Pool, temporal),
 	}, nil
 }
 
