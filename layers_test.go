@@ -69,18 +69,17 @@ func folderOf(pkg string) string {
 	return parts[0]
 }
 
-// moduleImports maps every package of the repository (by directory) to the
-// packages of the module its non-test files import.
-func moduleImports(t *testing.T) map[string][]string {
+// sourceImports calls visit with the import paths of every non-test Go
+// file below root (hidden folders, testdata and bin left out).
+func sourceImports(t *testing.T, root string, visit func(path string, imports []string)) {
 	t.Helper()
-	out := map[string][]string{}
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bin") {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bin") {
 				return filepath.SkipDir
 			}
 			return nil
@@ -92,12 +91,29 @@ func moduleImports(t *testing.T) map[string][]string {
 		if err != nil {
 			return err
 		}
+		imports := make([]string, len(f.Imports))
+		for i, imp := range f.Imports {
+			imports[i], _ = strconv.Unquote(imp.Path.Value)
+		}
+		visit(path, imports)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// moduleImports maps every package of the repository (by directory) to the
+// packages of the module its non-test files import.
+func moduleImports(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	sourceImports(t, ".", func(path string, imports []string) {
 		pkg := filepath.ToSlash(filepath.Dir(path))
 		if _, ok := out[pkg]; !ok {
 			out[pkg] = nil
 		}
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
+		for _, p := range imports {
 			if p == module {
 				p = module + "/."
 			}
@@ -105,11 +121,7 @@ func moduleImports(t *testing.T) map[string][]string {
 				out[pkg] = append(out[pkg], rest)
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return out
 }
 
@@ -172,34 +184,13 @@ func behindTheDoor(importPath string) bool {
 // package under api/ imports db/..., activities, workflows/... or the
 // Temporal SDK. Handlers render and translate what the services return.
 func TestServicesAreTheAPIsDoor(t *testing.T) {
-	fset := token.NewFileSet()
-	err := filepath.WalkDir("api", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == "testdata" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		for _, imp := range f.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); behindTheDoor(p) {
+	sourceImports(t, "api", func(path string, imports []string) {
+		for _, p := range imports {
+			if behindTheDoor(p) {
 				t.Errorf("%s imports %s: services is the door from api into storage, workflows and Temporal; ask a service", path, p)
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // folderLoop is a cycle of the folder graph, or nil.
