@@ -1,7 +1,9 @@
-// Package services is what the API (and the operator's command line) asks
-// of offers and orders: it builds offers, starts and updates their
-// workflows and waits until a change is persisted, and reads them from
-// PostgreSQL. Rendering them is the API's.
+// Package services is the API's only door into the workflows and storage,
+// and what the operator's command line and the sandbox seeding ask of
+// offers and orders. A service starts and updates workflows and waits
+// until a change is persisted, or reads and writes PostgreSQL through the
+// domain packages, and answers in domain types; rendering them is the
+// API's. New builds every service of a deployment.
 package services
 
 import (
