@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/tenurehq/tenure/api/openapi"
@@ -16,15 +18,15 @@ import (
 )
 
 func TestTokenRoundTrip(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	resp := h.tokenRequest(t, s.Credentials.ClientID, s.Credentials.ClientSecret, url.Values{
+	h := apitest.New(t)
+	s := h.Seller(t)
+	resp := h.TokenRequest(t, s.Credentials.ClientID, s.Credentials.ClientSecret, url.Values{
 		"grant_type": {"client_credentials"}, "scope": {"client"},
 	})
-	if resp.status != http.StatusOK {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	if resp.Status != http.StatusOK {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
-	if cc := resp.header.Get("Cache-Control"); cc != "no-store" {
+	if cc := resp.Header.Get("Cache-Control"); cc != "no-store" {
 		t.Errorf("Cache-Control %q, want no-store", cc)
 	}
 	var tok struct {
@@ -33,42 +35,42 @@ func TestTokenRoundTrip(t *testing.T) {
 		ExpiresIn   int    `json:"expires_in"`
 		Scope       string `json:"scope"`
 	}
-	resp.decode(t, &tok)
+	resp.Decode(t, &tok)
 	if tok.TokenType != "Bearer" || tok.ExpiresIn != 7200 || tok.AccessToken == "" {
 		t.Errorf("unexpected token response %+v", tok)
 	}
 	if tok.Scope != strings.Join(auth.SellerScopes, " ") {
 		t.Errorf("scope=client grants every seller scope, got %q", tok.Scope)
 	}
-	claims, err := h.tokens.Verify(tok.AccessToken)
+	claims, err := h.Tokens.Verify(tok.AccessToken)
 	if err != nil || claims.SellerID != s.Seller.ID {
 		t.Fatalf("the token names the seller: %+v %v", claims, err)
 	}
-	if got := h.do(t, http.MethodGet, "/v1/shipping-method", tok.AccessToken, nil); got.status != http.StatusOK {
-		t.Errorf("the token opens the API: %d %s", got.status, got.body)
+	if got := h.Do(t, http.MethodGet, "/v1/shipping-method", tok.AccessToken, nil); got.Status != http.StatusOK {
+		t.Errorf("the token opens the API: %d %s", got.Status, got.Body)
 	}
 }
 
 func TestTokenWithFormCredentials(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	resp := h.tokenRequest(t, "", "", url.Values{
+	h := apitest.New(t)
+	s := h.Seller(t)
+	resp := h.TokenRequest(t, "", "", url.Values{
 		"grant_type": {"client_credentials"}, "scope": {"seller-offer:read"},
 		"client_id": {s.Credentials.ClientID}, "client_secret": {s.Credentials.ClientSecret},
 	})
-	if resp.status != http.StatusOK {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	if resp.Status != http.StatusOK {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
 	var tok struct{ Scope string }
-	resp.decode(t, &tok)
+	resp.Decode(t, &tok)
 	if tok.Scope != "seller-offer:read" {
 		t.Errorf("a named scope is granted alone, got %q", tok.Scope)
 	}
 }
 
 func TestTokenRefusals(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
+	h := apitest.New(t)
+	s := h.Seller(t)
 	id, secret := s.Credentials.ClientID, s.Credentials.ClientSecret
 	grant := url.Values{"grant_type": {"client_credentials"}, "scope": {"client"}}
 	cases := []struct {
@@ -93,27 +95,27 @@ func TestTokenRefusals(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := h.tokenRequest(t, tc.id, tc.secret, tc.form)
-			if resp.status != tc.status {
-				t.Fatalf("got %d %s", resp.status, resp.body)
+			resp := h.TokenRequest(t, tc.id, tc.secret, tc.form)
+			if resp.Status != tc.status {
+				t.Fatalf("got %d %s", resp.Status, resp.Body)
 			}
-			if cc := resp.header.Get("Cache-Control"); cc != "no-store" {
+			if cc := resp.Header.Get("Cache-Control"); cc != "no-store" {
 				t.Errorf("Cache-Control %q, want no-store", cc)
 			}
 			var e struct{ Error, ErrorDescription string }
-			resp.decode(t, &e)
+			resp.Decode(t, &e)
 			if e.Error != tc.code {
 				t.Errorf("error %q, want %q", e.Error, tc.code)
 			}
-			if tc.basicProblem && !strings.HasPrefix(resp.header.Get("WWW-Authenticate"), "Basic") {
+			if tc.basicProblem && !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Basic") {
 				t.Errorf("a refused Basic client is told how to authenticate")
 			}
 		})
 	}
 	t.Run("json body", func(t *testing.T) {
-		resp := h.do(t, http.MethodPost, "/oauth2/token", "", map[string]string{"grant_type": "client_credentials"})
-		if resp.status != 400 {
-			t.Errorf("got %d %s", resp.status, resp.body)
+		resp := h.Do(t, http.MethodPost, "/oauth2/token", "", map[string]string{"grant_type": "client_credentials"})
+		if resp.Status != 400 {
+			t.Errorf("got %d %s", resp.Status, resp.Body)
 		}
 	})
 }
@@ -145,28 +147,28 @@ func contractRequests(t *testing.T) [][2]string {
 }
 
 func TestEveryV1RouteNeedsAToken(t *testing.T) {
-	h := newHarness(t)
+	h := apitest.New(t)
 	routes := append(contractRequests(t), [2]string{"GET", "/v1/no-such-route"})
 	for _, r := range routes {
-		resp := h.do(t, r[0], r[1], "", nil)
-		if resp.status != http.StatusUnauthorized {
-			t.Errorf("%s %s without a token: %d %s", r[0], r[1], resp.status, resp.body)
+		resp := h.Do(t, r[0], r[1], "", nil)
+		if resp.Status != http.StatusUnauthorized {
+			t.Errorf("%s %s without a token: %d %s", r[0], r[1], resp.Status, resp.Body)
 			continue
 		}
 		var msg string
-		if err := json.Unmarshal(resp.body, &msg); err != nil || !strings.HasPrefix(msg, "Unauthorized") {
-			t.Errorf("%s %s: the 401 body is a JSON string, got %s", r[0], r[1], resp.body)
+		if err := json.Unmarshal(resp.Body, &msg); err != nil || !strings.HasPrefix(msg, "Unauthorized") {
+			t.Errorf("%s %s: the 401 body is a JSON string, got %s", r[0], r[1], resp.Body)
 		}
-		if !strings.HasPrefix(resp.header.Get("WWW-Authenticate"), "Bearer") {
+		if !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
 			t.Errorf("%s %s: 401 without a Bearer challenge", r[0], r[1])
 		}
 	}
 }
 
 func TestBadTokensAreRefused(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	expired, _ := auth.NewTokens(h.cfg.Auth.SigningKey, -time.Minute).Issue(s.Seller.ID, s.Credentials.ClientID, 0, auth.SellerScopes)
+	h := apitest.New(t)
+	s := h.Seller(t)
+	expired, _ := auth.NewTokens(h.Config.Auth.SigningKey, -time.Minute).Issue(s.Seller.ID, s.Credentials.ClientID, 0, auth.SellerScopes)
 	forged, _ := auth.NewTokens(strings.Repeat("f", 40), time.Hour).Issue(s.Seller.ID, s.Credentials.ClientID, 0, auth.SellerScopes)
 	for name, header := range map[string]string{
 		"wrong scheme": "Token abc",
@@ -176,49 +178,49 @@ func TestBadTokensAreRefused(t *testing.T) {
 		"forged":       "Bearer " + forged,
 	} {
 		t.Run(name, func(t *testing.T) {
-			req := newRequest(http.MethodGet, "/v1/shipping-method")
+			req := apitest.NewRequest(http.MethodGet, "/v1/shipping-method")
 			req.Header.Set("Authorization", header)
-			resp := h.send(t, req)
-			if resp.status != http.StatusUnauthorized {
-				t.Errorf("got %d %s", resp.status, resp.body)
+			resp := h.Send(t, req)
+			if resp.Status != http.StatusUnauthorized {
+				t.Errorf("got %d %s", resp.Status, resp.Body)
 			}
-			if name == "expired" && !strings.Contains(string(resp.body), "expired") {
-				t.Errorf("an expired token is told so: %s", resp.body)
+			if name == "expired" && !strings.Contains(string(resp.Body), "expired") {
+				t.Errorf("an expired token is told so: %s", resp.Body)
 			}
 		})
 	}
 }
 
 func TestEveryOperationChecksItsScope(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
+	h := apitest.New(t)
+	s := h.Seller(t)
 	// user-info:read is a seller scope no Seller API operation accepts.
-	token := h.token(t, s, auth.ScopeUserInfoRead)
+	token := h.Token(t, s, auth.ScopeUserInfoRead)
 	for _, r := range contractRequests(t) {
-		resp := h.do(t, r[0], r[1], token, nil)
-		if resp.status != http.StatusForbidden {
-			t.Errorf("%s %s with an unrelated scope: %d %s", r[0], r[1], resp.status, resp.body)
+		resp := h.Do(t, r[0], r[1], token, nil)
+		if resp.Status != http.StatusForbidden {
+			t.Errorf("%s %s with an unrelated scope: %d %s", r[0], r[1], resp.Status, resp.Body)
 			continue
 		}
 		var msg string
-		if err := json.Unmarshal(resp.body, &msg); err != nil || !strings.HasPrefix(msg, "InvalidScopes") {
-			t.Errorf("%s %s: the 403 body is a JSON string, got %s", r[0], r[1], resp.body)
+		if err := json.Unmarshal(resp.Body, &msg); err != nil || !strings.HasPrefix(msg, "InvalidScopes") {
+			t.Errorf("%s %s: the 403 body is a JSON string, got %s", r[0], r[1], resp.Body)
 		}
 	}
 }
 
 func TestScopeIsPerOperation(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	read := h.token(t, s, auth.ScopeShippingMethodRead)
-	if resp := h.do(t, http.MethodGet, "/v1/shipping-method", read, nil); resp.status != http.StatusOK {
-		t.Errorf("read scope lists: %d %s", resp.status, resp.body)
+	h := apitest.New(t)
+	s := h.Seller(t)
+	read := h.Token(t, s, auth.ScopeShippingMethodRead)
+	if resp := h.Do(t, http.MethodGet, "/v1/shipping-method", read, nil); resp.Status != http.StatusOK {
+		t.Errorf("read scope lists: %d %s", resp.Status, resp.Body)
 	}
-	resp := h.do(t, http.MethodPost, "/v1/shipping-method/method", read, map[string]any{"seller_shipping_method_reference": "x"})
-	if resp.status != http.StatusForbidden || !strings.Contains(string(resp.body), auth.ScopeShippingMethodEdit) {
-		t.Errorf("read scope cannot create: %d %s", resp.status, resp.body)
+	resp := h.Do(t, http.MethodPost, "/v1/shipping-method/method", read, map[string]any{"seller_shipping_method_reference": "x"})
+	if resp.Status != http.StatusForbidden || !strings.Contains(string(resp.Body), auth.ScopeShippingMethodEdit) {
+		t.Errorf("read scope cannot create: %d %s", resp.Status, resp.Body)
 	}
-	methods, err := h.store.ListShippingMethods(context.Background(), listAll(s))
+	methods, err := h.Store.ListShippingMethods(context.Background(), apitest.ListAll(s))
 	if err != nil || len(methods) != 0 {
 		t.Errorf("a refused request wrote %d rows (%v)", len(methods), err)
 	}

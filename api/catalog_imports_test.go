@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/config"
@@ -36,23 +38,8 @@ type csvJob struct {
 	} `json:"categorization"`
 }
 
-// createCSVImport creates a job and returns its id and upload link.
-func (h *harness) createCSVImport(t *testing.T, token, filename string) (string, string) {
-	t.Helper()
-	resp := h.do(t, http.MethodPost, "/v1/catalog/imports", token, map[string]any{"filename": filename})
-	if resp.status != http.StatusCreated {
-		t.Fatalf("create import: %d %s", resp.status, resp.body)
-	}
-	var created struct {
-		ID        string `json:"id"`
-		UploadURL string `json:"upload_url"`
-	}
-	resp.decode(t, &created)
-	return created.ID, created.UploadURL
-}
-
 // upload PUTs a file to an upload link with the given headers.
-func (h *harness) upload(t *testing.T, link string, body []byte, header map[string]string) response {
+func upload(t *testing.T, h *apitest.Harness, link string, body []byte, header map[string]string) apitest.Response {
 	t.Helper()
 	u, err := url.Parse(link)
 	if err != nil {
@@ -62,32 +49,32 @@ func (h *harness) upload(t *testing.T, link string, body []byte, header map[stri
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	return h.send(t, req)
+	return h.Send(t, req)
 }
 
 // download GETs a signed link of the API, such as an error report.
-func (h *harness) download(t *testing.T, link string) response {
+func download(t *testing.T, h *apitest.Harness, link string) apitest.Response {
 	t.Helper()
 	u, err := url.Parse(link)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return h.send(t, httptest.NewRequest(http.MethodGet, u.RequestURI(), nil))
+	return h.Send(t, httptest.NewRequest(http.MethodGet, u.RequestURI(), nil))
 }
 
 var csvHeaders = map[string]string{"Content-Type": "text/csv", "x-storage-content-length-range": "0,262144000"}
 
 // awaitCSVImport polls a job until it reaches one of the statuses.
-func (h *harness) awaitCSVImport(t *testing.T, token, id string, statuses ...string) csvJob {
+func awaitCSVImport(t *testing.T, h *apitest.Harness, token, id string, statuses ...string) csvJob {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		resp := h.do(t, http.MethodGet, "/v1/catalog/imports/"+id, token, nil)
-		if resp.status != http.StatusOK {
-			t.Fatalf("get import: %d %s", resp.status, resp.body)
+		resp := h.Do(t, http.MethodGet, "/v1/catalog/imports/"+id, token, nil)
+		if resp.Status != http.StatusOK {
+			t.Fatalf("get import: %d %s", resp.Status, resp.Body)
 		}
 		var job csvJob
-		resp.decode(t, &job)
+		resp.Decode(t, &job)
 		for _, s := range statuses {
 			if job.Status == s {
 				return job
@@ -101,34 +88,34 @@ func (h *harness) awaitCSVImport(t *testing.T, token, id string, statuses ...str
 }
 
 // importCSV runs a whole import of body and returns the finished job.
-func (h *harness) importCSV(t *testing.T, token string, body []byte) csvJob {
+func importCSV(t *testing.T, h *apitest.Harness, token string, body []byte) csvJob {
 	t.Helper()
-	id, link := h.createCSVImport(t, token, "catalog.csv")
-	if resp := h.upload(t, link, body, csvHeaders); resp.status != http.StatusOK {
-		t.Fatalf("upload: %d %s", resp.status, resp.body)
+	id, link := h.CreateCSVImport(t, token, "catalog.csv")
+	if resp := upload(t, h, link, body, csvHeaders); resp.Status != http.StatusOK {
+		t.Fatalf("upload: %d %s", resp.Status, resp.Body)
 	}
-	return h.awaitCSVImport(t, token, id, "completed", "failed")
+	return awaitCSVImport(t, h, token, id, "completed", "failed")
 }
 
 func TestCSVImportOfTheExampleFile(t *testing.T) {
-	h := newHarness(t)
-	h.worker(t)
-	s := h.seller(t)
-	token := h.token(t, s, "seller-catalog:edit seller-catalog:read")
+	h := apitest.New(t)
+	h.Worker(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "seller-catalog:edit seller-catalog:read")
 	example, err := os.ReadFile("../examples/catalog.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
 	rows := int64(strings.Count(strings.TrimSpace(string(example)), "\n"))
 
-	id, link := h.createCSVImport(t, token, "catalog.csv")
-	if job := h.awaitCSVImport(t, token, id, "pending"); job.Filename != "catalog.csv" || job.ErrorsURL != nil {
+	id, link := h.CreateCSVImport(t, token, "catalog.csv")
+	if job := awaitCSVImport(t, h, token, id, "pending"); job.Filename != "catalog.csv" || job.ErrorsURL != nil {
 		t.Errorf("new job %+v", job)
 	}
-	if resp := h.upload(t, link, example, csvHeaders); resp.status != http.StatusOK {
-		t.Fatalf("upload: %d %s", resp.status, resp.body)
+	if resp := upload(t, h, link, example, csvHeaders); resp.Status != http.StatusOK {
+		t.Fatalf("upload: %d %s", resp.Status, resp.Body)
 	}
-	job := h.awaitCSVImport(t, token, id, "completed", "failed")
+	job := awaitCSVImport(t, h, token, id, "completed", "failed")
 	if job.Status != "completed" || job.Processed != rows || job.Failed != 2 || job.Succeeded != rows-2 || job.Error != nil {
 		t.Fatalf("finished job %+v, want %d rows of which 2 failed", job, rows)
 	}
@@ -137,19 +124,19 @@ func TestCSVImportOfTheExampleFile(t *testing.T) {
 	}
 
 	// The link works once.
-	if resp := h.upload(t, link, example, csvHeaders); resp.status != http.StatusForbidden {
-		t.Errorf("second upload: %d %s", resp.status, resp.body)
+	if resp := upload(t, h, link, example, csvHeaders); resp.Status != http.StatusForbidden {
+		t.Errorf("second upload: %d %s", resp.Status, resp.Body)
 	}
 
 	// The error report lists the two failed rows with their columns.
 	if job.ErrorsURL == nil {
 		t.Fatal("no errors_url")
 	}
-	resp := h.download(t, *job.ErrorsURL)
-	if resp.status != http.StatusOK || !strings.HasPrefix(resp.header.Get("Content-Type"), "text/csv") {
-		t.Fatalf("error report: %d %s", resp.status, resp.body)
+	resp := download(t, h, *job.ErrorsURL)
+	if resp.Status != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/csv") {
+		t.Fatalf("error report: %d %s", resp.Status, resp.Body)
 	}
-	report, err := csv.NewReader(bytes.NewReader(resp.body)).ReadAll()
+	report, err := csv.NewReader(bytes.NewReader(resp.Body)).ReadAll()
 	if err != nil || len(report) != 3 || strings.Join(report[0], ",") != "line,reference,column,reason" {
 		t.Fatalf("error report %q (%v)", report, err)
 	}
@@ -158,36 +145,36 @@ func TestCSVImportOfTheExampleFile(t *testing.T) {
 			t.Errorf("incomplete error row %q", row)
 		}
 	}
-	if resp := h.download(t, strings.Replace(*job.ErrorsURL, "token=", "token=x", 1)); resp.status != http.StatusForbidden {
-		t.Errorf("forged report link: %d", resp.status)
+	if resp := download(t, h, strings.Replace(*job.ErrorsURL, "token=", "token=x", 1)); resp.Status != http.StatusForbidden {
+		t.Errorf("forged report link: %d", resp.Status)
 	}
 
 	// The products are in the catalog.
-	resp = h.do(t, http.MethodGet, "/v1/catalog/products_paginated?term=thinkpad", token, nil)
-	if resp.status != http.StatusOK || !strings.Contains(string(resp.body), `"totalRows":1`) {
-		t.Errorf("search after import: %d %s", resp.status, resp.body)
+	resp = h.Do(t, http.MethodGet, "/v1/catalog/products_paginated?term=thinkpad", token, nil)
+	if resp.Status != http.StatusOK || !strings.Contains(string(resp.Body), `"totalRows":1`) {
+		t.Errorf("search after import: %d %s", resp.Status, resp.Body)
 	}
 }
 
 func TestCSVReimportUpdatesAndKeepsEmptyOptionalCells(t *testing.T) {
-	h := newHarness(t)
-	h.worker(t)
-	s := h.seller(t)
-	token := h.token(t, s, "seller-catalog:edit seller-catalog:read")
+	h := apitest.New(t)
+	h.Worker(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "seller-catalog:edit seller-catalog:read")
 	first := "title,reference,reference_source,is_active,price_gross,price_net,manufacturer,subtitle\n" +
 		"Desk Lamp,LAMP-1,sku,true,119.00,100.00,Lumen,Warm white\n"
-	if job := h.importCSV(t, token, []byte(first)); job.Succeeded != 1 {
+	if job := importCSV(t, h, token, []byte(first)); job.Succeeded != 1 {
 		t.Fatalf("first import %+v", job)
 	}
 	second := "title,reference,reference_source,is_active,price_gross,price_net,manufacturer,subtitle\n" +
 		"Desk Lamp Pro,LAMP-1,sku,yes,238.00,200.00,,Daylight\n" +
 		"Desk Lamp Pro,LAMP-1,sku,yes,238.00,200.00,,Daylight\n"
-	job := h.importCSV(t, token, []byte(second))
+	job := importCSV(t, h, token, []byte(second))
 	if job.Succeeded != 1 || job.Failed != 1 {
 		t.Fatalf("second import %+v: the repeated reference must fail its row", job)
 	}
-	resp := h.do(t, http.MethodGet, "/v1/catalog/products_paginated?term=lamp", token, nil)
-	body := string(resp.body)
+	resp := h.Do(t, http.MethodGet, "/v1/catalog/products_paginated?term=lamp", token, nil)
+	body := string(resp.Body)
 	if !strings.Contains(body, `"totalRows":1`) || !strings.Contains(body, "Desk Lamp Pro") ||
 		!strings.Contains(body, "Lumen") || !strings.Contains(body, "Daylight") {
 		t.Errorf("updated product: %s", body)
@@ -195,10 +182,10 @@ func TestCSVReimportUpdatesAndKeepsEmptyOptionalCells(t *testing.T) {
 }
 
 func TestCSVFilesRefusedAsAWhole(t *testing.T) {
-	h := newHarness(t)
-	h.worker(t)
-	s := h.seller(t)
-	token := h.token(t, s, "seller-catalog:edit seller-catalog:read")
+	h := apitest.New(t)
+	h.Worker(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "seller-catalog:edit seller-catalog:read")
 	for name, tc := range map[string]struct {
 		body  string
 		error string
@@ -209,20 +196,20 @@ func TestCSVFilesRefusedAsAWhole(t *testing.T) {
 		"not csv header": {"title,\"reference\n", "not valid CSV"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			job := h.importCSV(t, token, []byte(tc.body))
+			job := importCSV(t, h, token, []byte(tc.body))
 			if job.Status != "failed" || job.Error == nil || !strings.Contains(*job.Error, tc.error) ||
 				job.Processed != 0 || job.ErrorsURL != nil {
-				t.Errorf("job %+v (error %v), want failed naming %q", job, deref(job.Error), tc.error)
+				t.Errorf("job %+v (error %v), want failed naming %q", job, apitest.Deref(job.Error), tc.error)
 			}
 		})
 	}
 }
 
 func TestCSVRowsInAwkwardShapes(t *testing.T) {
-	h := newHarness(t)
-	h.worker(t)
-	s := h.seller(t)
-	token := h.token(t, s, "seller-catalog:edit seller-catalog:read")
+	h := apitest.New(t)
+	h.Worker(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "seller-catalog:edit seller-catalog:read")
 	header := "title,reference,reference_source,is_active,price_gross,price_net,description\r\n"
 	for name, tc := range map[string]struct {
 		body              string
@@ -245,7 +232,7 @@ func TestCSVRowsInAwkwardShapes(t *testing.T) {
 		"NUL in the first bytes":       {header + "A,A\x00-10,sku,true,11.90,10.00,x\n", 0, 0},
 	} {
 		t.Run(name, func(t *testing.T) {
-			job := h.importCSV(t, token, []byte(tc.body))
+			job := importCSV(t, h, token, []byte(tc.body))
 			if name == "NUL in the first bytes" {
 				if job.Status != "failed" || job.Error == nil || !strings.Contains(*job.Error, "not CSV text") {
 					t.Errorf("job %+v, want failed as not CSV text", job)
@@ -256,8 +243,8 @@ func TestCSVRowsInAwkwardShapes(t *testing.T) {
 				t.Errorf("job %+v, want completed with %d stored and %d failed", job, tc.succeeded, tc.failed)
 			}
 			if tc.failed > 0 {
-				if resp := h.download(t, deref(job.ErrorsURL)); resp.status != http.StatusOK || !utf8.Valid(resp.body) || bytes.IndexByte(resp.body, 0) >= 0 {
-					t.Errorf("error report: %d %q", resp.status, resp.body)
+				if resp := download(t, h, apitest.Deref(job.ErrorsURL)); resp.Status != http.StatusOK || !utf8.Valid(resp.Body) || bytes.IndexByte(resp.Body, 0) >= 0 {
+					t.Errorf("error report: %d %q", resp.Status, resp.Body)
 				}
 			}
 		})
@@ -265,11 +252,11 @@ func TestCSVRowsInAwkwardShapes(t *testing.T) {
 }
 
 func TestCSVUploadsRefused(t *testing.T) {
-	h := newHarness(t)
-	h.worker(t)
-	s := h.seller(t)
-	token := h.token(t, s, "seller-catalog:edit")
-	id, link := h.createCSVImport(t, token, "catalog.csv")
+	h := apitest.New(t)
+	h.Worker(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "seller-catalog:edit")
+	id, link := h.CreateCSVImport(t, token, "catalog.csv")
 	body := []byte("title,reference,reference_source,is_active,price_gross,price_net\n")
 	for name, tc := range map[string]struct {
 		header map[string]string
@@ -285,38 +272,38 @@ func TestCSVUploadsRefused(t *testing.T) {
 		"invalid UTF-8 range":        {map[string]string{"Content-Type": "text/csv", "x-storage-content-length-range": "0,\xff"}, 400},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if resp := h.upload(t, link, body, tc.header); resp.status != tc.status {
-				t.Errorf("got %d %s, want %d", resp.status, resp.body, tc.status)
+			if resp := upload(t, h, link, body, tc.header); resp.Status != tc.status {
+				t.Errorf("got %d %s, want %d", resp.Status, resp.Body, tc.status)
 			}
 		})
 	}
-	if job := h.awaitCSVImport(t, token, id, "pending"); job.Processed != 0 {
+	if job := awaitCSVImport(t, h, token, id, "pending"); job.Processed != 0 {
 		t.Errorf("refused uploads changed the job: %+v", job)
 	}
 
-	signer := links.NewSigner(h.cfg.Links.SigningKey)
+	signer := links.NewSigner(h.Config.Links.SigningKey)
 	expired := "/uploads/catalog-imports/" + id + "?token=" + url.QueryEscape(signer.Sign("csv-import-upload", id, time.Now().Add(-time.Minute)))
 	other := "/uploads/catalog-imports/" + uuid.NewString() + "?" + strings.SplitN(link, "?", 2)[1]
 	nul := "/uploads/catalog-imports/" + id + "?token=a%00b"
 	badID := "/uploads/catalog-imports/a%00b?" + strings.SplitN(link, "?", 2)[1]
 	for name, target := range map[string]string{"expired": expired, "another job's token": other, "NUL in the token": nul, "NUL in the id": badID} {
-		if resp := h.upload(t, "http://x"+target, body, csvHeaders); resp.status != http.StatusForbidden {
-			t.Errorf("%s: got %d %s", name, resp.status, resp.body)
+		if resp := upload(t, h, "http://x"+target, body, csvHeaders); resp.Status != http.StatusForbidden {
+			t.Errorf("%s: got %d %s", name, resp.Status, resp.Body)
 		}
 	}
 	// After the refusals the link still works.
-	if resp := h.upload(t, link, body, csvHeaders); resp.status != http.StatusOK {
-		t.Errorf("valid upload after refusals: %d %s", resp.status, resp.body)
+	if resp := upload(t, h, link, body, csvHeaders); resp.Status != http.StatusOK {
+		t.Errorf("valid upload after refusals: %d %s", resp.Status, resp.Body)
 	}
 }
 
 func TestCSVUploadOverTheLimitOnARealConnection(t *testing.T) {
-	h := newHarness(t, func(c *config.Config) { c.HTTP.BodyLimit = 1024 })
-	h.worker(t)
-	base := h.serve(t)
-	s := h.seller(t)
-	token := h.token(t, s, "seller-catalog:edit")
-	_, link := h.createCSVImport(t, token, "catalog.csv")
+	h := apitest.New(t, func(c *config.Config) { c.HTTP.BodyLimit = 1024 })
+	h.Worker(t)
+	base := h.Serve(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "seller-catalog:edit")
+	_, link := h.CreateCSVImport(t, token, "catalog.csv")
 	u, _ := url.Parse(link)
 	// Larger than the JSON body limit, within the upload's range: the
 	// upload streams past the limit the other routes keep.
@@ -336,41 +323,34 @@ func TestCSVUploadOverTheLimitOnARealConnection(t *testing.T) {
 }
 
 func TestCSVImportLimitAndCancel(t *testing.T) {
-	h := newHarness(t)
-	h.worker(t)
-	s := h.seller(t)
-	token := h.token(t, s, "seller-catalog:edit")
+	h := apitest.New(t)
+	h.Worker(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "seller-catalog:edit")
 	var ids []string
 	for range 5 {
-		id, _ := h.createCSVImport(t, token, "catalog.csv")
+		id, _ := h.CreateCSVImport(t, token, "catalog.csv")
 		ids = append(ids, id)
 	}
-	resp := h.do(t, http.MethodPost, "/v1/catalog/imports", token, map[string]any{"filename": "sixth.csv"})
-	if resp.status != http.StatusTooManyRequests || resp.apiError(t)["name"] != "TooManyRequests" {
-		t.Fatalf("sixth import: %d %s", resp.status, resp.body)
+	resp := h.Do(t, http.MethodPost, "/v1/catalog/imports", token, map[string]any{"filename": "sixth.csv"})
+	if resp.Status != http.StatusTooManyRequests || resp.APIError(t)["name"] != "TooManyRequests" {
+		t.Fatalf("sixth import: %d %s", resp.Status, resp.Body)
 	}
-	if resp := h.do(t, http.MethodDelete, "/v1/catalog/imports/"+ids[0], token, nil); resp.status != http.StatusOK {
-		t.Fatalf("cancel: %d %s", resp.status, resp.body)
+	if resp := h.Do(t, http.MethodDelete, "/v1/catalog/imports/"+ids[0], token, nil); resp.Status != http.StatusOK {
+		t.Fatalf("cancel: %d %s", resp.Status, resp.Body)
 	}
-	if job := h.awaitCSVImport(t, token, ids[0], "cancelled"); job.Processed != 0 {
+	if job := awaitCSVImport(t, h, token, ids[0], "cancelled"); job.Processed != 0 {
 		t.Errorf("cancelled job %+v", job)
 	}
-	resp = h.do(t, http.MethodDelete, "/v1/catalog/imports/"+ids[0], token, nil)
-	if resp.status != http.StatusUnprocessableEntity || !strings.Contains(string(resp.body), "cancelled") {
-		t.Errorf("cancelling again: %d %s", resp.status, resp.body)
+	resp = h.Do(t, http.MethodDelete, "/v1/catalog/imports/"+ids[0], token, nil)
+	if resp.Status != http.StatusUnprocessableEntity || !strings.Contains(string(resp.Body), "cancelled") {
+		t.Errorf("cancelling again: %d %s", resp.Status, resp.Body)
 	}
-	if id, _ := h.createCSVImport(t, token, "sixth.csv"); id == "" {
+	if id, _ := h.CreateCSVImport(t, token, "sixth.csv"); id == "" {
 		t.Error("no import after a cancellation freed a place")
 	}
-	other := h.token(t, h.seller(t), "seller-catalog:edit")
-	if resp := h.do(t, http.MethodGet, "/v1/catalog/imports/"+ids[1], other, nil); resp.status != http.StatusNotFound {
-		t.Errorf("another seller's import: %d", resp.status)
+	other := h.Token(t, h.Seller(t), "seller-catalog:edit")
+	if resp := h.Do(t, http.MethodGet, "/v1/catalog/imports/"+ids[1], other, nil); resp.Status != http.StatusNotFound {
+		t.Errorf("another seller's import: %d", resp.Status)
 	}
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

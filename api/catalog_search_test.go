@@ -8,39 +8,41 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 // searchCatalog is a small catalog for searches: active products plus an
 // inactive one.
-func searchCatalog(t *testing.T, h *harness, token string) {
+func searchCatalog(t *testing.T, h *apitest.Harness, token string) {
 	t.Helper()
-	h.importProducts(t, token,
-		productJSON("sku", "MBP-14", "MacBook Pro 14", 209916,
-			withField("manufacturer", "Apple"), withField("subtitle", "M3 Pro, 18 GB"),
-			withField("product_standard_identifiers", []map[string]any{{"identifier_type": "EAN", "id": "0195253123450"}, {"identifier_type": "MPN", "id": "MRX33D/A"}}),
-			withField("base_rental_price", map[string]any{"currency": "EUR", "net": 200000, "gross": 238000})),
-		productJSON("sku", "DELL-U2724D", "UltraSharp 27 Monitor", 54538, withField("manufacturer", "Dell"), withField("seller_product_type", "hardware_built_to_order")),
-		productJSON("sap", "50%_off", "Cable 100% copper", 1500, withField("manufacturer", "Hama")),
-		productJSON("sku", "LIC-365", "Office licence", 9900, withField("manufacturer", "Microsoft"), withField("seller_product_type", "software")),
-		productJSON("sku", "OLD-1", "MacBook Air (discontinued)", 90000, withField("manufacturer", "Apple"), withField("is_active", false)),
+	h.ImportProducts(t, token,
+		apitest.ProductJSON("sku", "MBP-14", "MacBook Pro 14", 209916,
+			apitest.WithField("manufacturer", "Apple"), apitest.WithField("subtitle", "M3 Pro, 18 GB"),
+			apitest.WithField("product_standard_identifiers", []map[string]any{{"identifier_type": "EAN", "id": "0195253123450"}, {"identifier_type": "MPN", "id": "MRX33D/A"}}),
+			apitest.WithField("base_rental_price", map[string]any{"currency": "EUR", "net": 200000, "gross": 238000})),
+		apitest.ProductJSON("sku", "DELL-U2724D", "UltraSharp 27 Monitor", 54538, apitest.WithField("manufacturer", "Dell"), apitest.WithField("seller_product_type", "hardware_built_to_order")),
+		apitest.ProductJSON("sap", "50%_off", "Cable 100% copper", 1500, apitest.WithField("manufacturer", "Hama")),
+		apitest.ProductJSON("sku", "LIC-365", "Office licence", 9900, apitest.WithField("manufacturer", "Microsoft"), apitest.WithField("seller_product_type", "software")),
+		apitest.ProductJSON("sku", "OLD-1", "MacBook Air (discontinued)", 90000, apitest.WithField("manufacturer", "Apple"), apitest.WithField("is_active", false)),
 	)
 }
 
-func (h *harness) search(t *testing.T, token, target string) []catalogProduct {
+func search(t *testing.T, h *apitest.Harness, token, target string) []catalogProduct {
 	t.Helper()
-	resp := h.do(t, http.MethodGet, target, token, nil)
-	if resp.status != http.StatusOK {
-		t.Fatalf("%s: %d %s", target, resp.status, resp.body)
+	resp := h.Do(t, http.MethodGet, target, token, nil)
+	if resp.Status != http.StatusOK {
+		t.Fatalf("%s: %d %s", target, resp.Status, resp.Body)
 	}
 	var rows []catalogProduct
-	resp.decode(t, &rows)
+	resp.Decode(t, &rows)
 	return rows
 }
 
 func TestSearchProductsByTerm(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	searchCatalog(t, h, token)
 
 	cases := map[string][]string{
@@ -58,18 +60,18 @@ func TestSearchProductsByTerm(t *testing.T) {
 		"discontinued":  nil,
 	}
 	for term, want := range cases {
-		got := titles(h.search(t, token, "/v1/catalog/products?term="+url.QueryEscape(term)))
+		got := titles(search(t, h, token, "/v1/catalog/products?term="+url.QueryEscape(term)))
 		if !reflect.DeepEqual(got, want) && !(len(got) == 0 && want == nil) {
 			t.Errorf("term %q: got %q, want %q", term, got, want)
 		}
 	}
 
-	rows := h.search(t, token, "/v1/catalog/products?term=0195")
+	rows := search(t, h, token, "/v1/catalog/products?term=0195")
 	p := rows[0]
 	if p.ProductID == "" || p.Reference != "MBP-14" || p.Manufacturer != "Apple" || p.Subtitle != "M3 Pro, 18 GB" || p.EAN != "0195253123450" || p.MPN != "MRX33D/A" {
 		t.Errorf("product %+v", p)
 	}
-	if p.ListPrice != (money{Currency: "EUR", Net: 209916, Gross: 249800}) || p.BaseRentalPrice == nil || p.BaseRentalPrice.Net != 200000 {
+	if p.ListPrice != (apitest.Money{Currency: "EUR", Net: 209916, Gross: 249800}) || p.BaseRentalPrice == nil || p.BaseRentalPrice.Net != 200000 {
 		t.Errorf("prices %+v %+v", p.ListPrice, p.BaseRentalPrice)
 	}
 	if p.Origin != "manual" || p.PrettyID != "MBP-14" || p.PricingCategory != "hardware" || p.Archived == nil || *p.Archived {
@@ -78,68 +80,68 @@ func TestSearchProductsByTerm(t *testing.T) {
 	if !p.Terms.CanPayNow || !p.Terms.CanRent || p.Terms.Rent == nil || p.Terms.Rent.Duration != 36 {
 		t.Errorf("terms %+v", p.Terms)
 	}
-	cable := h.search(t, token, "/v1/catalog/products?term=copper")[0]
+	cable := search(t, h, token, "/v1/catalog/products?term=copper")[0]
 	if !cable.Terms.CanPayNow || cable.Terms.CanRent || cable.Terms.Rent != nil {
 		t.Errorf("a product below the rent minimum is pay-now only: %+v", cable.Terms)
 	}
 }
 
 func TestSearchProductsByReferenceNamesTheMatchingReference(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
-	h.importProducts(t, token, productJSON("SAP", "1111-1111", "MacBook", 200000, withRefs([2]string{"SAP", "1111-1111"}, [2]string{"B6", "2222-2222"})))
-	rows := h.search(t, token, "/v1/catalog/products?term=2222")
-	if len(rows) != 1 || rows[0].Reference != "2222-2222" || len(rows[0].References) != 2 || rows[0].References[0] != (pair{"SAP", "1111-1111"}) {
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
+	h.ImportProducts(t, token, apitest.ProductJSON("SAP", "1111-1111", "MacBook", 200000, withRefs([2]string{"SAP", "1111-1111"}, [2]string{"B6", "2222-2222"})))
+	rows := search(t, h, token, "/v1/catalog/products?term=2222")
+	if len(rows) != 1 || rows[0].Reference != "2222-2222" || len(rows[0].References) != 2 || rows[0].References[0] != (apitest.Pair{Source: "SAP", Reference: "1111-1111"}) {
 		t.Errorf("got %+v", rows)
 	}
 }
 
 func TestSearchIsIsolatedBetweenSellers(t *testing.T) {
-	h := newHarness(t)
-	a, b := h.seller(t), h.seller(t)
-	searchCatalog(t, h, h.token(t, a, "client"))
-	tokenB := h.token(t, b, "client")
-	if rows := h.search(t, tokenB, "/v1/catalog/products?term=macbook"); len(rows) != 0 {
+	h := apitest.New(t)
+	a, b := h.Seller(t), h.Seller(t)
+	searchCatalog(t, h, h.Token(t, a, "client"))
+	tokenB := h.Token(t, b, "client")
+	if rows := search(t, h, tokenB, "/v1/catalog/products?term=macbook"); len(rows) != 0 {
 		t.Errorf("seller B finds A's products: %+v", rows)
 	}
-	resp := h.do(t, http.MethodGet, "/v1/catalog/products_paginated", tokenB, nil)
+	resp := h.Do(t, http.MethodGet, "/v1/catalog/products_paginated", tokenB, nil)
 	var page productPage
-	resp.decode(t, &page)
+	resp.Decode(t, &page)
 	if page.TotalRows != 0 || len(page.Rows) != 0 {
 		t.Errorf("seller B's pages show A's products: %+v", page)
 	}
-	resp = h.do(t, http.MethodPost, "/v1/catalog/products_paginated", tokenB, map[string]any{
+	resp = h.Do(t, http.MethodPost, "/v1/catalog/products_paginated", tokenB, map[string]any{
 		"filtering_options": []any{map[string]any{"property": "manufacturer", "operation": "=", "value": "Apple"}},
 	})
-	resp.decode(t, &page)
+	resp.Decode(t, &page)
 	if page.TotalRows != 0 {
 		t.Errorf("seller B's filters find A's products: %+v", page)
 	}
 }
 
 func TestSearchProductsPaginated(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	var products []map[string]any
 	for i := range 25 {
-		products = append(products, productJSON("sku", fmt.Sprintf("mon-%02d", i), fmt.Sprintf("Monitor %02d", i), 20000))
+		products = append(products, apitest.ProductJSON("sku", fmt.Sprintf("mon-%02d", i), fmt.Sprintf("Monitor %02d", i), 20000))
 	}
 	for i := range 5 {
-		products = append(products, productJSON("sku", fmt.Sprintf("kbd-%d", i), fmt.Sprintf("Keyboard %d", i), 5000))
+		products = append(products, apitest.ProductJSON("sku", fmt.Sprintf("kbd-%d", i), fmt.Sprintf("Keyboard %d", i), 5000))
 	}
 	for i := 0; i < len(products); i += 9 {
-		h.importProducts(t, token, products[i:min(i+9, len(products))]...)
+		h.ImportProducts(t, token, products[i:min(i+9, len(products))]...)
 	}
 	get := func(query string) productPage {
 		t.Helper()
-		resp := h.do(t, http.MethodGet, "/v1/catalog/products_paginated?"+query, token, nil)
-		if resp.status != http.StatusOK {
-			t.Fatalf("%s: %d %s", query, resp.status, resp.body)
+		resp := h.Do(t, http.MethodGet, "/v1/catalog/products_paginated?"+query, token, nil)
+		if resp.Status != http.StatusOK {
+			t.Fatalf("%s: %d %s", query, resp.Status, resp.Body)
 		}
 		var p productPage
-		resp.decode(t, &p)
+		resp.Decode(t, &p)
 		return p
 	}
 	p := get("term=monitor")
@@ -161,9 +163,9 @@ func TestSearchProductsPaginated(t *testing.T) {
 }
 
 func TestSearchRefusesBadParameters(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	searchCatalog(t, h, token)
 	cases := []struct{ query, want string }{
 		{"limit=0", "limit must be at least 1, got 0"},
@@ -180,12 +182,12 @@ func TestSearchRefusesBadParameters(t *testing.T) {
 				body = map[string]any{}
 			}
 			// The published contract refuses this operation's input with 422.
-			resp := h.do(t, method, "/v1/catalog/products_paginated?"+tc.query, token, body)
-			if resp.status != http.StatusUnprocessableEntity {
-				t.Errorf("%s %s: got %d %s", method, tc.query, resp.status, resp.body)
+			resp := h.Do(t, method, "/v1/catalog/products_paginated?"+tc.query, token, body)
+			if resp.Status != http.StatusUnprocessableEntity {
+				t.Errorf("%s %s: got %d %s", method, tc.query, resp.Status, resp.Body)
 				continue
 			}
-			if e := resp.apiError(t); !strings.Contains(e["message"].(string), tc.want) {
+			if e := resp.APIError(t); !strings.Contains(e["message"].(string), tc.want) {
 				t.Errorf("%s %s: the message does not name %q: %v", method, tc.query, tc.want, e["message"])
 			}
 		}
@@ -193,37 +195,37 @@ func TestSearchRefusesBadParameters(t *testing.T) {
 }
 
 func TestSearchCapsThePageAt100(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	searchCatalog(t, h, token)
 	for _, method := range []string{http.MethodGet, http.MethodPost} {
 		var body any
 		if method == http.MethodPost {
 			body = map[string]any{}
 		}
-		resp := h.do(t, method, "/v1/catalog/products_paginated?limit=1000", token, body)
+		resp := h.Do(t, method, "/v1/catalog/products_paginated?limit=1000", token, body)
 		var page struct {
 			Limit     int64            `json:"limit"`
 			Rows      []map[string]any `json:"rows"`
 			TotalRows int64            `json:"totalRows"`
 		}
-		resp.decode(t, &page)
-		if resp.status != http.StatusOK || page.Limit != 100 || int64(len(page.Rows)) != page.TotalRows {
-			t.Errorf("%s limit=1000: %d limit %d, %d rows of %d", method, resp.status, page.Limit, len(page.Rows), page.TotalRows)
+		resp.Decode(t, &page)
+		if resp.Status != http.StatusOK || page.Limit != 100 || int64(len(page.Rows)) != page.TotalRows {
+			t.Errorf("%s limit=1000: %d limit %d, %d rows of %d", method, resp.Status, page.Limit, len(page.Rows), page.TotalRows)
 		}
 	}
 }
 
 // filter runs a filtered search and returns the titles found.
-func (h *harness) filter(t *testing.T, token string, body map[string]any) []string {
+func filter(t *testing.T, h *apitest.Harness, token string, body map[string]any) []string {
 	t.Helper()
-	resp := h.do(t, http.MethodPost, "/v1/catalog/products_paginated?limit=100", token, body)
-	if resp.status != http.StatusOK {
-		t.Fatalf("%v: %d %s", body, resp.status, resp.body)
+	resp := h.Do(t, http.MethodPost, "/v1/catalog/products_paginated?limit=100", token, body)
+	if resp.Status != http.StatusOK {
+		t.Fatalf("%v: %d %s", body, resp.Status, resp.Body)
 	}
 	var p productPage
-	resp.decode(t, &p)
+	resp.Decode(t, &p)
 	if int(p.TotalRows) != len(p.Rows) {
 		t.Errorf("%v: totalRows %d for %d rows", body, p.TotalRows, len(p.Rows))
 	}
@@ -237,9 +239,9 @@ func condition(property, operation string, value any) map[string]any {
 }
 
 func TestFilterProductsWithEveryOperation(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	searchCatalog(t, h, token)
 	const (
 		mac     = "MacBook Pro 14"
@@ -285,26 +287,26 @@ func TestFilterProductsWithEveryOperation(t *testing.T) {
 			}
 			want := slices.Clone(tc.want)
 			slices.Sort(want)
-			if got := h.filter(t, token, body); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
+			if got := filter(t, h, token, body); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
 				t.Errorf("got %q, want %q", got, want)
 			}
 		})
 	}
 	// The term narrows the filtered search.
-	resp := h.do(t, http.MethodPost, "/v1/catalog/products_paginated?term=apple", token, map[string]any{
+	resp := h.Do(t, http.MethodPost, "/v1/catalog/products_paginated?term=apple", token, map[string]any{
 		"filtering_logic": "OR", "filtering_options": []any{condition("price_net", ">", 0)},
 	})
 	var p productPage
-	resp.decode(t, &p)
+	resp.Decode(t, &p)
 	if p.TotalRows != 1 || p.Rows[0].Title != mac {
 		t.Errorf("term and filters: %+v", titles(p.Rows))
 	}
 }
 
 func TestFilterRefusesWhatItCannotUse(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	searchCatalog(t, h, token)
 	cases := []struct {
 		name string
@@ -326,16 +328,16 @@ func TestFilterRefusesWhatItCannotUse(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := h.do(t, http.MethodPost, "/v1/catalog/products_paginated", token, tc.body)
-			if resp.status != http.StatusUnprocessableEntity {
-				t.Fatalf("got %d %s", resp.status, resp.body)
+			resp := h.Do(t, http.MethodPost, "/v1/catalog/products_paginated", token, tc.body)
+			if resp.Status != http.StatusUnprocessableEntity {
+				t.Fatalf("got %d %s", resp.Status, resp.Body)
 			}
-			if e := resp.apiError(t); !strings.Contains(e["message"].(string), tc.want) {
+			if e := resp.APIError(t); !strings.Contains(e["message"].(string), tc.want) {
 				t.Errorf("the message does not name %q: %v", tc.want, e["message"])
 			}
 		})
 	}
-	if n := h.productCount(t, s.Seller.ID, "products"); n != 5 {
+	if n := productCount(t, h, s.Seller.ID, "products"); n != 5 {
 		t.Errorf("the catalog changed: %d products", n)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.temporal.io/sdk/client"
 
@@ -76,10 +78,10 @@ func requestExamples(doc *openapi3.T) []contractExample {
 // discount code the customer's examples name is the one createDiscountCode's
 // example creates.
 func TestContractExamplesAreAccepted(t *testing.T) {
-	h := newHarness(t)
-	h.worker(t)
-	s := h.seller(t)
-	run, err := h.temporal.ExecuteWorkflow(t.Context(), client.StartWorkflowOptions{
+	h := apitest.New(t)
+	h.Worker(t)
+	s := h.Seller(t)
+	run, err := h.Temporal.ExecuteWorkflow(t.Context(), client.StartWorkflowOptions{
 		ID: sandbox.WorkflowID(s.Seller.ID), TaskQueue: sandbox.TaskQueue,
 	}, sandbox.SeedSeller, sandbox.SeedInput{SellerID: s.Seller.ID})
 	if err != nil {
@@ -88,8 +90,8 @@ func TestContractExamplesAreAccepted(t *testing.T) {
 	if err := run.Get(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
-	f := offerFixture{h: h, seller: s, token: h.token(t, s, "client")}
-	f.catalog(t)
+	f := apitest.OfferFixture{Harness: h, Seller: s, Token: h.Token(t, s, "client")}
+	f.Catalog(t)
 
 	seller, err := openapi3.NewLoader().LoadFromData(openapi.Seller)
 	if err != nil {
@@ -126,14 +128,14 @@ func TestContractExamplesAreAccepted(t *testing.T) {
 		}
 		ids := map[string]string{}
 		if strings.Contains(string(mustJSON(ex.body)), exampleOfferID) {
-			ids[exampleOfferID] = f.createOffer(t, offerPayload("example-"+ex.operationID)).ID
+			ids[exampleOfferID] = f.CreateOffer(t, apitest.OfferPayload("example-"+ex.operationID)).ID
 		}
 		body := substitute(t, ex.body, ids, nil)
-		resp := h.do(t, strings.ToUpper(ex.method), target, f.token, string(body))
+		resp := h.Do(t, strings.ToUpper(ex.method), target, f.Token, string(body))
 		checkExampleAccepted(t, ex, resp)
 		if ex.operationID == "createOffer" {
-			var o offerView
-			resp.decode(t, &o)
+			var o apitest.OfferView
+			resp.Decode(t, &o)
 			created = o.ID
 		}
 	}
@@ -141,25 +143,25 @@ func TestContractExamplesAreAccepted(t *testing.T) {
 		t.Fatal("the customer's examples name the discount code of createDiscountCode's example, which seller.yaml no longer gives")
 	}
 
-	o := f.newCustomerOffer(t, "example-customer", withoutSublines)
-	token := h.customerToken(t, o, "")
+	o := f.NewCustomerOffer(t, "example-customer", apitest.WithoutSublines)
+	token := h.CustomerToken(t, o, "")
 	var started struct {
 		URL string `json:"url"`
 	}
-	h.customer(t, http.MethodGet, "/offers/"+o.id+"/id-verification", token, nil).decode(t, &started)
+	h.Customer(t, http.MethodGet, "/offers/"+o.ID+"/id-verification", token, nil).Decode(t, &started)
 	link, err := url.Parse(started.URL)
 	if err != nil || link.Query().Get("session_id") == "" {
 		t.Fatalf("identity verification: %q", started.URL)
 	}
-	ids := map[string]string{exampleOfferID: o.id, exampleLineID: o.view.Lines[0].ID, exampleSessionID: link.Query().Get("session_id")}
-	provider := idv.NewProvider("simulation", "", links.DeriveKey(h.cfg.Links.SigningKey, "tenure sandbox identity verification"), time.Minute)
+	ids := map[string]string{exampleOfferID: o.ID, exampleLineID: o.View.Lines[0].ID, exampleSessionID: link.Query().Get("session_id")}
+	provider := idv.NewProvider("simulation", "", links.DeriveKey(h.Config.Links.SigningKey, "tenure sandbox identity verification"), time.Minute)
 	ops := customerOperations(t)
 	for _, ex := range customerExamples {
 		op := ops[slices.IndexFunc(ops, func(op customerOperation) bool { return op.id == ex.operationID })]
-		body := substitute(t, ex.body, ids, map[string]string{"last_updated_at": offerUpdatedAt(t, h, o.id)})
-		target := op.target(o.id)
+		body := substitute(t, ex.body, ids, map[string]string{"last_updated_at": offerUpdatedAt(t, h, o.ID)})
+		target := op.target(o.ID)
 		if op.sharedToken && !op.bearer {
-			target += "?token=" + url.QueryEscape(o.token)
+			target += "?token=" + url.QueryEscape(o.Token)
 		}
 		req := httptest.NewRequest(strings.ToUpper(ex.method), target, bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -169,7 +171,7 @@ func TestContractExamplesAreAccepted(t *testing.T) {
 		if op.signed {
 			req.Header.Set("Tenure-Signature", provider.SignCallback(body, time.Now()))
 		}
-		checkExampleAccepted(t, ex, h.send(t, req))
+		checkExampleAccepted(t, ex, h.Send(t, req))
 	}
 	if len(sellerExamples) < 6 || len(customerExamples) < 10 {
 		t.Errorf("%d seller and %d customer examples; the contracts give more", len(sellerExamples), len(customerExamples))
@@ -221,19 +223,19 @@ func substitute(t *testing.T, example any, ids, fields map[string]string) []byte
 }
 
 // offerUpdatedAt is an offer's updated_at as its customer reads it.
-func offerUpdatedAt(t *testing.T, h *harness, id string) string {
+func offerUpdatedAt(t *testing.T, h *apitest.Harness, id string) string {
 	t.Helper()
 	var at time.Time
-	if err := h.store.Pool.QueryRow(context.Background(), "SELECT updated_at FROM offers WHERE id = $1", id).Scan(&at); err != nil {
+	if err := h.Store.Pool.QueryRow(context.Background(), "SELECT updated_at FROM offers WHERE id = $1", id).Scan(&at); err != nil {
 		t.Fatal(err)
 	}
 	return at.UTC().Format(time.RFC3339Nano)
 }
 
-func checkExampleAccepted(t *testing.T, ex contractExample, resp response) {
+func checkExampleAccepted(t *testing.T, ex contractExample, resp apitest.Response) {
 	t.Helper()
-	if resp.status < 200 || resp.status >= 300 {
-		t.Errorf("%s (%s %s) refuses the contract's example: %d %s", ex.operationID, strings.ToUpper(ex.method), ex.path, resp.status, resp.body)
+	if resp.Status < 200 || resp.Status >= 300 {
+		t.Errorf("%s (%s %s) refuses the contract's example: %d %s", ex.operationID, strings.ToUpper(ex.method), ex.path, resp.Status, resp.Body)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
 
@@ -73,10 +75,10 @@ func (o customerOperation) target(offerID string) string {
 }
 
 func TestCustomerContractIsServed(t *testing.T) {
-	h := newHarness(t)
-	resp := h.do(t, http.MethodGet, "/openapi/customer.yaml", "", nil)
-	if resp.status != http.StatusOK || string(resp.body) != string(openapi.Customer) {
-		t.Errorf("got %d, %d bytes", resp.status, len(resp.body))
+	h := apitest.New(t)
+	resp := h.Do(t, http.MethodGet, "/openapi/customer.yaml", "", nil)
+	if resp.Status != http.StatusOK || string(resp.Body) != string(openapi.Customer) {
+		t.Errorf("got %d, %d bytes", resp.Status, len(resp.Body))
 	}
 }
 
@@ -84,19 +86,19 @@ func TestCustomerContractIsServed(t *testing.T) {
 // nothing of the Seller API, and a token without an operation's scope gets
 // 403 InvalidScopes as a JSON string.
 func TestCustomerAndSellerTokensStayApart(t *testing.T) {
-	f := newCustomerFixture(t)
-	h := f.h
-	o := f.newCustomerOffer(t, "apart-1")
-	customerToken := h.customerToken(t, o, "")
+	f := apitest.NewOfferFixture(t)
+	h := f.Harness
+	o := f.NewCustomerOffer(t, "apart-1")
+	customerToken := h.CustomerToken(t, o, "")
 
 	for _, op := range customerOperations(t) {
 		if !op.bearer {
 			continue
 		}
-		resp := h.do(t, op.method, op.target(o.id), f.token, nil)
+		resp := h.Do(t, op.method, op.target(o.ID), f.Token, nil)
 		var msg string
-		if resp.status != http.StatusUnauthorized || json.Unmarshal(resp.body, &msg) != nil || !strings.HasPrefix(msg, "Unauthorized") {
-			t.Errorf("%s with a seller token: %d %s", op, resp.status, resp.body)
+		if resp.Status != http.StatusUnauthorized || json.Unmarshal(resp.Body, &msg) != nil || !strings.HasPrefix(msg, "Unauthorized") {
+			t.Errorf("%s with a seller token: %d %s", op, resp.Status, resp.Body)
 		}
 		// A token that has every scope but the one this operation needs.
 		var others []string
@@ -105,51 +107,51 @@ func TestCustomerAndSellerTokensStayApart(t *testing.T) {
 				others = append(others, s)
 			}
 		}
-		narrow := h.customerToken(t, o, strings.Join(others, " "))
-		resp = h.do(t, op.method, op.target(o.id), narrow, nil)
-		if resp.status != http.StatusForbidden || json.Unmarshal(resp.body, &msg) != nil || !strings.HasPrefix(msg, "InvalidScopes") {
-			t.Errorf("%s without %v: %d %s", op, op.scopes, resp.status, resp.body)
+		narrow := h.CustomerToken(t, o, strings.Join(others, " "))
+		resp = h.Do(t, op.method, op.target(o.ID), narrow, nil)
+		if resp.Status != http.StatusForbidden || json.Unmarshal(resp.Body, &msg) != nil || !strings.HasPrefix(msg, "InvalidScopes") {
+			t.Errorf("%s without %v: %d %s", op, op.scopes, resp.Status, resp.Body)
 		}
 	}
 	for _, r := range contractRequests(t) {
-		resp := h.do(t, r[0], r[1], customerToken, nil)
-		if resp.status != http.StatusUnauthorized {
-			t.Errorf("%s %s with a customer token: %d %s", r[0], r[1], resp.status, resp.body)
+		resp := h.Do(t, r[0], r[1], customerToken, nil)
+		if resp.Status != http.StatusUnauthorized {
+			t.Errorf("%s %s with a customer token: %d %s", r[0], r[1], resp.Status, resp.Body)
 		}
 	}
 }
 
 func TestCustomerErrorsInTheirOwnWords(t *testing.T) {
-	f := newCustomerFixture(t)
-	h := f.h
-	o := f.newCustomerOffer(t, "words-1")
-	token := h.customerToken(t, o, "")
+	f := apitest.NewOfferFixture(t)
+	h := f.Harness
+	o := f.NewCustomerOffer(t, "words-1")
+	token := h.CustomerToken(t, o, "")
 
-	resp := h.customer(t, http.MethodGet, "/no-such-route", "", nil)
-	if resp.status != http.StatusNotFound || resp.errorName(t) != "NotFound" {
-		t.Errorf("unknown route: %d %s", resp.status, resp.body)
+	resp := h.Customer(t, http.MethodGet, "/no-such-route", "", nil)
+	if resp.Status != http.StatusNotFound || resp.ErrorName(t) != "NotFound" {
+		t.Errorf("unknown route: %d %s", resp.Status, resp.Body)
 	}
-	resp = h.customer(t, http.MethodGet, "/branding/offers/"+uuid.NewString(), token, nil)
-	if resp.status != http.StatusNotFound || resp.errorName(t) != "NotFound" {
-		t.Errorf("another offer: %d %s", resp.status, resp.body)
+	resp = h.Customer(t, http.MethodGet, "/branding/offers/"+uuid.NewString(), token, nil)
+	if resp.Status != http.StatusNotFound || resp.ErrorName(t) != "NotFound" {
+		t.Errorf("another offer: %d %s", resp.Status, resp.Body)
 	}
-	resp = h.customer(t, http.MethodGet, "/branding/offers/"+o.id+"/anonymized", "", nil)
-	if resp.status != http.StatusBadRequest || resp.errorName(t) != "BadRequest" || !strings.Contains(string(resp.body), "token") {
-		t.Errorf("missing shared token: %d %s", resp.status, resp.body)
+	resp = h.Customer(t, http.MethodGet, "/branding/offers/"+o.ID+"/anonymized", "", nil)
+	if resp.Status != http.StatusBadRequest || resp.ErrorName(t) != "BadRequest" || !strings.Contains(string(resp.Body), "token") {
+		t.Errorf("missing shared token: %d %s", resp.Status, resp.Body)
 	}
-	resp = h.customer(t, http.MethodGet, "/branding/offers/"+o.id+"/anonymized?token=1.abc", "", nil)
-	if resp.status != http.StatusBadRequest || resp.errorName(t) != "InvalidToken" {
-		t.Errorf("wrong shared token: %d %s", resp.status, resp.body)
+	resp = h.Customer(t, http.MethodGet, "/branding/offers/"+o.ID+"/anonymized?token=1.abc", "", nil)
+	if resp.Status != http.StatusBadRequest || resp.ErrorName(t) != "InvalidToken" {
+		t.Errorf("wrong shared token: %d %s", resp.Status, resp.Body)
 	}
-	resp = h.customer(t, http.MethodPut, "/offers/"+o.id+"/accept", token, map[string]any{"last_updated_at": "2001-02-03T04:05:06Z"})
-	if resp.status != http.StatusUnprocessableEntity || resp.errorName(t) != "OutOfDate" {
-		t.Errorf("a stale acceptance: %d %s", resp.status, resp.body)
+	resp = h.Customer(t, http.MethodPut, "/offers/"+o.ID+"/accept", token, map[string]any{"last_updated_at": "2001-02-03T04:05:06Z"})
+	if resp.Status != http.StatusUnprocessableEntity || resp.ErrorName(t) != "OutOfDate" {
+		t.Errorf("a stale acceptance: %d %s", resp.Status, resp.Body)
 	}
-	expired, _, _ := auth.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(o.id), f.seller.Seller.ID, auth.CustomerScopes, time.Now().Add(time.Second))
+	expired, _, _ := auth.NewOfferTokens(h.Config.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(o.ID), f.Seller.Seller.ID, auth.CustomerScopes, time.Now().Add(time.Second))
 	time.Sleep(1100 * time.Millisecond)
-	resp = h.customer(t, http.MethodGet, "/branding/offers/"+o.id, expired, nil)
-	if resp.status != http.StatusUnauthorized || !strings.Contains(string(resp.body), "expired") ||
-		!strings.HasPrefix(resp.header.Get("WWW-Authenticate"), "Bearer") {
-		t.Errorf("an expired customer token: %d %s", resp.status, resp.body)
+	resp = h.Customer(t, http.MethodGet, "/branding/offers/"+o.ID, expired, nil)
+	if resp.Status != http.StatusUnauthorized || !strings.Contains(string(resp.Body), "expired") ||
+		!strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
+		t.Errorf("an expired customer token: %d %s", resp.Status, resp.Body)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/tenurehq/tenure/config"
 )
 
@@ -69,19 +71,19 @@ func (a *addresses) roundRobin(r sweepRequest, n int) func() sweepRequest {
 // exchanged from an address of its own (so the exchange spends no budget a
 // flood counts on), and, when withSession is set, an identity verification
 // session of A.
-func floodWorld(t *testing.T, f offerFixture, reference string, from *addresses, withSession bool) sweepWorld {
+func floodWorld(t *testing.T, f apitest.OfferFixture, reference string, from *addresses, withSession bool) sweepWorld {
 	t.Helper()
-	h := f.h
-	w := sweepWorld{f: f, a: f.newCustomerOffer(t, reference, withoutSublines), sellerToken: f.token}
-	w.lineA = w.a.view.Lines[0].ID
-	req := httptest.NewRequest(http.MethodPost, "/oauth2/token", strings.NewReader(exchangeForm(w.a, "").Encode()))
+	h := f.Harness
+	w := sweepWorld{f: f, a: f.NewCustomerOffer(t, reference, apitest.WithoutSublines), sellerToken: f.Token}
+	w.lineA = w.a.View.Lines[0].ID
+	req := httptest.NewRequest(http.MethodPost, "/oauth2/token", strings.NewReader(apitest.ExchangeForm(w.a, "").Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("X-Forwarded-For", from.next())
-	resp := h.send(t, req)
+	resp := h.Send(t, req)
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}
-	resp.decode(t, &tok)
+	resp.Decode(t, &tok)
 	w.tokenA = tok.AccessToken
 	w.provider = simulatedProvider(h)
 	if withSession {
@@ -98,13 +100,13 @@ func flood(t *testing.T, what string, w sweepWorld, next func() sweepRequest) in
 	for sent := 0; sent <= 4*floodBurst; sent++ {
 		before := sweepState(t, w)
 		resp := w.send(t, next())
-		if resp.status != http.StatusTooManyRequests {
+		if resp.Status != http.StatusTooManyRequests {
 			continue
 		}
-		if e := resp.apiError(t); e["name"] != "TooManyRequests" || !strings.Contains(e["message"].(string), "retry after 100 seconds") {
-			t.Errorf("%s: the refusal %s", what, resp.body)
+		if e := resp.APIError(t); e["name"] != "TooManyRequests" || !strings.Contains(e["message"].(string), "retry after 100 seconds") {
+			t.Errorf("%s: the refusal %s", what, resp.Body)
 		}
-		if wait, q := retryAfter(t, resp), quotaHeaders(t, resp); wait != 100 || q[0] != floodBurst || q[1] != 0 {
+		if wait, q := apitest.RetryAfter(t, resp), apitest.QuotaHeaders(t, resp); wait != 100 || q[0] != floodBurst || q[1] != 0 {
 			t.Errorf("%s: Retry-After %d, limit, remaining, reset %v", what, wait, q)
 		}
 		if after := sweepState(t, w); after != before {
@@ -125,7 +127,7 @@ func flood(t *testing.T, what string, w sweepWorld, next func() sweepRequest) in
 // the public operations, the provider's callback) per address. One offer's
 // or address's flood leaves the others their budgets.
 func TestCustomerFloods(t *testing.T) {
-	f := newCustomerFixture(t, floodBudgets)
+	f := apitest.NewOfferFixture(t, floodBudgets)
 	from := &addresses{}
 	want := func(what string, got, admitted int) {
 		t.Helper()
@@ -165,8 +167,8 @@ func TestCustomerFloods(t *testing.T) {
 			r := withBearer(b.base(t, op), b.tokenA)
 			want("one offer from one address", flood(t, "bearer token", b, from.one(r)), floodBurst)
 			want("one offer from many addresses", flood(t, "bearer token, many addresses", b, from.each(r)), 0)
-			if resp := w.send(t, withAddress(withBearer(base, w.tokenA), from.next())); resp.status == http.StatusTooManyRequests {
-				t.Errorf("another offer's customer is refused: %s", resp.body)
+			if resp := w.send(t, withAddress(withBearer(base, w.tokenA), from.next())); resp.Status == http.StatusTooManyRequests {
+				t.Errorf("another offer's customer is refused: %s", resp.Body)
 			}
 			r.bearer = "a.b.c"
 			want("refused bearer tokens from one address", flood(t, "refused bearer token", b, from.one(r)), floodBurst)
@@ -174,16 +176,16 @@ func TestCustomerFloods(t *testing.T) {
 	}
 	t.Run("token exchange", func(t *testing.T) {
 		w := floodWorld(t, f, "flood-exchange", from, false)
-		exchange := func(address string) response {
-			req := httptest.NewRequest(http.MethodPost, "/oauth2/token", strings.NewReader(exchangeForm(w.a, "").Encode()))
+		exchange := func(address string) apitest.Response {
+			req := httptest.NewRequest(http.MethodPost, "/oauth2/token", strings.NewReader(apitest.ExchangeForm(w.a, "").Encode()))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 			req.Header.Set("X-Forwarded-For", address)
-			return f.h.send(t, req)
+			return f.Harness.Send(t, req)
 		}
 		// floodWorld's exchange spent one request of the token's budget.
 		for i := range floodBurst - 1 {
-			if resp := exchange(from.next()); resp.status != http.StatusOK {
-				t.Fatalf("exchange %d: %d %s", i+2, resp.status, resp.body)
+			if resp := exchange(from.next()); resp.Status != http.StatusOK {
+				t.Fatalf("exchange %d: %d %s", i+2, resp.Status, resp.Body)
 			}
 		}
 		resp := exchange(from.next())
@@ -191,10 +193,10 @@ func TestCustomerFloods(t *testing.T) {
 			Error       string `json:"error"`
 			Description string `json:"error_description"`
 		}
-		resp.decode(t, &oauth)
-		if resp.status != http.StatusTooManyRequests || oauth.Error != "temporarily_unavailable" || !strings.Contains(oauth.Description, "this offer's link") ||
-			retryAfter(t, resp) != 100 || quotaHeaders(t, resp)[1] != 0 || resp.header.Get("Cache-Control") != "no-store" {
-			t.Errorf("an exchange over the shared token's budget: %d %v %s", resp.status, resp.header, resp.body)
+		resp.Decode(t, &oauth)
+		if resp.Status != http.StatusTooManyRequests || oauth.Error != "temporarily_unavailable" || !strings.Contains(oauth.Description, "this offer's link") ||
+			apitest.RetryAfter(t, resp) != 100 || apitest.QuotaHeaders(t, resp)[1] != 0 || resp.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("an exchange over the shared token's budget: %d %v %s", resp.Status, resp.Header, resp.Body)
 		}
 	})
 }

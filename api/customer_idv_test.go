@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/idv"
 	"github.com/tenurehq/tenure/foundation/links"
@@ -22,7 +24,7 @@ import (
 // posts its callback to http.public_url) whose rules require verification
 // above 1,000.00.
 type idvFixture struct {
-	offerFixture
+	apitest.OfferFixture
 	base string
 }
 
@@ -33,38 +35,38 @@ func newIDVFixture(t *testing.T, tune ...func(*config.Config)) idvFixture {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	f := newCustomerFixture(t, append([]func(*config.Config){func(c *config.Config) {
+	f := apitest.NewOfferFixture(t, append([]func(*config.Config){func(c *config.Config) {
 		c.HTTP.PublicURL = base
 		c.IDV.AmountThreshold = 100000
 	}}, tune...)...)
-	go func() { _ = f.h.app.Listener(ln) }()
-	t.Cleanup(func() { _ = f.h.app.ShutdownWithTimeout(5 * time.Second) })
-	return idvFixture{offerFixture: f, base: base}
+	go func() { _ = f.Harness.App.Listener(ln) }()
+	t.Cleanup(func() { _ = f.Harness.App.ShutdownWithTimeout(5 * time.Second) })
+	return idvFixture{OfferFixture: f, base: base}
 }
 
-func (f idvFixture) requirement(t *testing.T, o customerOffer, token string) string {
+func (f idvFixture) requirement(t *testing.T, o apitest.CustomerOffer, token string) string {
 	t.Helper()
-	resp := f.h.customer(t, http.MethodGet, "/offers/"+o.id+"/idv-requirement", token, nil)
+	resp := f.Harness.Customer(t, http.MethodGet, "/offers/"+o.ID+"/idv-requirement", token, nil)
 	var r struct {
 		Result string `json:"result"`
 	}
-	resp.decode(t, &r)
-	if resp.status != http.StatusOK {
-		t.Fatalf("requirement: %d %s", resp.status, resp.body)
+	resp.Decode(t, &r)
+	if resp.Status != http.StatusOK {
+		t.Fatalf("requirement: %d %s", resp.Status, resp.Body)
 	}
 	return r.Result
 }
 
-func (f idvFixture) startVerification(t *testing.T, o customerOffer, token string) *url.URL {
+func (f idvFixture) startVerification(t *testing.T, o apitest.CustomerOffer, token string) *url.URL {
 	t.Helper()
-	resp := f.h.customer(t, http.MethodGet, "/offers/"+o.id+"/id-verification", token, nil)
+	resp := f.Harness.Customer(t, http.MethodGet, "/offers/"+o.ID+"/id-verification", token, nil)
 	var v struct {
 		URL string `json:"url"`
 	}
-	resp.decode(t, &v)
+	resp.Decode(t, &v)
 	link, err := url.Parse(v.URL)
-	if resp.status != http.StatusOK || err != nil {
-		t.Fatalf("start verification: %d %s", resp.status, resp.body)
+	if resp.Status != http.StatusOK || err != nil {
+		t.Fatalf("start verification: %d %s", resp.Status, resp.Body)
 	}
 	return link
 }
@@ -90,18 +92,18 @@ func choose(t *testing.T, link *url.URL, outcome string) *http.Response {
 
 func TestIdentityVerificationWithTheSandboxProvider(t *testing.T) {
 	f := newIDVFixture(t)
-	h := f.h
+	h := f.Harness
 	// Two laptops of 1,500.00 net each: above the rule's 1,000.00.
-	o := f.newCustomerOffer(t, "idv-1")
-	token := h.customerToken(t, o, "offer:read")
+	o := f.NewCustomerOffer(t, "idv-1")
+	token := h.CustomerToken(t, o, "offer:read")
 	if got := f.requirement(t, o, token); got != "required" {
 		t.Fatalf("an offer above the threshold: %s", got)
 	}
-	cheap := f.newCustomerOffer(t, "idv-cheap", func(p map[string]any) {
-		p["lines"] = []map[string]any{{"title": "USB-C cable", "quantity": 1, "seller_product_reference": ref("sku", "cable"),
+	cheap := f.NewCustomerOffer(t, "idv-cheap", func(p map[string]any) {
+		p["lines"] = []map[string]any{{"title": "USB-C cable", "quantity": 1, "seller_product_reference": apitest.Ref("sku", "cable"),
 			"price": map[string]any{"currency": "EUR", "net": 1500, "gross": 1785}}}
 	})
-	if got := f.requirement(t, cheap, h.customerToken(t, cheap, "offer:read")); got != "not_required" {
+	if got := f.requirement(t, cheap, h.CustomerToken(t, cheap, "offer:read")); got != "not_required" {
 		t.Errorf("an offer below the threshold: %s", got)
 	}
 
@@ -113,7 +115,7 @@ func TestIdentityVerificationWithTheSandboxProvider(t *testing.T) {
 		t.Errorf("the sandbox sends the customer to its simulation: %s", link)
 	}
 	back, _ := url.Parse(link.Query().Get("return_url"))
-	if back.Path != "/checkout/offers/"+o.id || back.Query().Get("idv_session") != link.Query().Get("session_id") || back.Query().Has("token") {
+	if back.Path != "/checkout/offers/"+o.ID || back.Query().Get("idv_session") != link.Query().Get("session_id") || back.Query().Has("token") {
 		t.Errorf("the return URL leads to the checkout without the shared token: %s", back)
 	}
 	if got := f.requirement(t, o, token); got != "pending" {
@@ -181,12 +183,12 @@ func TestIdentityVerificationWithTheSandboxProvider(t *testing.T) {
 
 	// A voided offer's customer verifies nothing: the void revoked the
 	// customer's token.
-	if resp := h.do(t, http.MethodPost, "/v1/offers/"+o.id+"/void", f.token, map[string]any{}); resp.status != http.StatusOK {
-		t.Fatalf("void: %d %s", resp.status, resp.body)
+	if resp := h.Do(t, http.MethodPost, "/v1/offers/"+o.ID+"/void", f.Token, map[string]any{}); resp.Status != http.StatusOK {
+		t.Fatalf("void: %d %s", resp.Status, resp.Body)
 	}
-	resp2 := h.customer(t, http.MethodGet, "/offers/"+o.id+"/id-verification", token, nil)
-	if resp2.status != http.StatusUnauthorized || !strings.Contains(string(resp2.body), "revoked") {
-		t.Errorf("verification of a voided offer: %d %s", resp2.status, resp2.body)
+	resp2 := h.Customer(t, http.MethodGet, "/offers/"+o.ID+"/id-verification", token, nil)
+	if resp2.Status != http.StatusUnauthorized || !strings.Contains(string(resp2.Body), "revoked") {
+		t.Errorf("verification of a voided offer: %d %s", resp2.Status, resp2.Body)
 	}
 }
 
@@ -194,21 +196,21 @@ func TestIdentityVerificationWithTheSandboxProvider(t *testing.T) {
 // the provider secret, recently.
 func TestIdentityVerificationCallback(t *testing.T) {
 	f := newIDVFixture(t)
-	h := f.h
-	o := f.newCustomerOffer(t, "callback-1")
-	token := h.customerToken(t, o, "offer:read")
+	h := f.Harness
+	o := f.NewCustomerOffer(t, "callback-1")
+	token := h.CustomerToken(t, o, "offer:read")
 	session := f.startVerification(t, o, token).Query().Get("session_id")
-	provider := idv.NewProvider("simulation", "", links.DeriveKey(h.cfg.Links.SigningKey, "tenure sandbox identity verification"), time.Minute)
+	provider := idv.NewProvider("simulation", "", links.DeriveKey(h.Config.Links.SigningKey, "tenure sandbox identity verification"), time.Minute)
 	other := idv.NewProvider("other", "", strings.Repeat("o", 32), time.Minute)
 
-	post := func(body string, signature string) response {
+	post := func(body string, signature string) apitest.Response {
 		t.Helper()
 		req := httptest.NewRequest(http.MethodPost, "/customer/idv/callback", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		if signature != "" {
 			req.Header.Set("Tenure-Signature", signature)
 		}
-		return h.send(t, req)
+		return h.Send(t, req)
 	}
 	verdict := `{"session_id":"` + session + `","result":"verified","provider_reference":"p-1"}`
 	now := time.Now()
@@ -220,7 +222,7 @@ func TestIdentityVerificationCallback(t *testing.T) {
 		"other secret":      {verdict, other.SignCallback([]byte(verdict), now), http.StatusUnauthorized},
 		"stale":             {verdict, provider.SignCallback([]byte(verdict), now.Add(-time.Hour)), http.StatusUnauthorized},
 		"signed other body": {verdict, provider.SignCallback([]byte(`{"session_id":"x","result":"failed"}`), now), http.StatusUnauthorized},
-		"unknown session":   {`{"session_id":"` + newID() + `","result":"verified"}`, "", http.StatusNotFound},
+		"unknown session":   {`{"session_id":"` + apitest.NewID() + `","result":"verified"}`, "", http.StatusNotFound},
 		"not a session id":  {`{"session_id":"nope","result":"verified"}`, "", http.StatusNotFound},
 		"unknown result":    {`{"session_id":"` + session + `","result":"maybe"}`, "", http.StatusBadRequest},
 		"malformed":         {`{"session_id":`, "", http.StatusBadRequest},
@@ -230,22 +232,22 @@ func TestIdentityVerificationCallback(t *testing.T) {
 			sig = provider.SignCallback([]byte(c.body), now)
 		}
 		resp := post(c.body, sig)
-		if resp.status != c.status {
-			t.Errorf("%s: want %d, got %d %s", name, c.status, resp.status, resp.body)
+		if resp.Status != c.status {
+			t.Errorf("%s: want %d, got %d %s", name, c.status, resp.Status, resp.Body)
 		}
 	}
 	if got := f.requirement(t, o, token); got != "pending" {
 		t.Errorf("refused callbacks change nothing: %s", got)
 	}
-	if resp := post(verdict, provider.SignCallback([]byte(verdict), now)); resp.status != http.StatusNoContent {
-		t.Fatalf("verdict: %d %s", resp.status, resp.body)
+	if resp := post(verdict, provider.SignCallback([]byte(verdict), now)); resp.Status != http.StatusNoContent {
+		t.Fatalf("verdict: %d %s", resp.Status, resp.Body)
 	}
-	if resp := post(verdict, provider.SignCallback([]byte(verdict), now)); resp.status != http.StatusNoContent {
-		t.Errorf("a provider retrying the same verdict: %d %s", resp.status, resp.body)
+	if resp := post(verdict, provider.SignCallback([]byte(verdict), now)); resp.Status != http.StatusNoContent {
+		t.Errorf("a provider retrying the same verdict: %d %s", resp.Status, resp.Body)
 	}
 	failed := strings.Replace(verdict, "verified", "failed", 1)
-	if resp := post(failed, provider.SignCallback([]byte(failed), now)); resp.status != http.StatusConflict || resp.errorName(t) != "Conflict" {
-		t.Errorf("the other verdict: %d %s", resp.status, resp.body)
+	if resp := post(failed, provider.SignCallback([]byte(failed), now)); resp.Status != http.StatusConflict || resp.ErrorName(t) != "Conflict" {
+		t.Errorf("the other verdict: %d %s", resp.Status, resp.Body)
 	}
 	if got := f.requirement(t, o, token); got != "verified" {
 		t.Errorf("recorded: %s", got)
@@ -255,20 +257,20 @@ func TestIdentityVerificationCallback(t *testing.T) {
 // Production has no simulation: without a configured provider the
 // verification answers 501 and the callback trusts nobody.
 func TestIdentityVerificationWithoutProvider(t *testing.T) {
-	f := newCustomerFixture(t, func(c *config.Config) { c.Environment = config.Production })
-	h := f.h
-	o := f.newCustomerOffer(t, "noprovider-1", withoutSublines)
-	token := h.customerToken(t, o, "offer:read")
-	resp := h.customer(t, http.MethodGet, "/offers/"+o.id+"/id-verification", token, nil)
-	if resp.status != http.StatusNotImplemented || !strings.Contains(string(resp.body), "idv.provider.url") {
-		t.Errorf("verification without a provider: %d %s", resp.status, resp.body)
+	f := apitest.NewOfferFixture(t, func(c *config.Config) { c.Environment = config.Production })
+	h := f.Harness
+	o := f.NewCustomerOffer(t, "noprovider-1", apitest.WithoutSublines)
+	token := h.CustomerToken(t, o, "offer:read")
+	resp := h.Customer(t, http.MethodGet, "/offers/"+o.ID+"/id-verification", token, nil)
+	if resp.Status != http.StatusNotImplemented || !strings.Contains(string(resp.Body), "idv.provider.url") {
+		t.Errorf("verification without a provider: %d %s", resp.Status, resp.Body)
 	}
-	resp = h.customer(t, http.MethodPost, "/idv/callback", "", map[string]any{"session_id": newID(), "result": "verified"})
-	if resp.status != http.StatusUnauthorized {
-		t.Errorf("callback without a provider: %d %s", resp.status, resp.body)
+	resp = h.Customer(t, http.MethodPost, "/idv/callback", "", map[string]any{"session_id": apitest.NewID(), "result": "verified"})
+	if resp.Status != http.StatusUnauthorized {
+		t.Errorf("callback without a provider: %d %s", resp.Status, resp.Body)
 	}
-	if resp := h.do(t, http.MethodGet, "/simulations/identity-verification", "", nil); resp.status != http.StatusNotFound {
-		t.Errorf("production serves no simulation: %d", resp.status)
+	if resp := h.Do(t, http.MethodGet, "/simulations/identity-verification", "", nil); resp.Status != http.StatusNotFound {
+		t.Errorf("production serves no simulation: %d", resp.Status)
 	}
 }
 
@@ -280,8 +282,8 @@ func TestIdentityVerificationWithAConfiguredProvider(t *testing.T) {
 		c.IDV.Provider.URL = "https://idv.example/start?tenant=shop"
 		c.IDV.Provider.Secret = secret
 	})
-	o := f.newCustomerOffer(t, "provider-1", withoutSublines)
-	link := f.startVerification(t, o, f.h.customerToken(t, o, "offer:read"))
+	o := f.NewCustomerOffer(t, "provider-1", apitest.WithoutSublines)
+	link := f.startVerification(t, o, f.Harness.CustomerToken(t, o, "offer:read"))
 	q := link.Query()
 	if link.Host != "idv.example" || q.Get("tenant") != "shop" {
 		t.Errorf("link %s", link)
@@ -293,19 +295,11 @@ func TestIdentityVerificationWithAConfiguredProvider(t *testing.T) {
 	verdict := []byte(`{"session_id":"` + q.Get("session_id") + `","result":"failed","reason":"document expired"}`)
 	req := jsonRequest(t, http.MethodPost, "/customer/idv/callback", json.RawMessage(verdict))
 	req.Header.Set("Tenure-Signature", provider.SignCallback(verdict, time.Now()))
-	if resp := f.h.send(t, req); resp.status != http.StatusNoContent {
-		t.Errorf("the provider's verdict: %d %s", resp.status, resp.body)
+	if resp := f.Harness.Send(t, req); resp.Status != http.StatusNoContent {
+		t.Errorf("the provider's verdict: %d %s", resp.Status, resp.Body)
 	}
-	if resp := f.h.do(t, http.MethodGet, "/simulations/identity-verification", "", nil); resp.status != http.StatusNotFound {
-		t.Errorf("a configured provider replaces the simulation: %d", resp.status)
-	}
-}
-
-// withoutSublines leaves out the cable, which production's catalog rules
-// find too cheap to finance and which keeps its line from being rented.
-func withoutSublines(p map[string]any) {
-	for _, line := range p["lines"].([]map[string]any) {
-		delete(line, "sub_lines")
+	if resp := f.Harness.Do(t, http.MethodGet, "/simulations/identity-verification", "", nil); resp.Status != http.StatusNotFound {
+		t.Errorf("a configured provider replaces the simulation: %d", resp.Status)
 	}
 }
 
@@ -313,8 +307,8 @@ func withoutSublines(p map[string]any) {
 // and the verification stays pending.
 func TestSandboxProviderRefusesAnUnknownOutcome(t *testing.T) {
 	f := newIDVFixture(t)
-	o := f.newCustomerOffer(t, "idv-outcome")
-	token := f.h.customerToken(t, o, "offer:read")
+	o := f.NewCustomerOffer(t, "idv-outcome")
+	token := f.Harness.CustomerToken(t, o, "offer:read")
 	link := f.startVerification(t, o, token)
 	for _, outcome := range []string{"", "maybe", "VERIFIED", strings.Repeat("v", 300)} {
 		if resp := choose(t, link, outcome); resp.StatusCode != http.StatusBadRequest {
@@ -329,19 +323,19 @@ func TestSandboxProviderRefusesAnUnknownOutcome(t *testing.T) {
 // Concurrent requests for the verification link answer one session.
 func TestIdentityVerificationLinkUnderConcurrentRequests(t *testing.T) {
 	f := newIDVFixture(t)
-	o := f.newCustomerOffer(t, "idv-concurrent")
-	token := f.h.customerToken(t, o, "offer:read")
+	o := f.NewCustomerOffer(t, "idv-concurrent")
+	token := f.Harness.CustomerToken(t, o, "offer:read")
 	const callers = 8
 	links := make([]string, callers)
 	var wg sync.WaitGroup
 	for i := range callers {
 		wg.Go(func() {
-			resp := f.h.customer(t, http.MethodGet, "/offers/"+o.id+"/id-verification", token, nil)
+			resp := f.Harness.Customer(t, http.MethodGet, "/offers/"+o.ID+"/id-verification", token, nil)
 			var v struct {
 				URL string `json:"url"`
 			}
-			if resp.status != http.StatusOK || json.Unmarshal(resp.body, &v) != nil || v.URL == "" {
-				t.Errorf("caller %d: %d %s", i, resp.status, resp.body)
+			if resp.Status != http.StatusOK || json.Unmarshal(resp.Body, &v) != nil || v.URL == "" {
+				t.Errorf("caller %d: %d %s", i, resp.Status, resp.Body)
 			}
 			links[i] = v.URL
 		})
@@ -352,7 +346,7 @@ func TestIdentityVerificationLinkUnderConcurrentRequests(t *testing.T) {
 			t.Errorf("caller %d got %s, caller 0 %s", i, l, links[0])
 		}
 	}
-	if n := f.h.count(t, "SELECT count(*) FROM idv_sessions WHERE offer_id = $1", o.id); n != 1 {
+	if n := f.Harness.Count(t, "SELECT count(*) FROM idv_sessions WHERE offer_id = $1", o.ID); n != 1 {
 		t.Errorf("%d concurrent requests opened %d sessions", callers, n)
 	}
 }

@@ -3,6 +3,8 @@ package api_test
 import (
 	"net/http"
 	"testing"
+
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 // Every answer of the Customer-Facing API is no-store: the response check
@@ -12,15 +14,15 @@ import (
 // refusal. Answers under the base path that no operation gives are checked
 // here.
 func TestCustomerAnswersOutsideTheOperationsAreNoStore(t *testing.T) {
-	h := newHarness(t)
+	h := apitest.New(t)
 	for _, c := range []struct{ method, path string }{
 		{http.MethodGet, "/customer/no-such-resource"},
-		{http.MethodDelete, "/customer/offers/" + newID()},
+		{http.MethodDelete, "/customer/offers/" + apitest.NewID()},
 		{http.MethodGet, "/customer/"},
 	} {
-		resp := h.do(t, c.method, c.path, "", nil)
-		if resp.status < 400 || resp.header.Get("Cache-Control") != "no-store" {
-			t.Errorf("%s %s: %d, Cache-Control %q", c.method, c.path, resp.status, resp.header.Get("Cache-Control"))
+		resp := h.Do(t, c.method, c.path, "", nil)
+		if resp.Status < 400 || resp.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s %s: %d, Cache-Control %q", c.method, c.path, resp.Status, resp.Header.Get("Cache-Control"))
 		}
 	}
 }

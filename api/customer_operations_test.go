@@ -5,39 +5,41 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db/dbgen"
 )
 
 func TestBranding(t *testing.T) {
-	f := newCustomerFixture(t)
-	h := f.h
-	o := f.newCustomerOffer(t, "branding-1")
-	token := h.customerToken(t, o, "branding:read")
+	f := apitest.NewOfferFixture(t)
+	h := f.Harness
+	o := f.NewCustomerOffer(t, "branding-1")
+	token := h.CustomerToken(t, o, "branding:read")
 
 	var info struct {
 		LogoURL *string `json:"logo_url"`
 	}
-	resp := h.customer(t, http.MethodGet, "/branding/offers/"+o.id, token, nil)
-	resp.decode(t, &info)
-	if resp.status != http.StatusOK || info.LogoURL != nil || !strings.Contains(string(resp.body), `"logo_url":null`) {
-		t.Errorf("a seller without a logo: %d %s", resp.status, resp.body)
+	resp := h.Customer(t, http.MethodGet, "/branding/offers/"+o.ID, token, nil)
+	resp.Decode(t, &info)
+	if resp.Status != http.StatusOK || info.LogoURL != nil || !strings.Contains(string(resp.Body), `"logo_url":null`) {
+		t.Errorf("a seller without a logo: %d %s", resp.Status, resp.Body)
 	}
-	resp = h.do(t, http.MethodPatch, "/v1/seller-profile", f.token, map[string]any{"logo_url": "https://cdn.shop.example/logo.svg"})
-	if resp.status != http.StatusOK {
-		t.Fatalf("set logo: %d %s", resp.status, resp.body)
+	resp = h.Do(t, http.MethodPatch, "/v1/seller-profile", f.Token, map[string]any{"logo_url": "https://cdn.shop.example/logo.svg"})
+	if resp.Status != http.StatusOK {
+		t.Fatalf("set logo: %d %s", resp.Status, resp.Body)
 	}
-	for _, target := range []string{"/branding/offers/" + o.id, "/branding/offers/" + o.id + "/anonymized?token=" + o.token} {
-		resp = h.customer(t, http.MethodGet, target, token, nil)
-		resp.decode(t, &info)
-		if resp.status != http.StatusOK || info.LogoURL == nil || *info.LogoURL != "https://cdn.shop.example/logo.svg" {
-			t.Errorf("%s: %d %s", target, resp.status, resp.body)
+	for _, target := range []string{"/branding/offers/" + o.ID, "/branding/offers/" + o.ID + "/anonymized?token=" + o.Token} {
+		resp = h.Customer(t, http.MethodGet, target, token, nil)
+		resp.Decode(t, &info)
+		if resp.Status != http.StatusOK || info.LogoURL == nil || *info.LogoURL != "https://cdn.shop.example/logo.svg" {
+			t.Errorf("%s: %d %s", target, resp.Status, resp.Body)
 		}
 	}
-	other := f.newCustomerOffer(t, "branding-2")
-	resp = h.customer(t, http.MethodGet, "/branding/offers/"+o.id+"/anonymized?token="+other.token, "", nil)
-	if resp.status != http.StatusBadRequest || resp.errorName(t) != "InvalidToken" {
-		t.Errorf("another offer's shared token: %d %s", resp.status, resp.body)
+	other := f.NewCustomerOffer(t, "branding-2")
+	resp = h.Customer(t, http.MethodGet, "/branding/offers/"+o.ID+"/anonymized?token="+other.Token, "", nil)
+	if resp.Status != http.StatusBadRequest || resp.ErrorName(t) != "InvalidToken" {
+		t.Errorf("another offer's shared token: %d %s", resp.Status, resp.Body)
 	}
 }
 
@@ -53,34 +55,34 @@ type termsDoc struct {
 }
 
 func TestTermsAndConditionsLinks(t *testing.T) {
-	f := newCustomerFixture(t, func(c *config.Config) {
+	f := apitest.NewOfferFixture(t, func(c *config.Config) {
 		c.Terms = config.TermsConfig{
 			"en": {"general_terms": "https://docs.tenure.example/en/terms.pdf", "privacy_policy": "https://docs.tenure.example/en/privacy.pdf"},
 			"de": {"general_terms": "https://docs.tenure.example/de/agb.pdf"},
 			"nl": {"general_terms": "https://docs.tenure.example/nl/voorwaarden.pdf"},
 		}
 	})
-	h := f.h
-	o := f.newCustomerOffer(t, "terms-1")
-	token := h.customerToken(t, o, "offer:read")
+	h := f.Harness
+	o := f.NewCustomerOffer(t, "terms-1")
+	token := h.CustomerToken(t, o, "offer:read")
 
 	// The seller adds a document of its own; the deployment's types are the operator's.
-	resp := h.do(t, http.MethodPatch, "/v1/seller-profile", f.token, map[string]any{
+	resp := h.Do(t, http.MethodPatch, "/v1/seller-profile", f.Token, map[string]any{
 		"terms_and_conditions": []map[string]any{{"type": "return_policy", "language": "de", "url": "https://shop.example/de/retoure"}},
 	})
-	if resp.status != http.StatusOK {
-		t.Fatalf("seller documents: %d %s", resp.status, resp.body)
+	if resp.Status != http.StatusOK {
+		t.Fatalf("seller documents: %d %s", resp.Status, resp.Body)
 	}
-	resp = h.do(t, http.MethodPatch, "/v1/seller-profile", f.token, map[string]any{
+	resp = h.Do(t, http.MethodPatch, "/v1/seller-profile", f.Token, map[string]any{
 		"terms_and_conditions": []map[string]any{{"type": "general_terms", "language": "de", "url": "https://shop.example/agb"}},
 	})
-	if resp.status != http.StatusBadRequest || !strings.Contains(string(resp.body), "terms_and_conditions[0].type") {
-		t.Errorf("a seller replacing the deployment's terms: %d %s", resp.status, resp.body)
+	if resp.Status != http.StatusBadRequest || !strings.Contains(string(resp.Body), "terms_and_conditions[0].type") {
+		t.Errorf("a seller replacing the deployment's terms: %d %s", resp.Status, resp.Body)
 	}
 
 	get := func(method, target, token, acceptLanguage string, body any) termsResult {
 		t.Helper()
-		req := newRequest(method, "/customer"+target)
+		req := apitest.NewRequest(method, "/customer"+target)
 		if body != nil {
 			req = jsonRequest(t, method, "/customer"+target, body)
 		}
@@ -90,54 +92,54 @@ func TestTermsAndConditionsLinks(t *testing.T) {
 		if acceptLanguage != "" {
 			req.Header.Set("Accept-Language", acceptLanguage)
 		}
-		resp := h.send(t, req)
-		if resp.status != http.StatusOK {
-			t.Fatalf("%s %s: %d %s", method, target, resp.status, resp.body)
+		resp := h.Send(t, req)
+		if resp.Status != http.StatusOK {
+			t.Fatalf("%s %s: %d %s", method, target, resp.Status, resp.Body)
 		}
 		var r termsResult
-		resp.decode(t, &r)
+		resp.Decode(t, &r)
 		return r
 	}
-	r := get(http.MethodGet, "/offers/"+o.id+"/terms_and_conditions_links", token, "de-DE,de;q=0.9,en;q=0.5", nil)
+	r := get(http.MethodGet, "/offers/"+o.ID+"/terms_and_conditions_links", token, "de-DE,de;q=0.9,en;q=0.5", nil)
 	if len(r.En) != 2 || len(r.Nl) != 1 || len(r.De) != 2 || r.De[1].ID != "seller-return_policy-de" || r.De[0].ID != "general_terms-de" {
 		t.Errorf("documents per language: %+v", r)
 	}
 	if len(r.Applicable) != 2 || r.Applicable[0].URL != "https://docs.tenure.example/de/agb.pdf" {
 		t.Errorf("applicable in the customer's language (Accept-Language de): %+v", r.Applicable)
 	}
-	r = get(http.MethodGet, "/offers/"+o.id+"/terms_and_conditions_links/anonymized?token="+o.token, "", "fr", nil)
+	r = get(http.MethodGet, "/offers/"+o.ID+"/terms_and_conditions_links/anonymized?token="+o.Token, "", "fr", nil)
 	if len(r.Applicable) != 2 || r.Applicable[0].Type != "general_terms" || !strings.Contains(r.Applicable[0].URL, "/en/") {
 		t.Errorf("English when no language of Tenure's is acceptable: %+v", r.Applicable)
 	}
-	r = get(http.MethodPost, "/offers/"+o.id+"/terms_and_conditions_links/", "", "de", map[string]any{"params": map[string]any{"language": "nl"}})
+	r = get(http.MethodPost, "/offers/"+o.ID+"/terms_and_conditions_links/", "", "de", map[string]any{"params": map[string]any{"language": "nl"}})
 	if len(r.Applicable) != 1 || !strings.Contains(r.Applicable[0].URL, "voorwaarden") {
 		t.Errorf("find in the language asked for, without credentials: %+v", r.Applicable)
 	}
-	r = get(http.MethodPost, "/offers/"+o.id+"/terms_and_conditions_links/", "", "de", map[string]any{})
+	r = get(http.MethodPost, "/offers/"+o.ID+"/terms_and_conditions_links/", "", "de", map[string]any{})
 	if len(r.Applicable) != 2 {
 		t.Errorf("find without params uses the customer's language: %+v", r.Applicable)
 	}
 
-	resp = h.customer(t, http.MethodPost, "/offers/"+newID()+"/terms_and_conditions_links/", "", map[string]any{})
-	if resp.status != http.StatusNotFound || resp.errorName(t) != "NotFound" {
-		t.Errorf("find for an offer that does not exist: %d %s", resp.status, resp.body)
+	resp = h.Customer(t, http.MethodPost, "/offers/"+apitest.NewID()+"/terms_and_conditions_links/", "", map[string]any{})
+	if resp.Status != http.StatusNotFound || resp.ErrorName(t) != "NotFound" {
+		t.Errorf("find for an offer that does not exist: %d %s", resp.Status, resp.Body)
 	}
-	resp = h.customer(t, http.MethodPost, "/offers/"+o.id+"/terms_and_conditions_links/", "", map[string]any{"params": map[string]any{"language": "fr"}})
-	if resp.status != http.StatusBadRequest || !strings.Contains(string(resp.body), "language") {
-		t.Errorf("a language Tenure has no documents in: %d %s", resp.status, resp.body)
+	resp = h.Customer(t, http.MethodPost, "/offers/"+o.ID+"/terms_and_conditions_links/", "", map[string]any{"params": map[string]any{"language": "fr"}})
+	if resp.Status != http.StatusBadRequest || !strings.Contains(string(resp.Body), "language") {
+		t.Errorf("a language Tenure has no documents in: %d %s", resp.Status, resp.Body)
 	}
 }
 
 func TestCRMContacts(t *testing.T) {
-	h := newHarness(t)
-	resp := h.customer(t, http.MethodPost, "/crm/contacts", "", map[string]any{"properties": map[string]any{
+	h := apitest.New(t)
+	resp := h.Customer(t, http.MethodPost, "/crm/contacts", "", map[string]any{"properties": map[string]any{
 		"email": "jane@company.example", "firstname": "Jane", "lastname": "Doe", "company": "Company GmbH",
 		"phone": "+49 30 123456", "website": "https://company.example",
 	}})
-	if resp.status != http.StatusCreated || len(resp.body) != 0 {
-		t.Fatalf("create: %d %q", resp.status, resp.body)
+	if resp.Status != http.StatusCreated || len(resp.Body) != 0 {
+		t.Fatalf("create: %d %q", resp.Status, resp.Body)
 	}
-	leads, err := h.store.ListLeads(t.Context(), dbgen.ListLeadsParams{RowLimit: 100})
+	leads, err := h.Store.ListLeads(t.Context(), dbgen.ListLeadsParams{RowLimit: 100})
 	if err != nil || len(leads) != 1 || leads[0].Email != "jane@company.example" || leads[0].Company != "Company GmbH" || leads[0].LastName != "Doe" {
 		t.Errorf("stored for the operator: %+v %v", leads, err)
 	}
@@ -148,28 +150,28 @@ func TestCRMContacts(t *testing.T) {
 		"long company":   map[string]any{"properties": map[string]any{"email": "a@b.example", "company": strings.Repeat("c", 256)}},
 		"number as name": map[string]any{"properties": map[string]any{"email": "a@b.example", "firstname": 7}},
 	} {
-		resp := h.customer(t, http.MethodPost, "/crm/contacts", "", body)
-		if resp.status != http.StatusBadRequest || resp.errorName(t) != "BadRequest" {
-			t.Errorf("%s: %d %s", name, resp.status, resp.body)
+		resp := h.Customer(t, http.MethodPost, "/crm/contacts", "", body)
+		if resp.Status != http.StatusBadRequest || resp.ErrorName(t) != "BadRequest" {
+			t.Errorf("%s: %d %s", name, resp.Status, resp.Body)
 		}
 	}
 	big := `{"properties":{"email":"a@b.example","website":"` + strings.Repeat("w", 70<<10) + `"}}`
-	resp = h.customer(t, http.MethodPost, "/crm/contacts", "", big)
-	if resp.status != http.StatusRequestEntityTooLarge {
-		t.Errorf("a body over 64 KiB: %d %s", resp.status, resp.body)
+	resp = h.Customer(t, http.MethodPost, "/crm/contacts", "", big)
+	if resp.Status != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body over 64 KiB: %d %s", resp.Status, resp.Body)
 	}
-	if leads, _ := h.store.ListLeads(t.Context(), dbgen.ListLeadsParams{RowLimit: 100}); len(leads) != 1 {
+	if leads, _ := h.Store.ListLeads(t.Context(), dbgen.ListLeadsParams{RowLimit: 100}); len(leads) != 1 {
 		t.Errorf("refused contacts were stored: %d", len(leads))
 	}
 }
 
 func TestAccessoryFeedback(t *testing.T) {
-	f := newCustomerFixture(t)
-	h := f.h
-	o := f.newCustomerOffer(t, "feedback-1")
-	line := o.view.Lines[0]
-	resp := h.customer(t, http.MethodPost, "/feedback/accessory_feedback", "", map[string]any{
-		"customer_feedback": "The cable is too short.", "offer_id": o.id, "offer_line_id": line.ID,
+	f := apitest.NewOfferFixture(t)
+	h := f.Harness
+	o := f.NewCustomerOffer(t, "feedback-1")
+	line := o.View.Lines[0]
+	resp := h.Customer(t, http.MethodPost, "/feedback/accessory_feedback", "", map[string]any{
+		"customer_feedback": "The cable is too short.", "offer_id": o.ID, "offer_line_id": line.ID,
 	})
 	var fb struct {
 		ID          string `json:"id"`
@@ -177,32 +179,32 @@ func TestAccessoryFeedback(t *testing.T) {
 		OfferID     string `json:"offer_id"`
 		OfferLineID string `json:"offer_line_id"`
 	}
-	resp.decode(t, &fb)
-	if resp.status != http.StatusCreated || fb.ID == "" || fb.OfferID != o.id || fb.OfferLineID != line.ID || fb.Feedback != "The cable is too short." {
-		t.Errorf("add: %d %s", resp.status, resp.body)
+	resp.Decode(t, &fb)
+	if resp.Status != http.StatusCreated || fb.ID == "" || fb.OfferID != o.ID || fb.OfferLineID != line.ID || fb.Feedback != "The cable is too short." {
+		t.Errorf("add: %d %s", resp.Status, resp.Body)
 	}
 	var subline string
-	if err := h.store.Pool.QueryRow(t.Context(), "SELECT document->'lines'->0->'sublines'->0->>'id' FROM offers WHERE id = $1", o.id).Scan(&subline); err != nil {
+	if err := h.Store.Pool.QueryRow(t.Context(), "SELECT document->'lines'->0->'sublines'->0->>'id' FROM offers WHERE id = $1", o.ID).Scan(&subline); err != nil {
 		t.Fatal(err)
 	}
-	resp = h.customer(t, http.MethodPost, "/feedback/accessory_feedback", "", map[string]any{
-		"customer_feedback": "Nice cable.", "offer_id": o.id, "offer_line_id": subline,
+	resp = h.Customer(t, http.MethodPost, "/feedback/accessory_feedback", "", map[string]any{
+		"customer_feedback": "Nice cable.", "offer_id": o.ID, "offer_line_id": subline,
 	})
-	if resp.status != http.StatusCreated {
-		t.Errorf("feedback on a subline: %d %s", resp.status, resp.body)
+	if resp.Status != http.StatusCreated {
+		t.Errorf("feedback on a subline: %d %s", resp.Status, resp.Body)
 	}
 	for field, body := range map[string]map[string]any{
-		"offer_id":          {"customer_feedback": "x", "offer_id": newID(), "offer_line_id": line.ID},
-		"offer_line_id":     {"customer_feedback": "x", "offer_id": o.id, "offer_line_id": newID()},
-		"customer_feedback": {"customer_feedback": strings.Repeat("x", 2001), "offer_id": o.id, "offer_line_id": line.ID},
+		"offer_id":          {"customer_feedback": "x", "offer_id": apitest.NewID(), "offer_line_id": line.ID},
+		"offer_line_id":     {"customer_feedback": "x", "offer_id": o.ID, "offer_line_id": apitest.NewID()},
+		"customer_feedback": {"customer_feedback": strings.Repeat("x", 2001), "offer_id": o.ID, "offer_line_id": line.ID},
 	} {
-		resp := h.customer(t, http.MethodPost, "/feedback/accessory_feedback", "", body)
-		if resp.status != http.StatusBadRequest || !strings.Contains(resp.apiError(t)["message"].(string), field) {
-			t.Errorf("bad %s: %d %s", field, resp.status, resp.body)
+		resp := h.Customer(t, http.MethodPost, "/feedback/accessory_feedback", "", body)
+		if resp.Status != http.StatusBadRequest || !strings.Contains(resp.APIError(t)["message"].(string), field) {
+			t.Errorf("bad %s: %d %s", field, resp.Status, resp.Body)
 		}
 	}
 	var count int
-	if err := h.store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM accessory_feedback").Scan(&count); err != nil || count != 2 {
+	if err := h.Store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM accessory_feedback").Scan(&count); err != nil || count != 2 {
 		t.Errorf("stored remarks: %d %v", count, err)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
 
@@ -41,8 +43,8 @@ type sweepRequest struct {
 // sweepWorld is what the sweep's requests refer to: offers A (the caller's)
 // and B (someone else's), their credentials, and real ids to put in bodies.
 type sweepWorld struct {
-	f                   offerFixture
-	a, b                customerOffer
+	f                   apitest.OfferFixture
+	a, b                apitest.CustomerOffer
 	tokenA, sellerToken string
 	// expiredA was offer A's bearer token until a moment ago.
 	expiredA        string
@@ -50,7 +52,7 @@ type sweepWorld struct {
 	provider        idv.Provider
 }
 
-func (w sweepWorld) send(t *testing.T, r sweepRequest) response {
+func (w sweepWorld) send(t *testing.T, r sweepRequest) apitest.Response {
 	t.Helper()
 	target := r.op.target(r.offerID)
 	if len(r.query) > 0 {
@@ -76,27 +78,27 @@ func (w sweepWorld) send(t *testing.T, r sweepRequest) response {
 		}
 		req.Header.Set("Tenure-Signature", sig)
 	}
-	return w.f.h.send(t, req)
+	return w.f.Harness.Send(t, req)
 }
 
 // simulatedProvider is the sandbox's simulated identity verification
 // provider, which signs the callbacks the sweep sends.
-func simulatedProvider(h *harness) idv.Provider {
-	return idv.NewProvider("simulation", "", links.DeriveKey(h.cfg.Links.SigningKey, "tenure sandbox identity verification"), time.Minute)
+func simulatedProvider(h *apitest.Harness) idv.Provider {
+	return idv.NewProvider("simulation", "", links.DeriveKey(h.Config.Links.SigningKey, "tenure sandbox identity verification"), time.Minute)
 }
 
 // idvSession opens an identity verification session of an offer and
 // returns its id.
-func idvSession(t *testing.T, h *harness, o customerOffer, bearer string) string {
+func idvSession(t *testing.T, h *apitest.Harness, o apitest.CustomerOffer, bearer string) string {
 	t.Helper()
-	resp := h.customer(t, http.MethodGet, "/offers/"+o.id+"/id-verification", bearer, nil)
+	resp := h.Customer(t, http.MethodGet, "/offers/"+o.ID+"/id-verification", bearer, nil)
 	var v struct {
 		URL string `json:"url"`
 	}
-	resp.decode(t, &v)
+	resp.Decode(t, &v)
 	link, err := url.Parse(v.URL)
 	if err != nil || link.Query().Get("session_id") == "" {
-		t.Fatalf("identity verification: %d %s", resp.status, resp.body)
+		t.Fatalf("identity verification: %d %s", resp.Status, resp.Body)
 	}
 	return link.Query().Get("session_id")
 }
@@ -104,10 +106,10 @@ func idvSession(t *testing.T, h *harness, o customerOffer, bearer string) string
 // base is a request that passes every check of op for offer A.
 func (w sweepWorld) base(t *testing.T, op customerOperation) sweepRequest {
 	t.Helper()
-	r := sweepRequest{op: op, offerID: w.a.id, query: url.Values{}, header: map[string]string{}}
+	r := sweepRequest{op: op, offerID: w.a.ID, query: url.Values{}, header: map[string]string{}}
 	switch {
 	case op.sharedToken:
-		r.query.Set("token", w.a.token)
+		r.query.Set("token", w.a.Token)
 	case op.bearer:
 		r.bearer = w.tokenA
 	}
@@ -135,7 +137,7 @@ func (w sweepWorld) example(name string, s *openapi3.Schema) any {
 	}
 	switch name {
 	case "offer_id":
-		return w.a.id
+		return w.a.ID
 	case "offer_line_id":
 		return w.lineA
 	case "session_id":
@@ -187,7 +189,7 @@ func (w sweepWorld) example(name string, s *openapi3.Schema) any {
 // updatedAt is offer A's updated_at, which an acceptance must name.
 func (w sweepWorld) updatedAt() string {
 	var at time.Time
-	if err := w.f.h.store.Pool.QueryRow(context.Background(), "SELECT updated_at FROM offers WHERE id = $1", w.a.id).Scan(&at); err != nil {
+	if err := w.f.Harness.Store.Pool.QueryRow(context.Background(), "SELECT updated_at FROM offers WHERE id = $1", w.a.ID).Scan(&at); err != nil {
 		panic(err)
 	}
 	return at.UTC().Format(time.RFC3339Nano)
@@ -216,36 +218,36 @@ func (w sweepWorld) variants(t *testing.T, op customerOperation, served bool) []
 		add("path id with other characters", bad, func(r *sweepRequest) { r.offerID = "not!an*id" })
 		switch {
 		case op.sharedToken && !op.bearer:
-			add("unknown offer id", bad, func(r *sweepRequest) { r.offerID = newID() })
-			add("another offer's id", bad, func(r *sweepRequest) { r.offerID = w.b.id })
+			add("unknown offer id", bad, func(r *sweepRequest) { r.offerID = apitest.NewID() })
+			add("another offer's id", bad, func(r *sweepRequest) { r.offerID = w.b.ID })
 		case op.sharedToken:
-			add("unknown offer id with the shared token", bad, func(r *sweepRequest) { r.offerID = newID() })
-			add("another offer's id with the shared token", bad, func(r *sweepRequest) { r.offerID = w.b.id })
+			add("unknown offer id with the shared token", bad, func(r *sweepRequest) { r.offerID = apitest.NewID() })
+			add("another offer's id with the shared token", bad, func(r *sweepRequest) { r.offerID = w.b.ID })
 			add("another offer's id with a bearer token", notFound, func(r *sweepRequest) {
-				r.offerID, r.bearer = w.b.id, w.tokenA
+				r.offerID, r.bearer = w.b.ID, w.tokenA
 				r.query.Del("token")
 			})
 		case op.bearer:
-			add("unknown offer id", notFound, func(r *sweepRequest) { r.offerID = newID() })
-			add("another offer's id", notFound, func(r *sweepRequest) { r.offerID = w.b.id })
+			add("unknown offer id", notFound, func(r *sweepRequest) { r.offerID = apitest.NewID() })
+			add("another offer's id", notFound, func(r *sweepRequest) { r.offerID = w.b.ID })
 		default:
-			add("unknown offer id", notFound, func(r *sweepRequest) { r.offerID = newID() })
+			add("unknown offer id", notFound, func(r *sweepRequest) { r.offerID = apitest.NewID() })
 		}
 	}
 	if op.sharedToken {
-		signer := links.NewSigner(w.f.h.cfg.Links.SigningKey)
+		signer := links.NewSigner(w.f.Harness.Config.Links.SigningKey)
 		for name, token := range map[string]string{
-			"forged shared token":       links.NewSigner(strings.Repeat("f", 40)).Sign(offers.TokenPurpose, w.a.id, time.Now().Add(time.Hour)),
-			"expired shared token":      signer.Sign(offers.TokenPurpose, w.a.id, time.Now().Add(-time.Minute)),
-			"another offer's token":     w.b.token,
+			"forged shared token":       links.NewSigner(strings.Repeat("f", 40)).Sign(offers.TokenPurpose, w.a.ID, time.Now().Add(time.Hour)),
+			"expired shared token":      signer.Sign(offers.TokenPurpose, w.a.ID, time.Now().Add(-time.Minute)),
+			"another offer's token":     w.b.Token,
 			"over-long shared token":    strings.Repeat("t", 257),
-			"shared token of a purpose": signer.Sign("upload", w.a.id, time.Now().Add(time.Hour)),
+			"shared token of a purpose": signer.Sign("upload", w.a.ID, time.Now().Add(time.Hour)),
 		} {
 			add(name, bad, func(r *sweepRequest) { r.query.Set("token", token) })
 		}
 	}
 	if op.bearer {
-		forged, _, _ := auth.NewOfferTokens(strings.Repeat("f", 40), time.Hour).Issue(uuid.MustParse(w.a.id), w.f.seller.Seller.ID, auth.CustomerScopes, time.Now().Add(time.Hour))
+		forged, _, _ := auth.NewOfferTokens(strings.Repeat("f", 40), time.Hour).Issue(uuid.MustParse(w.a.ID), w.f.Seller.Seller.ID, auth.CustomerScopes, time.Now().Add(time.Hour))
 		for name, token := range map[string]string{"forged bearer token": forged, "expired bearer token": w.expiredA, "seller's token": w.sellerToken, "garbage bearer token": "a.b.c"} {
 			add(name, unauthorized, func(r *sweepRequest) {
 				r.bearer = token
@@ -270,10 +272,10 @@ func (w sweepWorld) variants(t *testing.T, op customerOperation, served bool) []
 	add("header over 8 KiB", []int{http.StatusRequestHeaderFieldsTooLarge}, func(r *sweepRequest) { r.header["X-Pad"] = strings.Repeat("h", 8<<10) })
 	add("control character in a header", bad, func(r *sweepRequest) { r.header["X-Note"] = "a\x01b" })
 	if strings.Contains(op.path, "{id}") {
-		add("NUL in the path id", bad, func(r *sweepRequest) { r.offerID = w.a.id[:8] + "%00" })
+		add("NUL in the path id", bad, func(r *sweepRequest) { r.offerID = w.a.ID[:8] + "%00" })
 	}
 	if op.sharedToken {
-		add("NUL in the shared token", bad, func(r *sweepRequest) { r.query.Set("token", w.a.token+"\x00") })
+		add("NUL in the shared token", bad, func(r *sweepRequest) { r.query.Set("token", w.a.Token+"\x00") })
 		add("invalid UTF-8 in the shared token", bad, func(r *sweepRequest) { r.query.Set("token", "\xff\xfe") })
 	}
 	if base.body != nil {
@@ -316,9 +318,9 @@ func (w sweepWorld) variants(t *testing.T, op customerOperation, served bool) []
 			}
 			if served && (path[len(path)-1] == "offer_id" || path[len(path)-1] == "offer_line_id" || path[len(path)-1] == "session_id" || path[len(path)-1] == "discount_code") {
 				refused := []int{http.StatusBadRequest, http.StatusNotFound, http.StatusUnprocessableEntity}
-				add("unknown "+at, refused, with(newID()))
+				add("unknown "+at, refused, with(apitest.NewID()))
 				if path[len(path)-1] == "offer_id" && op.bearer {
-					add("another offer's "+at, refused, with(w.b.id))
+					add("another offer's "+at, refused, with(w.b.ID))
 				}
 			}
 		})
@@ -406,31 +408,31 @@ func cloneValues(v url.Values) url.Values {
 
 // checkRefusal checks that a refusal has the contract's shape and says
 // nothing of Tenure's internals.
-func checkRefusal(t *testing.T, what string, resp response) {
+func checkRefusal(t *testing.T, what string, resp apitest.Response) {
 	t.Helper()
 	for _, word := range api.Internals {
-		if strings.Contains(string(resp.body), word) {
-			t.Errorf("%s: the answer shows internals (%q): %s", what, word, resp.body)
+		if strings.Contains(string(resp.Body), word) {
+			t.Errorf("%s: the answer shows internals (%q): %s", what, word, resp.Body)
 		}
 	}
-	switch ct := resp.header.Get("Content-Type"); {
-	case resp.status == http.StatusUnauthorized || resp.status == http.StatusForbidden:
+	switch ct := resp.Header.Get("Content-Type"); {
+	case resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden:
 		var msg string
-		if json.Unmarshal(resp.body, &msg) != nil || msg == "" {
-			t.Errorf("%s: %d is a JSON string, got %s", what, resp.status, resp.body)
+		if json.Unmarshal(resp.Body, &msg) != nil || msg == "" {
+			t.Errorf("%s: %d is a JSON string, got %s", what, resp.Status, resp.Body)
 		}
 	case ct == "application/vnd.goa.error":
 		var e map[string]any
-		if json.Unmarshal(resp.body, &e) != nil || e["name"] == "" || e["message"] == "" || e["id"] == "" {
-			t.Errorf("%s: error object %s", what, resp.body)
+		if json.Unmarshal(resp.Body, &e) != nil || e["name"] == "" || e["message"] == "" || e["id"] == "" {
+			t.Errorf("%s: error object %s", what, resp.Body)
 		}
-	case strings.HasPrefix(ct, "application/json") && resp.status == http.StatusUnprocessableEntity:
+	case strings.HasPrefix(ct, "application/json") && resp.Status == http.StatusUnprocessableEntity:
 		var e map[string]any
-		if json.Unmarshal(resp.body, &e) != nil || e["name"] == nil || e["message"] == nil {
-			t.Errorf("%s: named 422 %s", what, resp.body)
+		if json.Unmarshal(resp.Body, &e) != nil || e["name"] == nil || e["message"] == nil {
+			t.Errorf("%s: named 422 %s", what, resp.Body)
 		}
 	default:
-		t.Errorf("%s: %d answered as %q: %s", what, resp.status, ct, resp.body)
+		t.Errorf("%s: %d answered as %q: %s", what, resp.Status, ct, resp.Body)
 	}
 }
 
@@ -448,10 +450,10 @@ func sweepState(t *testing.T, w sweepWorld) string {
 		"SELECT string_agg(id || updated_at::text, ',' ORDER BY id) FROM sellers",
 	} {
 		var v *string
-		if err := w.f.h.store.Pool.QueryRow(t.Context(), q).Scan(&v); err != nil {
+		if err := w.f.Harness.Store.Pool.QueryRow(t.Context(), q).Scan(&v); err != nil {
 			t.Fatal(err)
 		}
-		state = append(state, fmt.Sprint(deref(v)))
+		state = append(state, fmt.Sprint(apitest.Deref(v)))
 	}
 	return strings.Join(state, "\n")
 }
@@ -466,14 +468,14 @@ func sweepState(t *testing.T, w sweepWorld) string {
 // one offer from one address would use up the Customer-Facing API's
 // budgets, which TestCustomerFloods tests: they are lifted here.
 func TestCustomerBadInputSweep(t *testing.T) {
-	f := newCustomerFixture(t, withoutCustomerLimits)
-	h := f.h
-	w := sweepWorld{f: f, a: f.newCustomerOffer(t, "sweep-a", withoutSublines), b: f.newCustomerOffer(t, "sweep-b"), sellerToken: f.token}
-	w.lineA = w.a.view.Lines[0].ID
-	w.tokenA = h.customerToken(t, w.a, "")
-	w.expiredA, _, _ = auth.NewOfferTokens(h.cfg.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(w.a.id), f.seller.Seller.ID, auth.CustomerScopes, time.Now().Add(time.Second))
+	f := apitest.NewOfferFixture(t, withoutCustomerLimits)
+	h := f.Harness
+	w := sweepWorld{f: f, a: f.NewCustomerOffer(t, "sweep-a", apitest.WithoutSublines), b: f.NewCustomerOffer(t, "sweep-b"), sellerToken: f.Token}
+	w.lineA = w.a.View.Lines[0].ID
+	w.tokenA = h.CustomerToken(t, w.a, "")
+	w.expiredA, _, _ = auth.NewOfferTokens(h.Config.Auth.SigningKey, time.Hour).Issue(uuid.MustParse(w.a.ID), f.Seller.Seller.ID, auth.CustomerScopes, time.Now().Add(time.Second))
 	w.provider = simulatedProvider(h)
-	f.createDiscountCode(t, map[string]any{"code": "SWEEP", "percent_off": 500})
+	f.CreateDiscountCode(t, map[string]any{"code": "SWEEP", "percent_off": 500})
 	w.sessionA = idvSession(t, h, w.a, w.tokenA)
 
 	ops := customerOperations(t)
@@ -489,11 +491,11 @@ func TestCustomerBadInputSweep(t *testing.T) {
 		}
 		resp := w.send(t, w.base(t, op))
 		switch {
-		case resp.status == http.StatusNotImplemented:
-		case resp.status >= 200 && resp.status < 300:
+		case resp.Status == http.StatusNotImplemented:
+		case resp.Status >= 200 && resp.Status < 300:
 			served[op.id] = true
 		default:
-			t.Errorf("%s: the sweep's valid request is refused: %d %s", op, resp.status, resp.body)
+			t.Errorf("%s: the sweep's valid request is refused: %d %s", op, resp.Status, resp.Body)
 		}
 	}
 	time.Sleep(1100 * time.Millisecond) // until expiredA has expired
@@ -504,8 +506,8 @@ func TestCustomerBadInputSweep(t *testing.T) {
 			count++
 			resp := w.send(t, v.req)
 			what := fmt.Sprintf("%s, %s", op, v.name)
-			if !slices.Contains(v.expect, resp.status) {
-				t.Errorf("%s: want %v, got %d %s", what, v.expect, resp.status, resp.body)
+			if !slices.Contains(v.expect, resp.Status) {
+				t.Errorf("%s: want %v, got %d %s", what, v.expect, resp.Status, resp.Body)
 				continue
 			}
 			checkRefusal(t, what, resp)
@@ -514,8 +516,8 @@ func TestCustomerBadInputSweep(t *testing.T) {
 	if after := sweepState(t, w); after != before {
 		t.Errorf("bad requests changed state:\nbefore %s\nafter  %s", before, after)
 	}
-	if resp := w.send(t, w.base(t, accept)); resp.status < 200 || resp.status >= 300 {
-		t.Errorf("%s: the sweep's valid request is refused: %d %s", accept, resp.status, resp.body)
+	if resp := w.send(t, w.base(t, accept)); resp.Status < 200 || resp.Status >= 300 {
+		t.Errorf("%s: the sweep's valid request is refused: %d %s", accept, resp.Status, resp.Body)
 	}
 	if count < 300 {
 		t.Errorf("the sweep sent %d requests; the contract should give more", count)

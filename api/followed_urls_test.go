@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/tenurehq/tenure/api/openapi"
@@ -30,9 +32,9 @@ var unfollowable = []string{
 // operation's contract lists (the client checks it), naming the field and
 // changing nothing; an https URL passes the rule.
 func TestFollowedURLsAreRefused(t *testing.T) {
-	h := newHarness(t)
-	h.worker(t)
-	sw := sweep{h: h, base: h.serve(t), client: &http.Client{Transport: contractcheck.Transport(t, nil), Timeout: time.Minute}}
+	h := apitest.New(t)
+	h.Worker(t)
+	sw := sweep{h: h, base: h.Serve(t), client: &http.Client{Transport: contractcheck.Transport(t, nil), Timeout: time.Minute}}
 	ids := sw.fixtures(t)
 	doc, err := openapi3.NewLoader().LoadFromData(openapi.Seller)
 	if err != nil {
@@ -110,7 +112,7 @@ func (sw *sweep) exchange(t *testing.T, op sweepOp, body []byte) (int, []byte) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+sw.a.token)
+	req.Header.Set("Authorization", "Bearer "+sw.a.Token)
 	resp, err := sw.client.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -125,13 +127,13 @@ func (sw *sweep) exchange(t *testing.T, op sweepOp, body []byte) (int, []byte) {
 func TestRedirectsToThisMachineInTheSandboxOnly(t *testing.T) {
 	for _, env := range []config.Environment{config.Sandbox, config.Production} {
 		t.Run(string(env), func(t *testing.T) {
-			f := newCustomerFixture(t, func(c *config.Config) { c.Environment = env })
+			f := apitest.NewOfferFixture(t, func(c *config.Config) { c.Environment = env })
 			for _, u := range []string{"http://localhost:3000/done", "https://127.0.0.1/done", "https://shop.example/done"} {
-				payload := offerPayload("local-"+string(env), withField("success_redirect", u), withField("exit_redirect", u))
-				resp := f.h.do(t, http.MethodPost, "/v1/offers/validate", f.token, payload)
-				refused := resp.status == http.StatusUnprocessableEntity && strings.Contains(string(resp.body), `"InvalidRedirect"`)
+				payload := apitest.OfferPayload("local-"+string(env), apitest.WithField("success_redirect", u), apitest.WithField("exit_redirect", u))
+				resp := f.Harness.Do(t, http.MethodPost, "/v1/offers/validate", f.Token, payload)
+				refused := resp.Status == http.StatusUnprocessableEntity && strings.Contains(string(resp.Body), `"InvalidRedirect"`)
 				if want := env == config.Production && !strings.Contains(u, "shop.example"); refused != want {
-					t.Errorf("%s: %d %s, want refused %v", u, resp.status, resp.body, want)
+					t.Errorf("%s: %d %s, want refused %v", u, resp.Status, resp.Body, want)
 				}
 			}
 		})

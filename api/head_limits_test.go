@@ -10,16 +10,18 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 // Oversized heads are refused with 414 or 431 and the contract's error
 // object, over a real connection (fasthttp refuses a head that does not fit
 // its read buffer before Fiber routes the request).
 func TestOversizedHeadsAreRefused(t *testing.T) {
-	h := newHarness(t)
-	base := h.serve(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	base := h.Serve(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	cases := []struct {
 		name   string
 		path   string
@@ -56,8 +58,8 @@ func TestOversizedHeadsAreRefused(t *testing.T) {
 // 431, not stored by any cache. The request is written while the answer is
 // read: the server answers as soon as its buffer is full.
 func TestTokenEndpointRefusesHugeCredentials(t *testing.T) {
-	h := newHarness(t)
-	addr := strings.TrimPrefix(h.serve(t), "http://")
+	h := apitest.New(t)
+	addr := strings.TrimPrefix(h.Serve(t), "http://")
 	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
@@ -13,10 +15,10 @@ import (
 )
 
 // reservedID is the resource id a key reserved.
-func (h *harness) reservedID(t *testing.T, key string) uuid.UUID {
+func reservedID(t *testing.T, h *apitest.Harness, key string) uuid.UUID {
 	t.Helper()
 	var id uuid.UUID
-	if err := h.store.Pool.QueryRow(t.Context(), "SELECT resource_id FROM idempotency_keys WHERE key = $1", key).Scan(&id); err != nil {
+	if err := h.Store.Pool.QueryRow(t.Context(), "SELECT resource_id FROM idempotency_keys WHERE key = $1", key).Scan(&id); err != nil {
 		t.Fatal(err)
 	}
 	return id
@@ -27,9 +29,9 @@ func (h *harness) reservedID(t *testing.T, key string) uuid.UUID {
 // resumed by the retry: it answers the refusal the workflow recorded, or
 // that the offer could not be created, never a 500, and makes no offer.
 func TestResumedCreationWhoseWorkflowEndedWithoutAnOffer(t *testing.T) {
-	f := newOfferFixture(t)
-	h := f.h
-	sellerID := f.seller.Seller.ID
+	f := apitest.NewOfferFixture(t)
+	h := f.Harness
+	sellerID := f.Seller.Seller.ID
 	for _, c := range []struct {
 		name string
 		// firstAttempt leaves what a first attempt that died left: the
@@ -43,9 +45,9 @@ func TestResumedCreationWhoseWorkflowEndedWithoutAnOffer(t *testing.T) {
 			// The workflow's creation finds the reference held by an
 			// active offer: the race the builder's check cannot close.
 			draft := offers.Draft{ID: id, SellerID: sellerID, SellerOfferReference: reference, SalesChannel: "ecommerce", ExpiresAt: time.Now().Add(time.Hour)}
-			start := h.temporal.NewWithStartWorkflowOperation(offer.StartOptions(id, sellerID, reference), offer.Offer,
+			start := h.Temporal.NewWithStartWorkflowOperation(offer.StartOptions(id, sellerID, reference), offer.Offer,
 				offer.Input{OfferID: id, SellerID: sellerID, Review: offers.ReviewBySimulation, Revision: offer.Revision})
-			u, err := h.temporal.UpdateWithStartWorkflow(t.Context(), client.UpdateWithStartWorkflowOptions{
+			u, err := h.Temporal.UpdateWithStartWorkflow(t.Context(), client.UpdateWithStartWorkflowOptions{
 				StartWorkflowOperation: start,
 				UpdateOptions: client.UpdateWorkflowOptions{
 					UpdateName: offer.Create.Update, UpdateID: "idempotency-" + id.String(),
@@ -63,12 +65,12 @@ func TestResumedCreationWhoseWorkflowEndedWithoutAnOffer(t *testing.T) {
 		}},
 		{"never created", func(t *testing.T, id uuid.UUID, reference string) {
 			// The workflow started, but its creation never came.
-			run, err := h.temporal.ExecuteWorkflow(t.Context(), offer.StartOptions(id, sellerID, reference), offer.Offer,
+			run, err := h.Temporal.ExecuteWorkflow(t.Context(), offer.StartOptions(id, sellerID, reference), offer.Offer,
 				offer.Input{OfferID: id, SellerID: sellerID, Review: offers.ReviewBySimulation, Revision: offer.Revision})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := h.temporal.TerminateWorkflow(t.Context(), run.GetID(), run.GetRunID(), "the first attempt's process died"); err != nil {
+			if err := h.Temporal.TerminateWorkflow(t.Context(), run.GetID(), run.GetRunID(), "the first attempt's process died"); err != nil {
 				t.Fatal(err)
 			}
 		}, "OfferNotCreated", func(string) string {
@@ -80,34 +82,34 @@ func TestResumedCreationWhoseWorkflowEndedWithoutAnOffer(t *testing.T) {
 			key := "ended-" + reference
 			// The reference is held while the first attempt runs, so the
 			// first attempt is refused; its key reserved the offer's id.
-			held := f.createOffer(t, offerPayload(reference))
+			held := f.CreateOffer(t, apitest.OfferPayload(reference))
 			// One body for every attempt: offerPayload's expiry moves with
 			// the clock, and a retry must send the same request.
-			payload := offerPayload(reference)
-			if first := h.keyed(t, http.MethodPost, "/v1/offers", f.token, key, payload); first.status != http.StatusUnprocessableEntity {
-				t.Fatalf("first: %d %s", first.status, first.body)
+			payload := apitest.OfferPayload(reference)
+			if first := keyed(t, h, http.MethodPost, "/v1/offers", f.Token, key, payload); first.Status != http.StatusUnprocessableEntity {
+				t.Fatalf("first: %d %s", first.Status, first.Body)
 			}
-			id := h.reservedID(t, key)
+			id := reservedID(t, h, key)
 			c.firstAttempt(t, id, reference)
-			h.loseOutcome(t, key)
+			loseOutcome(t, h, key)
 			// Once the reference is free, a fresh creation would succeed:
 			// the retry must still answer what the first attempt did.
-			if resp := h.do(t, http.MethodPost, "/v1/offers/"+held.ID+"/void", f.token, map[string]any{}); resp.status != http.StatusOK {
-				t.Fatalf("void: %d %s", resp.status, resp.body)
+			if resp := h.Do(t, http.MethodPost, "/v1/offers/"+held.ID+"/void", f.Token, map[string]any{}); resp.Status != http.StatusOK {
+				t.Fatalf("void: %d %s", resp.Status, resp.Body)
 			}
-			retry := h.keyed(t, http.MethodPost, "/v1/offers", f.token, key, payload)
+			retry := keyed(t, h, http.MethodPost, "/v1/offers", f.Token, key, payload)
 			var body struct{ Name, Message string }
-			retry.decode(t, &body)
+			retry.Decode(t, &body)
 			wantMessage := c.wantMessage(reference)
-			if retry.status != http.StatusUnprocessableEntity || body.Name != c.wantName || body.Message != wantMessage {
-				t.Errorf("resumed: %d %s, want 422 %s %q", retry.status, retry.body, c.wantName, wantMessage)
+			if retry.Status != http.StatusUnprocessableEntity || body.Name != c.wantName || body.Message != wantMessage {
+				t.Errorf("resumed: %d %s, want 422 %s %q", retry.Status, retry.Body, c.wantName, wantMessage)
 			}
-			if n := h.count(t, "SELECT count(*) FROM offers WHERE id = $1", id); n != 0 {
+			if n := h.Count(t, "SELECT count(*) FROM offers WHERE id = $1", id); n != 0 {
 				t.Errorf("the resumed creation made the offer")
 			}
-			replay := h.keyed(t, http.MethodPost, "/v1/offers", f.token, key, payload)
-			if replay.header.Get("Idempotent-Replayed") != "true" || replay.status != retry.status {
-				t.Errorf("the resumed outcome is not recorded: %d %s", replay.status, replay.body)
+			replay := keyed(t, h, http.MethodPost, "/v1/offers", f.Token, key, payload)
+			if replay.Header.Get("Idempotent-Replayed") != "true" || replay.Status != retry.Status {
+				t.Errorf("the resumed outcome is not recorded: %d %s", replay.Status, replay.Body)
 			}
 		})
 	}

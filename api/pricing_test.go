@@ -9,36 +9,38 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/google/uuid"
 )
 
 // pricingCatalog imports the products the pricing tests price (default
 // rates: hardware 9.50 / 5.00 / 3.50 %, software 10.00 / 5.40 / 3.80 % per
 // month for 12 / 24 / 36 months; no rent below 100.00 net).
-func pricingCatalog(t *testing.T, h *harness, sellerID uuid.UUID, token string) {
+func pricingCatalog(t *testing.T, h *apitest.Harness, sellerID uuid.UUID, token string) {
 	t.Helper()
-	h.importProducts(t, token,
-		productJSON("sku", "mon", "Monitor", 54538, withField("price", map[string]any{"currency": "EUR", "net": 54538, "gross": 64900, "tax_rate": 1900})),
-		productJSON("sku", "sw", "Licence", 100000, withField("seller_product_type", "software")),
-		productJSON("sku", "cheap", "Cable", 5000),
-		productJSON("sku", "inactive", "Old monitor", 54538, withField("is_active", false)),
-		productJSON("sku", "archived", "Archived monitor", 54538),
-		productJSON("sku", "unsupported", "Unsupported monitor", 54538),
+	h.ImportProducts(t, token,
+		apitest.ProductJSON("sku", "mon", "Monitor", 54538, apitest.WithField("price", map[string]any{"currency": "EUR", "net": 54538, "gross": 64900, "tax_rate": 1900})),
+		apitest.ProductJSON("sku", "sw", "Licence", 100000, apitest.WithField("seller_product_type", "software")),
+		apitest.ProductJSON("sku", "cheap", "Cable", 5000),
+		apitest.ProductJSON("sku", "inactive", "Old monitor", 54538, apitest.WithField("is_active", false)),
+		apitest.ProductJSON("sku", "archived", "Archived monitor", 54538),
+		apitest.ProductJSON("sku", "unsupported", "Unsupported monitor", 54538),
 	)
 	// No operation archives products yet; the column is set directly.
-	if _, err := h.store.Pool.Exec(t.Context(), "UPDATE products SET archived = true WHERE seller_id = $1 AND title = 'Archived monitor'", sellerID); err != nil {
+	if _, err := h.Store.Pool.Exec(t.Context(), "UPDATE products SET archived = true WHERE seller_id = $1 AND title = 'Archived monitor'", sellerID); err != nil {
 		t.Fatal(err)
 	}
-	resp := h.do(t, http.MethodPost, "/v1/scenario_simulations/mark_product_unsupported", token, map[string]any{
-		"scenario_input": map[string]any{"ids": []string{h.productID(t, sellerID, "sku", "unsupported")}},
+	resp := h.Do(t, http.MethodPost, "/v1/scenario_simulations/mark_product_unsupported", token, map[string]any{
+		"scenario_input": map[string]any{"ids": []string{productID(t, h, sellerID, "sku", "unsupported")}},
 	})
-	if resp.status != http.StatusOK {
-		t.Fatalf("marking unsupported: %d %s", resp.status, resp.body)
+	if resp.Status != http.StatusOK {
+		t.Fatalf("marking unsupported: %d %s", resp.Status, resp.Body)
 	}
 }
 
 // post sends a JSON body with an Accept-Language header.
-func (h *harness) post(t *testing.T, target, token, acceptLanguage string, body any) response {
+func post(t *testing.T, h *apitest.Harness, target, token, acceptLanguage string, body any) apitest.Response {
 	t.Helper()
 	raw, err := json.Marshal(body)
 	if err != nil {
@@ -50,58 +52,58 @@ func (h *harness) post(t *testing.T, target, token, acceptLanguage string, body 
 	if acceptLanguage != "" {
 		req.Header.Set("Accept-Language", acceptLanguage)
 	}
-	return h.send(t, req)
+	return h.Send(t, req)
 }
 
 type rentTerm struct {
-	Duration int    `json:"duration"`
-	ID       string `json:"id"`
-	Monthly  money  `json:"monthly_amount"`
+	Duration int           `json:"duration"`
+	ID       string        `json:"id"`
+	Monthly  apitest.Money `json:"monthly_amount"`
 }
 
 type recommended struct {
-	Reference      pair      `json:"seller_product_reference"`
-	HasRentalTerms bool      `json:"has_rental_terms"`
-	Currency       string    `json:"currency"`
-	Amount         *int64    `json:"monthly_rental_amount"`
-	Terms          *rentTerm `json:"monthly_rental_terms"`
-	Summary        string    `json:"summary"`
+	Reference      apitest.Pair `json:"seller_product_reference"`
+	HasRentalTerms bool         `json:"has_rental_terms"`
+	Currency       string       `json:"currency"`
+	Amount         *int64       `json:"monthly_rental_amount"`
+	Terms          *rentTerm    `json:"monthly_rental_terms"`
+	Summary        string       `json:"summary"`
 }
 
 func item(reference string, extra ...func(map[string]any)) map[string]any {
-	it := map[string]any{"seller_product_reference": ref("sku", reference)}
+	it := map[string]any{"seller_product_reference": apitest.Ref("sku", reference)}
 	for _, f := range extra {
 		f(it)
 	}
 	return it
 }
 
-func eur(net, gross, tax int64) money {
-	return money{Currency: "EUR", Net: net, Gross: gross, TaxRate: tax}
+func eur(net, gross, tax int64) apitest.Money {
+	return apitest.Money{Currency: "EUR", Net: net, Gross: gross, TaxRate: tax}
 }
 
 func TestRecommendedRentalPrices(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	pricingCatalog(t, h, s.Seller.ID, token)
 
-	resp := h.post(t, "/v1/catalog/list-recommended-rental-prices", token, "fr-CH, de-DE;q=0.9, en;q=0.5", map[string]any{"pricing_requests": []any{
+	resp := post(t, h, "/v1/catalog/list-recommended-rental-prices", token, "fr-CH, de-DE;q=0.9, en;q=0.5", map[string]any{"pricing_requests": []any{
 		item("mon"),
-		item("sw", withField("price", map[string]any{"currency": "EUR", "net": 200000, "gross": 238000})),
+		item("sw", apitest.WithField("price", map[string]any{"currency": "EUR", "net": 200000, "gross": 238000})),
 		item("cheap"), item("nope"), item("inactive"), item("archived"), item("unsupported"),
 	}})
-	if resp.status != http.StatusOK {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	if resp.Status != http.StatusOK {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
 	var got []recommended
-	resp.decode(t, &got)
+	resp.Decode(t, &got)
 	if len(got) != 7 {
 		t.Fatalf("one entry per request: %+v", got)
 	}
 	// 545.38 × 3.50 % = 19.0883 → 19.09 net; × 1.19 = 22.7171 → 22.72 gross.
 	mon := got[0]
-	if !mon.HasRentalTerms || mon.Currency != "EUR" || mon.Amount == nil || *mon.Amount != 1909 || mon.Reference != (pair{"sku", "mon"}) ||
+	if !mon.HasRentalTerms || mon.Currency != "EUR" || mon.Amount == nil || *mon.Amount != 1909 || mon.Reference != (apitest.Pair{Source: "sku", Reference: "mon"}) ||
 		mon.Terms == nil || *mon.Terms != (rentTerm{36, "rent-36", eur(1909, 2272, 1900)}) || mon.Summary != "Mieten ab 19,09 €/Monat (zzgl. MwSt.)" {
 		t.Errorf("monitor: %+v %+v", mon, mon.Terms)
 	}
@@ -120,7 +122,7 @@ func TestRecommendedRentalPrices(t *testing.T) {
 
 	for header, want := range map[string]string{"nl": "Huren vanaf € 19,09/maand (excl. btw)", "": "Rent from €19.09/month (excl. VAT)", "it, es;q=0.5": "Rent from €19.09/month (excl. VAT)"} {
 		var one []recommended
-		h.post(t, "/v1/catalog/list-recommended-rental-prices", token, header, map[string]any{"pricing_requests": []any{item("mon")}}).decode(t, &one)
+		post(t, h, "/v1/catalog/list-recommended-rental-prices", token, header, map[string]any{"pricing_requests": []any{item("mon")}}).Decode(t, &one)
 		if one[0].Summary != want {
 			t.Errorf("Accept-Language %q: %q, want %q", header, one[0].Summary, want)
 		}
@@ -128,11 +130,11 @@ func TestRecommendedRentalPrices(t *testing.T) {
 }
 
 func TestPricingRefusesMalformedPrices(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	pricingCatalog(t, h, s.Seller.ID, token)
-	withPrice := func(p map[string]any) func(map[string]any) { return withField("price", p) }
+	withPrice := func(p map[string]any) func(map[string]any) { return apitest.WithField("price", p) }
 	cases := []struct {
 		name   string
 		target string
@@ -141,23 +143,23 @@ func TestPricingRefusesMalformedPrices(t *testing.T) {
 		want   string
 	}{
 		{"gross below net", "/v1/catalog/list-recommended-rental-prices", map[string]any{"pricing_requests": []any{item("mon"), item("sw", withPrice(map[string]any{"currency": "EUR", "net": 100, "gross": 90}))}}, 400, "pricing_requests[1].price.gross (90) must not be below pricing_requests[1].price.net (100)"},
-		{"zero net", "/v1/catalog/list-recommended-rental-prices", map[string]any{"pricing_requests": []any{item("mon", withField("base_rental_price", map[string]any{"currency": "EUR", "net": 0, "gross": 0}))}}, 400, "pricing_requests[0].base_rental_price.net must be positive"},
-		{"other currency", "/v1/catalog/carts/rental-overview", map[string]any{"products": []any{item("mon", withField("quantity", 1), withPrice(map[string]any{"currency": "USD", "net": 100, "gross": 119}))}}, 400, "products[0].price.currency must be the seller's currency EUR"},
+		{"zero net", "/v1/catalog/list-recommended-rental-prices", map[string]any{"pricing_requests": []any{item("mon", apitest.WithField("base_rental_price", map[string]any{"currency": "EUR", "net": 0, "gross": 0}))}}, 400, "pricing_requests[0].base_rental_price.net must be positive"},
+		{"other currency", "/v1/catalog/carts/rental-overview", map[string]any{"products": []any{item("mon", apitest.WithField("quantity", 1), withPrice(map[string]any{"currency": "USD", "net": 100, "gross": 119}))}}, 400, "products[0].price.currency must be the seller's currency EUR"},
 		{"negative tax rate", "/v1/catalog/pricing", map[string]any{"pricing_request": item("mon", withPrice(map[string]any{"currency": "EUR", "net": 100, "gross": 119, "tax_rate": -1}))}, 400, "pricing_request.price.tax_rate"},
-		{"zero quantity", "/v1/catalog/carts/rental-overview", map[string]any{"products": []any{item("mon", withField("quantity", 0))}}, 400, "products[0].quantity must be between 1 and 10000"},
-		{"subline price", "/v1/catalog/basket/pricing", map[string]any{"pricing_requests": []any{item("mon", withField("quantity", 1), withField("sublines", []any{item("sw", withPrice(map[string]any{"currency": "EUR", "net": -1, "gross": 1}))}))}}, 400, "pricing_requests[0].sublines[0].price.net must be positive"},
+		{"zero quantity", "/v1/catalog/carts/rental-overview", map[string]any{"products": []any{item("mon", apitest.WithField("quantity", 0))}}, 400, "products[0].quantity must be between 1 and 10000"},
+		{"subline price", "/v1/catalog/basket/pricing", map[string]any{"pricing_requests": []any{item("mon", apitest.WithField("quantity", 1), apitest.WithField("sublines", []any{item("sw", withPrice(map[string]any{"currency": "EUR", "net": -1, "gross": 1}))}))}}, 400, "pricing_requests[0].sublines[0].price.net must be positive"},
 		{"wrong type", "/v1/catalog/list-recommended-rental-prices", map[string]any{"pricing_requests": []any{item("mon", withPrice(map[string]any{"currency": "EUR", "net": "1", "gross": 1}))}}, 400, "pricing_requests[0].price.net"},
 		{"missing reference", "/v1/catalog/list-recommended-rental-prices", map[string]any{"pricing_requests": []any{map[string]any{}}}, 400, "seller_product_reference"},
-		{"empty reference", "/v1/catalog/check-supported", map[string]any{"seller_product_references": []any{ref("sku", "")}}, 400, "seller_product_references[0].reference"},
+		{"empty reference", "/v1/catalog/check-supported", map[string]any{"seller_product_references": []any{apitest.Ref("sku", "")}}, 400, "seller_product_references[0].reference"},
 		{"malformed json", "/v1/catalog/carts/rental-overview", `{"products": [{]}`, 400, "not valid JSON"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := h.do(t, http.MethodPost, tc.target, token, tc.body)
-			if resp.status != tc.status {
-				t.Fatalf("got %d %s", resp.status, resp.body)
+			resp := h.Do(t, http.MethodPost, tc.target, token, tc.body)
+			if resp.Status != tc.status {
+				t.Fatalf("got %d %s", resp.Status, resp.Body)
 			}
-			if e := resp.apiError(t); !strings.Contains(e["message"].(string), tc.want) {
+			if e := resp.APIError(t); !strings.Contains(e["message"].(string), tc.want) {
 				t.Errorf("the message does not name %q: %v", tc.want, e["message"])
 			}
 		})
@@ -166,21 +168,21 @@ func TestPricingRefusesMalformedPrices(t *testing.T) {
 	for i := range many {
 		many[i] = item(fmt.Sprint(i))
 	}
-	resp := h.do(t, http.MethodPost, "/v1/catalog/list-recommended-rental-prices", token, map[string]any{"pricing_requests": many})
-	if resp.status != http.StatusRequestEntityTooLarge || resp.apiError(t)["name"] != "TooManyProducts" {
-		t.Errorf("1001 products: %d %s", resp.status, resp.body)
+	resp := h.Do(t, http.MethodPost, "/v1/catalog/list-recommended-rental-prices", token, map[string]any{"pricing_requests": many})
+	if resp.Status != http.StatusRequestEntityTooLarge || resp.APIError(t)["name"] != "TooManyProducts" {
+		t.Errorf("1001 products: %d %s", resp.Status, resp.Body)
 	}
 }
 
 type cartEntry struct {
-	Reference      pair       `json:"seller_product_reference"`
-	Quantity       int64      `json:"quantity"`
-	CanCheckout    bool       `json:"can_checkout"`
-	HasRentalTerms bool       `json:"has_rental_terms"`
-	Currency       string     `json:"currency"`
-	Terms          []rentTerm `json:"available_rental_terms"`
-	Total          *int64     `json:"total_rental_amount"`
-	Summary        string     `json:"summary"`
+	Reference      apitest.Pair `json:"seller_product_reference"`
+	Quantity       int64        `json:"quantity"`
+	CanCheckout    bool         `json:"can_checkout"`
+	HasRentalTerms bool         `json:"has_rental_terms"`
+	Currency       string       `json:"currency"`
+	Terms          []rentTerm   `json:"available_rental_terms"`
+	Total          *int64       `json:"total_rental_amount"`
+	Summary        string       `json:"summary"`
 }
 
 type cartOverview struct {
@@ -191,25 +193,25 @@ type cartOverview struct {
 	TotalSummary string      `json:"total_rental_summary"`
 }
 
-func (h *harness) cart(t *testing.T, token string, entries ...map[string]any) cartOverview {
+func cart(t *testing.T, h *apitest.Harness, token string, entries ...map[string]any) cartOverview {
 	t.Helper()
-	resp := h.do(t, http.MethodPost, "/v1/catalog/carts/rental-overview", token, map[string]any{"products": entries})
-	if resp.status != http.StatusOK {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	resp := h.Do(t, http.MethodPost, "/v1/catalog/carts/rental-overview", token, map[string]any{"products": entries})
+	if resp.Status != http.StatusOK {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
 	var c cartOverview
-	resp.decode(t, &c)
+	resp.Decode(t, &c)
 	return c
 }
 
 func TestCartRentalOverview(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	pricingCatalog(t, h, s.Seller.ID, token)
-	qty := func(n int) func(map[string]any) { return withField("quantity", n) }
+	qty := func(n int) func(map[string]any) { return apitest.WithField("quantity", n) }
 
-	c := h.cart(t, token, item("mon", qty(2)), item("sw", qty(1)))
+	c := cart(t, h, token, item("mon", qty(2)), item("sw", qty(1)))
 	if !c.CanCheckout || c.Currency != "EUR" || len(c.Entries) != 2 {
 		t.Fatalf("cart %+v", c)
 	}
@@ -231,7 +233,7 @@ func TestCartRentalOverview(t *testing.T) {
 	}
 
 	// A pay-now-only product can be checked out but leaves the cart without a rent total.
-	c = h.cart(t, token, item("mon", qty(1)), item("cheap", qty(3)))
+	c = cart(t, h, token, item("mon", qty(1)), item("cheap", qty(3)))
 	if !c.CanCheckout || c.Total != nil || c.TotalSummary != "Some products in this cart cannot be rented" {
 		t.Errorf("with a pay-now-only product: %+v", c)
 	}
@@ -241,7 +243,7 @@ func TestCartRentalOverview(t *testing.T) {
 
 	// Unknown, inactive, archived and unsupported products: no checkout, no rent, no error.
 	for _, r := range []string{"nope", "inactive", "archived", "unsupported"} {
-		c = h.cart(t, token, item("mon", qty(1)), item(r, qty(1)))
+		c = cart(t, h, token, item("mon", qty(1)), item(r, qty(1)))
 		if c.CanCheckout || c.Entries[1].CanCheckout || c.Entries[1].HasRentalTerms || c.Total != nil || !c.Entries[0].CanCheckout {
 			t.Errorf("%s: %+v", r, c)
 		}
@@ -249,8 +251,8 @@ func TestCartRentalOverview(t *testing.T) {
 }
 
 type payNow struct {
-	Amount money  `json:"amount"`
-	ID     string `json:"id"`
+	Amount apitest.Money `json:"amount"`
+	ID     string        `json:"id"`
 }
 
 type basketLine struct {
@@ -276,18 +278,18 @@ type basketLine struct {
 }
 
 type basket struct {
-	TotalPayNow *money       `json:"basket_total_pay_now"`
-	TotalRent   *money       `json:"basket_total_rent"`
-	Summaries   []basketLine `json:"summaries"`
+	TotalPayNow *apitest.Money `json:"basket_total_pay_now"`
+	TotalRent   *apitest.Money `json:"basket_total_rent"`
+	Summaries   []basketLine   `json:"summaries"`
 }
 
 func TestBasketPricing(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	pricingCatalog(t, h, s.Seller.ID, token)
 	entry := func(reference, identifier string, quantity int, sublines ...map[string]any) map[string]any {
-		e := item(reference, withField("identifier", identifier), withField("quantity", quantity))
+		e := item(reference, apitest.WithField("identifier", identifier), apitest.WithField("quantity", quantity))
 		if sublines != nil {
 			e["sublines"] = sublines
 		}
@@ -295,12 +297,12 @@ func TestBasketPricing(t *testing.T) {
 	}
 	price := func(body map[string]any) basket {
 		t.Helper()
-		resp := h.do(t, http.MethodPost, "/v1/catalog/basket/pricing", token, body)
-		if resp.status != http.StatusOK {
-			t.Fatalf("got %d %s", resp.status, resp.body)
+		resp := h.Do(t, http.MethodPost, "/v1/catalog/basket/pricing", token, body)
+		if resp.Status != http.StatusOK {
+			t.Fatalf("got %d %s", resp.Status, resp.Body)
 		}
 		var b basket
-		resp.decode(t, &b)
+		resp.Decode(t, &b)
 		return b
 	}
 
@@ -345,9 +347,9 @@ func TestBasketPricing(t *testing.T) {
 }
 
 func TestProductPricing(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	pricingCatalog(t, h, s.Seller.ID, token)
 	var got struct {
 		IsSupported bool       `json:"is_supported"`
@@ -356,18 +358,18 @@ func TestProductPricing(t *testing.T) {
 		Rent        []rentTerm `json:"rent"`
 		Summary     string     `json:"summary"`
 	}
-	resp := h.post(t, "/v1/catalog/pricing", token, "nl-NL", map[string]any{"pricing_request": item("mon")})
-	if resp.status != http.StatusOK {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	resp := post(t, h, "/v1/catalog/pricing", token, "nl-NL", map[string]any{"pricing_request": item("mon")})
+	if resp.Status != http.StatusOK {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
-	resp.decode(t, &got)
+	resp.Decode(t, &got)
 	if !got.IsSupported || strings.Join(got.Types, ",") != "pay_now,rent" || got.PayNow.Amount != eur(54538, 64900, 1900) || len(got.Rent) != 3 ||
 		got.Rent[0] != (rentTerm{12, "rent-12", eur(5181, 6165, 1900)}) || got.Summary != "Huren vanaf € 19,09/maand (excl. btw)" {
 		t.Errorf("got %+v", got)
 	}
 	for _, r := range []string{"nope", "archived"} {
 		got.PayNow, got.Rent = nil, nil
-		h.do(t, http.MethodPost, "/v1/catalog/pricing", token, map[string]any{"pricing_request": item(r)}).decode(t, &got)
+		h.Do(t, http.MethodPost, "/v1/catalog/pricing", token, map[string]any{"pricing_request": item(r)}).Decode(t, &got)
 		if got.IsSupported || len(got.Types) != 0 || got.PayNow != nil || got.Rent != nil || got.Summary != "Not available for financing" {
 			t.Errorf("%s: %+v", r, got)
 		}
@@ -375,22 +377,22 @@ func TestProductPricing(t *testing.T) {
 }
 
 func TestPricingIsIsolatedBetweenSellers(t *testing.T) {
-	h := newHarness(t)
-	a, b := h.seller(t), h.seller(t)
-	tokenA, tokenB := h.token(t, a, "client"), h.token(t, b, "client")
+	h := apitest.New(t)
+	a, b := h.Seller(t), h.Seller(t)
+	tokenA, tokenB := h.Token(t, a, "client"), h.Token(t, b, "client")
 	pricingCatalog(t, h, a.Seller.ID, tokenA)
 	var rec []recommended
-	h.do(t, http.MethodPost, "/v1/catalog/list-recommended-rental-prices", tokenB, map[string]any{"pricing_requests": []any{item("mon")}}).decode(t, &rec)
+	h.Do(t, http.MethodPost, "/v1/catalog/list-recommended-rental-prices", tokenB, map[string]any{"pricing_requests": []any{item("mon")}}).Decode(t, &rec)
 	if rec[0].HasRentalTerms || rec[0].Amount != nil {
 		t.Errorf("seller B prices A's product: %+v", rec[0])
 	}
-	if c := h.cart(t, tokenB, item("mon", withField("quantity", 1))); c.CanCheckout || c.Entries[0].HasRentalTerms {
+	if c := cart(t, h, tokenB, item("mon", apitest.WithField("quantity", 1))); c.CanCheckout || c.Entries[0].HasRentalTerms {
 		t.Errorf("seller B checks out A's product: %+v", c)
 	}
 	var support struct {
 		Products []any `json:"products"`
 	}
-	h.do(t, http.MethodPost, "/v1/catalog/check-supported", tokenB, map[string]any{"seller_product_references": []any{ref("sku", "mon")}}).decode(t, &support)
+	h.Do(t, http.MethodPost, "/v1/catalog/check-supported", tokenB, map[string]any{"seller_product_references": []any{apitest.Ref("sku", "mon")}}).Decode(t, &support)
 	if len(support.Products) != 0 {
 		t.Errorf("seller B sees A's product as known: %+v", support)
 	}

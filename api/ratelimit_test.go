@@ -3,98 +3,75 @@ package api_test
 import (
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 
 	"github.com/tenurehq/tenure/config"
 )
 
-// quotaHeaders are the rate limit headers of a response, in the order
-// limit, remaining, reset.
-func quotaHeaders(t *testing.T, r response) [3]int {
-	t.Helper()
-	var q [3]int
-	for i, name := range []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} {
-		v, err := strconv.Atoi(r.header.Get(name))
-		if err != nil {
-			t.Fatalf("%s is %q (status %d)", name, r.header.Get(name), r.status)
-		}
-		q[i] = v
-	}
-	return q
-}
-
-func retryAfter(t *testing.T, r response) int {
-	t.Helper()
-	v, err := strconv.Atoi(r.header.Get("Retry-After"))
-	if err != nil || v < 1 {
-		t.Fatalf("Retry-After is %q", r.header.Get("Retry-After"))
-	}
-	return v
-}
-
 func TestSellerRateLimit(t *testing.T) {
 	// Three requests, then one every 100 s: no test waits that long.
-	h := newHarness(t, func(c *config.Config) { c.RateLimit.Seller = config.BucketConfig{PerSecond: 0.01, Burst: 3} })
-	s, other := h.seller(t), h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t, func(c *config.Config) { c.RateLimit.Seller = config.BucketConfig{PerSecond: 0.01, Burst: 3} })
+	s, other := h.Seller(t), h.Seller(t)
+	token := h.Token(t, s, "client")
 	for i, remaining := range []int{2, 1, 0} {
-		resp := h.do(t, http.MethodGet, "/v1/shipping-method?page=0", token, nil)
-		if resp.status != http.StatusOK {
-			t.Fatalf("request %d: %d %s", i+1, resp.status, resp.body)
+		resp := h.Do(t, http.MethodGet, "/v1/shipping-method?page=0", token, nil)
+		if resp.Status != http.StatusOK {
+			t.Fatalf("request %d: %d %s", i+1, resp.Status, resp.Body)
 		}
-		if q := quotaHeaders(t, resp); q != [3]int{3, remaining, 100 * (i + 1)} {
+		if q := apitest.QuotaHeaders(t, resp); q != [3]int{3, remaining, 100 * (i + 1)} {
 			t.Errorf("request %d: limit, remaining, reset are %v", i+1, q)
 		}
 	}
-	resp := h.do(t, http.MethodGet, "/v1/shipping-method?page=0", token, nil)
-	if resp.status != http.StatusTooManyRequests {
-		t.Fatalf("the fourth request: %d %s", resp.status, resp.body)
+	resp := h.Do(t, http.MethodGet, "/v1/shipping-method?page=0", token, nil)
+	if resp.Status != http.StatusTooManyRequests {
+		t.Fatalf("the fourth request: %d %s", resp.Status, resp.Body)
 	}
-	if e := resp.apiError(t); e["name"] != "TooManyRequests" || !strings.Contains(e["message"].(string), "retry after 100 seconds") {
+	if e := resp.APIError(t); e["name"] != "TooManyRequests" || !strings.Contains(e["message"].(string), "retry after 100 seconds") {
 		t.Errorf("error object %v", e)
 	}
-	if wait := retryAfter(t, resp); wait != 100 {
+	if wait := apitest.RetryAfter(t, resp); wait != 100 {
 		t.Errorf("Retry-After %d, want 100", wait)
 	}
-	if q := quotaHeaders(t, resp); q != [3]int{3, 0, 300} {
+	if q := apitest.QuotaHeaders(t, resp); q != [3]int{3, 0, 300} {
 		t.Errorf("a refused request: limit, remaining, reset are %v", q)
 	}
 	// A refused write changes nothing.
-	resp = h.do(t, http.MethodPost, "/v1/shipping-method/method", token, map[string]any{"seller_shipping_method_reference": "ups", "name": "UPS"})
-	if rows, _ := h.store.ListShippingMethods(t.Context(), listAll(s)); resp.status != http.StatusTooManyRequests || len(rows) != 0 {
-		t.Errorf("a write over the limit: %d, %d rows", resp.status, len(rows))
+	resp = h.Do(t, http.MethodPost, "/v1/shipping-method/method", token, map[string]any{"seller_shipping_method_reference": "ups", "name": "UPS"})
+	if rows, _ := h.Store.ListShippingMethods(t.Context(), apitest.ListAll(s)); resp.Status != http.StatusTooManyRequests || len(rows) != 0 {
+		t.Errorf("a write over the limit: %d, %d rows", resp.Status, len(rows))
 	}
-	if resp := h.do(t, http.MethodGet, "/v1/shipping-method?page=0", h.token(t, other, "client"), nil); resp.status != http.StatusOK {
-		t.Errorf("another seller has its own bucket: %d %s", resp.status, resp.body)
+	if resp := h.Do(t, http.MethodGet, "/v1/shipping-method?page=0", h.Token(t, other, "client"), nil); resp.Status != http.StatusOK {
+		t.Errorf("another seller has its own bucket: %d %s", resp.Status, resp.Body)
 	}
-	if resp := h.do(t, http.MethodGet, "/healthz", "", nil); resp.status != http.StatusOK || resp.header.Get("RateLimit-Limit") != "" {
-		t.Errorf("health checks are not limited: %d %v", resp.status, resp.header)
+	if resp := h.Do(t, http.MethodGet, "/healthz", "", nil); resp.Status != http.StatusOK || resp.Header.Get("RateLimit-Limit") != "" {
+		t.Errorf("health checks are not limited: %d %v", resp.Status, resp.Header)
 	}
 }
 
 func TestAddressRateLimit(t *testing.T) {
-	h := newHarness(t, func(c *config.Config) { c.RateLimit.Address = config.BucketConfig{PerSecond: 0.01, Burst: 2} })
-	s := h.seller(t)
+	h := apitest.New(t, func(c *config.Config) { c.RateLimit.Address = config.BucketConfig{PerSecond: 0.01, Burst: 2} })
+	s := h.Seller(t)
 	grant := url.Values{"grant_type": {"client_credentials"}}
 	for i, remaining := range []int{1, 0} {
-		resp := h.tokenRequest(t, s.Credentials.ClientID, s.Credentials.ClientSecret, grant)
-		if resp.status != http.StatusOK || quotaHeaders(t, resp)[1] != remaining {
-			t.Fatalf("token request %d: %d %v %s", i+1, resp.status, resp.header, resp.body)
+		resp := h.TokenRequest(t, s.Credentials.ClientID, s.Credentials.ClientSecret, grant)
+		if resp.Status != http.StatusOK || apitest.QuotaHeaders(t, resp)[1] != remaining {
+			t.Fatalf("token request %d: %d %v %s", i+1, resp.Status, resp.Header, resp.Body)
 		}
 	}
-	resp := h.tokenRequest(t, s.Credentials.ClientID, s.Credentials.ClientSecret, grant)
-	if resp.status != http.StatusTooManyRequests || resp.header.Get("Cache-Control") != "no-store" {
-		t.Fatalf("the third token request: %d %v %s", resp.status, resp.header, resp.body)
+	resp := h.TokenRequest(t, s.Credentials.ClientID, s.Credentials.ClientSecret, grant)
+	if resp.Status != http.StatusTooManyRequests || resp.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("the third token request: %d %v %s", resp.Status, resp.Header, resp.Body)
 	}
 	var oauth struct {
 		Error       string `json:"error"`
 		Description string `json:"error_description"`
 	}
-	resp.decode(t, &oauth)
-	if oauth.Error != "temporarily_unavailable" || !strings.Contains(oauth.Description, "retry after 100 seconds") || retryAfter(t, resp) != 100 {
-		t.Errorf("the token endpoint refuses in its own form: %s", resp.body)
+	resp.Decode(t, &oauth)
+	if oauth.Error != "temporarily_unavailable" || !strings.Contains(oauth.Description, "retry after 100 seconds") || apitest.RetryAfter(t, resp) != 100 {
+		t.Errorf("the token endpoint refuses in its own form: %s", resp.Body)
 	}
 	// The other unauthenticated routes, the Customer-Facing API's public
 	// operations among them, share the address's bucket and refuse with
@@ -107,17 +84,17 @@ func TestAddressRateLimit(t *testing.T) {
 		case strings.HasPrefix(target, "/customer"):
 			method, body = http.MethodPost, map[string]any{"properties": map[string]any{"email": "jane@company.example"}}
 		}
-		resp := h.do(t, method, target, "", body)
-		if resp.status != http.StatusTooManyRequests {
-			t.Errorf("%s %s: %d %s", method, target, resp.status, resp.body)
+		resp := h.Do(t, method, target, "", body)
+		if resp.Status != http.StatusTooManyRequests {
+			t.Errorf("%s %s: %d %s", method, target, resp.Status, resp.Body)
 			continue
 		}
-		if e := resp.apiError(t); e["name"] != "TooManyRequests" || retryAfter(t, resp) != 100 || quotaHeaders(t, resp)[1] != 0 {
-			t.Errorf("%s %s: %v %v", method, target, e, resp.header)
+		if e := resp.APIError(t); e["name"] != "TooManyRequests" || apitest.RetryAfter(t, resp) != 100 || apitest.QuotaHeaders(t, resp)[1] != 0 {
+			t.Errorf("%s %s: %v %v", method, target, e, resp.Header)
 		}
 	}
 	for _, path := range []string{"/healthz", "/readyz", "/openapi/seller.yaml", "/openapi/customer.yaml"} {
-		if resp := h.do(t, http.MethodGet, path, "", nil); resp.status == http.StatusTooManyRequests {
+		if resp := h.Do(t, http.MethodGet, path, "", nil); resp.Status == http.StatusTooManyRequests {
 			t.Errorf("%s is limited", path)
 		}
 	}

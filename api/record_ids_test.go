@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/tenurehq/tenure/api/openapi"
@@ -29,7 +31,7 @@ func idForms(id string) map[string]string {
 			mixed[i] = bytes.ToUpper(mixed[i : i+1])[0]
 		}
 	}
-	return map[string]string{"lower": id, "upper": strings.ToUpper(id), "mixed": string(mixed), "unknown": newID()}
+	return map[string]string{"lower": id, "upper": strings.ToUpper(id), "mixed": string(mixed), "unknown": apitest.NewID()}
 }
 
 // idAnswer is an answer of a probe, its body as JSON with the error
@@ -39,22 +41,22 @@ type idAnswer struct {
 	body   string
 }
 
-func newIDAnswer(r response) idAnswer {
+func newIDAnswer(r apitest.Response) idAnswer {
 	var v any
-	if json.Unmarshal(r.body, &v) != nil {
-		return idAnswer{status: r.status, body: string(r.body)}
+	if json.Unmarshal(r.Body, &v) != nil {
+		return idAnswer{status: r.Status, body: string(r.Body)}
 	}
 	if e, ok := v.(map[string]any); ok && e["name"] != nil && e["message"] != nil {
 		delete(e, "id")
 	}
 	out, _ := json.Marshal(v)
-	return idAnswer{status: r.status, body: string(out)}
+	return idAnswer{status: r.Status, body: string(out)}
 }
 
 // idProbe sends one request naming a record by one spelling of its id.
 type idProbe struct {
 	name string
-	send func(t *testing.T, form string) response
+	send func(t *testing.T, form string) apitest.Response
 	// fresh: the request changes its record for good (a deletion), so each
 	// spelling names a record of its own, made alike; the lower-case one
 	// must succeed and the others answer its status.
@@ -72,12 +74,12 @@ func (p idProbe) check(t *testing.T) {
 	t.Helper()
 	if p.fresh {
 		lower := p.send(t, "lower")
-		if unknown := p.send(t, "unknown"); lower.status >= 300 || unknown.status == lower.status {
-			t.Errorf("%s: the lower-case id answers %d %s, an unknown one %d %s", p.name, lower.status, lower.body, unknown.status, unknown.body)
+		if unknown := p.send(t, "unknown"); lower.Status >= 300 || unknown.Status == lower.Status {
+			t.Errorf("%s: the lower-case id answers %d %s, an unknown one %d %s", p.name, lower.Status, lower.Body, unknown.Status, unknown.Body)
 		}
 		for _, form := range []string{"upper", "mixed"} {
-			if got := p.send(t, form); got.status != lower.status {
-				t.Errorf("%s, %s id: %d %s; the lower-case id: %d %s", p.name, form, got.status, got.body, lower.status, lower.body)
+			if got := p.send(t, form); got.Status != lower.Status {
+				t.Errorf("%s, %s id: %d %s; the lower-case id: %d %s", p.name, form, got.Status, got.Body, lower.Status, lower.Body)
 			}
 		}
 		return
@@ -101,8 +103,8 @@ func (p idProbe) check(t *testing.T) {
 // or query names and the token exchange's audience answer alike whether the id is written in lower case, upper case or
 // mixed: one rule (package recordid) reads them all.
 func TestIDsMatchInEveryCase(t *testing.T) {
-	h := newHarness(t)
-	h.worker(t)
+	h := apitest.New(t)
+	h.Worker(t)
 	sw := sweep{h: h}
 	ids := sw.fixtures(t)
 	a := sw.a
@@ -114,11 +116,11 @@ func TestIDsMatchInEveryCase(t *testing.T) {
 	fresh := map[string]func() string{
 		"/v1/webhook-endpoints/{id}": func() string {
 			var ep struct{ ID string }
-			h.do(t, http.MethodPost, "/v1/webhook-endpoints", a.token, map[string]any{"url": rcv.URL}).decode(t, &ep)
+			h.Do(t, http.MethodPost, "/v1/webhook-endpoints", a.Token, map[string]any{"url": rcv.URL}).Decode(t, &ep)
 			return ep.ID
 		},
 		"/v1/catalog/imports/{id}": func() string {
-			id, _ := h.createCSVImport(t, a.token, "ids.csv")
+			id, _ := h.CreateCSVImport(t, a.Token, "ids.csv")
 			return id
 		},
 	}
@@ -144,7 +146,7 @@ func TestIDsMatchInEveryCase(t *testing.T) {
 			if probe.fresh && maker == nil {
 				t.Fatalf("%s: add a maker of the records it deletes to fresh", probe.name)
 			}
-			probe.send = func(t *testing.T, form string) response {
+			probe.send = func(t *testing.T, form string) apitest.Response {
 				id := op.pathParams[name]
 				if probe.fresh {
 					id = maker()
@@ -157,7 +159,7 @@ func TestIDsMatchInEveryCase(t *testing.T) {
 				if op.body != nil {
 					body = string(mustJSON(op.body))
 				}
-				return h.do(t, strings.ToUpper(method), target, a.token, body)
+				return h.Do(t, strings.ToUpper(method), target, a.Token, body)
 			}
 			probes = append(probes, probe)
 		}
@@ -165,11 +167,11 @@ func TestIDsMatchInEveryCase(t *testing.T) {
 
 	// The customer's side: offer o, read and changed with its shared
 	// token, a bearer token, or nothing.
-	o := a.newCustomerOffer(t, "ids-customer")
-	token := h.customerToken(t, o, "")
-	line := o.view.Lines[0].ID
+	o := a.NewCustomerOffer(t, "ids-customer")
+	token := h.CustomerToken(t, o, "")
+	line := o.View.Lines[0].ID
 	bodyIDs := exampleIDs{byField: maps.Clone(ids.byField)}
-	bodyIDs.byField["offer_id"], bodyIDs.byField["*.offer_line_id"] = o.id, line
+	bodyIDs.byField["offer_id"], bodyIDs.byField["*.offer_line_id"] = o.ID, line
 	var accept []idProbe
 	for _, op := range customerOperations(t) {
 		if !strings.Contains(op.path, "{id}") {
@@ -179,16 +181,16 @@ func TestIDsMatchInEveryCase(t *testing.T) {
 		if rb := op.op.RequestBody; rb != nil {
 			body = string(mustJSON(example(rb.Value.Content["application/json"].Schema.Value, "", bodyIDs)))
 		}
-		probe := idProbe{name: op.String(), send: func(t *testing.T, form string) response {
-			target := strings.ReplaceAll(op.path, "{id}", idForms(o.id)[form])
+		probe := idProbe{name: op.String(), send: func(t *testing.T, form string) apitest.Response {
+			target := strings.ReplaceAll(op.path, "{id}", idForms(o.ID)[form])
 			bearer := ""
 			switch {
 			case op.sharedToken:
-				target += "?token=" + url.QueryEscape(o.token)
+				target += "?token=" + url.QueryEscape(o.Token)
 			case op.bearer:
 				bearer = token
 			}
-			return h.customer(t, strings.ToUpper(op.method), target, bearer, body)
+			return h.Customer(t, strings.ToUpper(op.method), target, bearer, body)
 		}}
 		if op.id == "acceptOffer" {
 			// Last: an acceptance that went through would close the offer.
@@ -222,19 +224,19 @@ func idParam(op *openapi3.Operation) string {
 // quietEvent is an event of seller a whose deliveries have ended and whose
 // endpoint is gone, so that reading or redelivering it answers the same
 // every time.
-func quietEvent(t *testing.T, a offerFixture, rcv *testenv.Receiver) string {
+func quietEvent(t *testing.T, a apitest.OfferFixture, rcv *testenv.Receiver) string {
 	t.Helper()
-	h := a.h
+	h := a.Harness
 	var ep, ev struct{ ID string }
-	h.do(t, http.MethodPost, "/v1/webhook-endpoints", a.token, map[string]any{"url": rcv.URL}).decode(t, &ep)
-	h.do(t, http.MethodPost, "/v1/webhook-endpoints/"+ep.ID+"/test", a.token, nil).decode(t, &ev)
+	h.Do(t, http.MethodPost, "/v1/webhook-endpoints", a.Token, map[string]any{"url": rcv.URL}).Decode(t, &ep)
+	h.Do(t, http.MethodPost, "/v1/webhook-endpoints/"+ep.ID+"/test", a.Token, nil).Decode(t, &ev)
 	rcv.WaitDelivered(t, 1, 30*time.Second)
-	if resp := h.do(t, http.MethodDelete, "/v1/webhook-endpoints/"+ep.ID, a.token, nil); resp.status != http.StatusNoContent {
-		t.Fatalf("deleting the endpoint: %d %s", resp.status, resp.body)
+	if resp := h.Do(t, http.MethodDelete, "/v1/webhook-endpoints/"+ep.ID, a.Token, nil); resp.Status != http.StatusNoContent {
+		t.Fatalf("deleting the endpoint: %d %s", resp.Status, resp.Body)
 	}
 	for range 100 {
 		var pending int
-		if err := h.store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM webhook_deliveries WHERE event_id = $1 AND status = 'pending'", ev.ID).Scan(&pending); err != nil {
+		if err := h.Store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM webhook_deliveries WHERE event_id = $1 AND status = 'pending'", ev.ID).Scan(&pending); err != nil {
 			t.Fatal(err)
 		}
 		if pending == 0 {
@@ -248,33 +250,33 @@ func quietEvent(t *testing.T, a offerFixture, rcv *testenv.Receiver) string {
 
 // bodyIDProbes name records by ids in bodies and queries, and in the token
 // exchange's audience.
-func bodyIDProbes(t *testing.T, sw sweep, o customerOffer, token string) []idProbe {
+func bodyIDProbes(t *testing.T, sw sweep, o apitest.CustomerOffer, token string) []idProbe {
 	t.Helper()
 	h, a := sw.h, sw.a
-	line := o.view.Lines[0].ID
-	code := "IDS-" + strings.ToUpper(o.id[:8])
-	a.createDiscountCode(t, map[string]any{"code": code, "percent_off": 500})
-	replacement := a.createOffer(t, offerPayload("ids-replacement")).ID
-	resp := h.customer(t, http.MethodGet, "/offers/"+o.id+"/id-verification", token, nil)
+	line := o.View.Lines[0].ID
+	code := "IDS-" + strings.ToUpper(o.ID[:8])
+	a.CreateDiscountCode(t, map[string]any{"code": code, "percent_off": 500})
+	replacement := a.CreateOffer(t, apitest.OfferPayload("ids-replacement")).ID
+	resp := h.Customer(t, http.MethodGet, "/offers/"+o.ID+"/id-verification", token, nil)
 	var started struct {
 		URL string `json:"url"`
 	}
-	resp.decode(t, &started)
+	resp.Decode(t, &started)
 	link, err := url.Parse(started.URL)
 	if err != nil || link.Query().Get("session_id") == "" {
-		t.Fatalf("identity verification: %d %s", resp.status, resp.body)
+		t.Fatalf("identity verification: %d %s", resp.Status, resp.Body)
 	}
 	session := link.Query().Get("session_id")
-	provider := idv.NewProvider("simulation", "", links.DeriveKey(h.cfg.Links.SigningKey, "tenure sandbox identity verification"), time.Minute)
-	order := sw.a.acceptedOrder(t, "ids-order")
+	provider := idv.NewProvider("simulation", "", links.DeriveKey(h.Config.Links.SigningKey, "tenure sandbox identity verification"), time.Minute)
+	order := sw.a.AcceptedOrder(t, "ids-order")
 
 	return []idProbe{
-		{name: "validateDiscount offer_id", send: func(t *testing.T, form string) response {
-			return h.customer(t, http.MethodPost, "/discount/validate", token, map[string]any{"offer_id": idForms(o.id)[form], "discount_code": code})
+		{name: "validateDiscount offer_id", send: func(t *testing.T, form string) apitest.Response {
+			return h.Customer(t, http.MethodPost, "/discount/validate", token, map[string]any{"offer_id": idForms(o.ID)[form], "discount_code": code})
 		}},
-		{name: "addAccessoryFeedback offer_id and offer_line_id", send: func(t *testing.T, form string) response {
-			resp := h.customer(t, http.MethodPost, "/feedback/accessory_feedback", "", map[string]any{
-				"offer_id": idForms(o.id)[form], "offer_line_id": idForms(line)[form], "customer_feedback": "Fine.",
+		{name: "addAccessoryFeedback offer_id and offer_line_id", send: func(t *testing.T, form string) apitest.Response {
+			resp := h.Customer(t, http.MethodPost, "/feedback/accessory_feedback", "", map[string]any{
+				"offer_id": idForms(o.ID)[form], "offer_line_id": idForms(line)[form], "customer_feedback": "Fine.",
 			})
 			var fb struct {
 				OfferID     string `json:"offer_id"`
@@ -283,22 +285,22 @@ func bodyIDProbes(t *testing.T, sw sweep, o customerOffer, token string) []idPro
 			if form == "unknown" {
 				return resp
 			}
-			if resp.decode(t, &fb); fb.OfferID != o.id || fb.OfferLineID != line {
-				t.Errorf("feedback stored for %s line %s, want %s line %s as Tenure writes them", fb.OfferID, fb.OfferLineID, o.id, line)
+			if resp.Decode(t, &fb); fb.OfferID != o.ID || fb.OfferLineID != line {
+				t.Errorf("feedback stored for %s line %s, want %s line %s as Tenure writes them", fb.OfferID, fb.OfferLineID, o.ID, line)
 			}
 			return resp
 		}},
-		{name: "receiveIdvResult session_id", send: func(t *testing.T, form string) response {
+		{name: "receiveIdvResult session_id", send: func(t *testing.T, form string) apitest.Response {
 			body := mustJSON(map[string]any{"session_id": idForms(session)[form], "result": "verified"})
 			req := httptest.NewRequest(http.MethodPost, "/customer/idv/callback", bytes.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Tenure-Signature", provider.SignCallback(body, time.Now()))
-			return h.send(t, req)
+			return h.Send(t, req)
 		}},
-		{name: "token exchange audience", send: func(t *testing.T, form string) response {
-			f := exchangeForm(o, "offer:read")
-			f.Set("audience", idForms(o.id)[form])
-			resp := h.exchange(t, f)
+		{name: "token exchange audience", send: func(t *testing.T, form string) apitest.Response {
+			f := apitest.ExchangeForm(o, "offer:read")
+			f.Set("audience", idForms(o.ID)[form])
+			resp := h.Exchange(t, f)
 			if form == "unknown" {
 				return resp
 			}
@@ -306,28 +308,28 @@ func bodyIDProbes(t *testing.T, sw sweep, o customerOffer, token string) []idPro
 			var tok struct {
 				AccessToken string `json:"access_token"`
 			}
-			resp.decode(t, &tok)
-			if read := h.customer(t, http.MethodGet, "/offers/"+o.id, tok.AccessToken, nil); read.status != http.StatusOK {
-				t.Errorf("the token of audience %s reads its offer: %d %s", idForms(o.id)[form], read.status, read.body)
+			resp.Decode(t, &tok)
+			if read := h.Customer(t, http.MethodGet, "/offers/"+o.ID, tok.AccessToken, nil); read.Status != http.StatusOK {
+				t.Errorf("the token of audience %s reads its offer: %d %s", idForms(o.ID)[form], read.Status, read.Body)
 			}
 			return resp
 		}},
-		{name: "listEvents object_id", send: func(t *testing.T, form string) response {
-			return h.do(t, http.MethodGet, "/v1/events?object_id="+idForms(order)[form], a.token, nil)
+		{name: "listEvents object_id", send: func(t *testing.T, form string) apitest.Response {
+			return h.Do(t, http.MethodGet, "/v1/events?object_id="+idForms(order)[form], a.Token, nil)
 		}},
-		{name: "createShipment order_id", send: func(t *testing.T, form string) response {
-			return h.do(t, http.MethodPost, "/v1/shipment", a.token, map[string]any{
+		{name: "createShipment order_id", send: func(t *testing.T, form string) apitest.Response {
+			return h.Do(t, http.MethodPost, "/v1/shipment", a.Token, map[string]any{
 				"order_id":       idForms(order)[form],
 				"serial_numbers": []map[string]any{{"seller_product_reference": map[string]any{"source": "sku", "reference": "laptop"}, "serial_number": "SN-1"}},
 			})
 		}},
-		{name: "voidOffer superseded_by_id", fresh: true, send: func(t *testing.T, form string) response {
-			voided := a.createOffer(t, offerPayload("ids-void-"+form)).ID
-			return h.do(t, http.MethodPost, "/v1/offers/"+voided+"/void", a.token, map[string]any{"superseded_by_id": idForms(replacement)[form]})
+		{name: "voidOffer superseded_by_id", fresh: true, send: func(t *testing.T, form string) apitest.Response {
+			voided := a.CreateOffer(t, apitest.OfferPayload("ids-void-"+form)).ID
+			return h.Do(t, http.MethodPost, "/v1/offers/"+voided+"/void", a.Token, map[string]any{"superseded_by_id": idForms(replacement)[form]})
 		}},
-		{name: "runScenarioSimulation scenario_input.id", fresh: true, send: func(t *testing.T, form string) response {
-			offer := a.createOffer(t, offerPayload("ids-simulated-"+form)).ID
-			return h.do(t, http.MethodPost, "/v1/scenario_simulations/mark_offer_voided", a.token, map[string]any{"scenario_input": map[string]any{"id": idForms(offer)[form]}})
+		{name: "runScenarioSimulation scenario_input.id", fresh: true, send: func(t *testing.T, form string) apitest.Response {
+			offer := a.CreateOffer(t, apitest.OfferPayload("ids-simulated-"+form)).ID
+			return h.Do(t, http.MethodPost, "/v1/scenario_simulations/mark_offer_voided", a.Token, map[string]any{"scenario_input": map[string]any{"id": idForms(offer)[form]}})
 		}},
 	}
 }

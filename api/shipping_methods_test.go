@@ -3,12 +3,10 @@ package api_test
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 type shippingMethod struct {
@@ -27,38 +25,32 @@ type shippingMethodPage struct {
 	} `json:"pagination"`
 }
 
-func newRequest(method, target string) *http.Request { return httptest.NewRequest(method, target, nil) }
-
-func listAll(s auth.NewSeller) dbgen.ListShippingMethodsParams {
-	return dbgen.ListShippingMethodsParams{SellerID: s.Seller.ID, RowLimit: 1000}
-}
-
 func TestCreateAndListShippingMethods(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 
-	resp := h.do(t, http.MethodPost, "/v1/shipping-method/method", token, map[string]any{
+	resp := h.Do(t, http.MethodPost, "/v1/shipping-method/method", token, map[string]any{
 		"seller_shipping_method_reference": "ups-standard", "name": "UPS Standard",
 	})
-	if resp.status != http.StatusCreated {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	if resp.Status != http.StatusCreated {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
 	var created shippingMethod
-	resp.decode(t, &created)
+	resp.Decode(t, &created)
 	if created.ID == "" || created.Reference != "ups-standard" || created.Name != "UPS Standard" || !created.Supported || created.IsInStorePickup {
 		t.Errorf("unexpected method %+v", created)
 	}
 
-	resp = h.do(t, http.MethodPost, "/v1/shipping-method/method", token, map[string]any{
+	resp = h.Do(t, http.MethodPost, "/v1/shipping-method/method", token, map[string]any{
 		"seller_shipping_method_reference": "store", "is_in_store_pickup": true,
 	})
-	if resp.status != http.StatusCreated {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	if resp.Status != http.StatusCreated {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
 
 	var page shippingMethodPage
-	h.do(t, http.MethodGet, "/v1/shipping-method", token, nil).decode(t, &page)
+	h.Do(t, http.MethodGet, "/v1/shipping-method", token, nil).Decode(t, &page)
 	if len(page.Data) != 2 || page.Data[0].ID != created.ID || page.Data[1].Reference != "store" || !page.Data[1].IsInStorePickup {
 		t.Errorf("the list shows both methods in creation order: %+v", page)
 	}
@@ -68,48 +60,48 @@ func TestCreateAndListShippingMethods(t *testing.T) {
 }
 
 func TestDuplicateShippingMethodReference(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	body := map[string]any{"seller_shipping_method_reference": "dhl", "name": "DHL"}
-	if resp := h.do(t, http.MethodPost, "/v1/shipping-method/method", token, body); resp.status != http.StatusCreated {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	if resp := h.Do(t, http.MethodPost, "/v1/shipping-method/method", token, body); resp.Status != http.StatusCreated {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
 	body["name"] = "DHL again"
-	resp := h.do(t, http.MethodPost, "/v1/shipping-method/method", token, body)
-	if resp.status != http.StatusUnprocessableEntity {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	resp := h.Do(t, http.MethodPost, "/v1/shipping-method/method", token, body)
+	if resp.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
-	e := resp.apiError(t)
+	e := resp.APIError(t)
 	if !strings.Contains(e["message"].(string), `"dhl"`) {
 		t.Errorf("the refusal names the reference: %v", e)
 	}
-	rows, _ := h.store.ListShippingMethods(t.Context(), listAll(s))
+	rows, _ := h.Store.ListShippingMethods(t.Context(), apitest.ListAll(s))
 	if len(rows) != 1 || rows[0].Name != "DHL" {
 		t.Errorf("the duplicate changed nothing: %+v", rows)
 	}
 }
 
 func TestShippingMethodPagination(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	for i := range 51 {
-		resp := h.do(t, http.MethodPost, "/v1/shipping-method/method", token, map[string]any{
+		resp := h.Do(t, http.MethodPost, "/v1/shipping-method/method", token, map[string]any{
 			"seller_shipping_method_reference": fmt.Sprintf("m-%02d", i),
 		})
-		if resp.status != http.StatusCreated {
-			t.Fatalf("got %d %s", resp.status, resp.body)
+		if resp.Status != http.StatusCreated {
+			t.Fatalf("got %d %s", resp.Status, resp.Body)
 		}
 	}
 	pages := map[int]shippingMethodPage{}
 	for p := range 3 {
 		var page shippingMethodPage
-		resp := h.do(t, http.MethodGet, fmt.Sprintf("/v1/shipping-method?page=%d", p), token, nil)
-		if resp.status != http.StatusOK {
-			t.Fatalf("page %d: %d %s", p, resp.status, resp.body)
+		resp := h.Do(t, http.MethodGet, fmt.Sprintf("/v1/shipping-method?page=%d", p), token, nil)
+		if resp.Status != http.StatusOK {
+			t.Fatalf("page %d: %d %s", p, resp.Status, resp.Body)
 		}
-		resp.decode(t, &page)
+		resp.Decode(t, &page)
 		pages[p] = page
 	}
 	if len(pages[0].Data) != 50 || !pages[0].Pagination.HasMore || pages[0].Data[0].Reference != "m-00" {
@@ -124,27 +116,27 @@ func TestShippingMethodPagination(t *testing.T) {
 }
 
 func TestShippingMethodsAreIsolatedBetweenSellers(t *testing.T) {
-	h := newHarness(t)
-	a, b := h.seller(t), h.seller(t)
-	tokenA, tokenB := h.token(t, a, "client"), h.token(t, b, "client")
+	h := apitest.New(t)
+	a, b := h.Seller(t), h.Seller(t)
+	tokenA, tokenB := h.Token(t, a, "client"), h.Token(t, b, "client")
 	body := map[string]any{"seller_shipping_method_reference": "shared-ref"}
-	if resp := h.do(t, http.MethodPost, "/v1/shipping-method/method", tokenA, body); resp.status != http.StatusCreated {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	if resp := h.Do(t, http.MethodPost, "/v1/shipping-method/method", tokenA, body); resp.Status != http.StatusCreated {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
 	var page shippingMethodPage
-	h.do(t, http.MethodGet, "/v1/shipping-method", tokenB, nil).decode(t, &page)
+	h.Do(t, http.MethodGet, "/v1/shipping-method", tokenB, nil).Decode(t, &page)
 	if len(page.Data) != 0 {
 		t.Errorf("seller B sees seller A's methods: %+v", page.Data)
 	}
-	if resp := h.do(t, http.MethodPost, "/v1/shipping-method/method", tokenB, body); resp.status != http.StatusCreated {
-		t.Errorf("references are unique per seller, not globally: %d %s", resp.status, resp.body)
+	if resp := h.Do(t, http.MethodPost, "/v1/shipping-method/method", tokenB, body); resp.Status != http.StatusCreated {
+		t.Errorf("references are unique per seller, not globally: %d %s", resp.Status, resp.Body)
 	}
 }
 
 func TestShippingMethodBadInput(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	cases := []struct {
 		name, method, target string
 		body                 any
@@ -162,16 +154,16 @@ func TestShippingMethodBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := h.do(t, tc.method, tc.target, token, tc.body)
-			if resp.status != http.StatusBadRequest {
-				t.Fatalf("got %d %s", resp.status, resp.body)
+			resp := h.Do(t, tc.method, tc.target, token, tc.body)
+			if resp.Status != http.StatusBadRequest {
+				t.Fatalf("got %d %s", resp.Status, resp.Body)
 			}
-			if e := resp.apiError(t); !strings.Contains(e["message"].(string), tc.want) {
+			if e := resp.APIError(t); !strings.Contains(e["message"].(string), tc.want) {
 				t.Errorf("the message does not name %q: %v", tc.want, e["message"])
 			}
 		})
 	}
-	rows, _ := h.store.ListShippingMethods(t.Context(), listAll(s))
+	rows, _ := h.Store.ListShippingMethods(t.Context(), apitest.ListAll(s))
 	if len(rows) != 0 {
 		t.Errorf("bad input wrote %d rows", len(rows))
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
@@ -18,33 +20,33 @@ type supportResult struct {
 		ID          string        `json:"id"`
 		IsSupported bool          `json:"is_supported"`
 		Terms       contractTerms `json:"available_contract_terms"`
-		Reference   pair          `json:"seller_product_reference"`
+		Reference   apitest.Pair  `json:"seller_product_reference"`
 	} `json:"products"`
 }
 
-func (h *harness) checkSupported(t *testing.T, token string, refs ...map[string]any) supportResult {
+func checkSupported(t *testing.T, h *apitest.Harness, token string, refs ...map[string]any) supportResult {
 	t.Helper()
-	resp := h.do(t, http.MethodPost, "/v1/catalog/check-supported", token, map[string]any{"seller_product_references": refs})
-	if resp.status != http.StatusOK {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	resp := h.Do(t, http.MethodPost, "/v1/catalog/check-supported", token, map[string]any{"seller_product_references": refs})
+	if resp.Status != http.StatusOK {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
 	var r supportResult
-	resp.decode(t, &r)
+	resp.Decode(t, &r)
 	return r
 }
 
-func (h *harness) simulate(t *testing.T, token, scenario string, input any) response {
+func simulate(t *testing.T, h *apitest.Harness, token, scenario string, input any) apitest.Response {
 	t.Helper()
-	return h.do(t, http.MethodPost, "/v1/scenario_simulations/"+scenario, token, map[string]any{"scenario_input": input})
+	return h.Do(t, http.MethodPost, "/v1/scenario_simulations/"+scenario, token, map[string]any{"scenario_input": input})
 }
 
 // The sandbox fixtures answer check-supported as the published sandbox
 // describes: pay-now only, rent (two pairs), unsupported; others omitted.
 func TestCheckSupportedAgainstTheSandboxFixtures(t *testing.T) {
-	h := newHarness(t)
-	h.worker(t)
-	s := h.seller(t)
-	run, err := h.temporal.ExecuteWorkflow(t.Context(), client.StartWorkflowOptions{
+	h := apitest.New(t)
+	h.Worker(t)
+	s := h.Seller(t)
+	run, err := h.Temporal.ExecuteWorkflow(t.Context(), client.StartWorkflowOptions{
 		ID: sandbox.WorkflowID(s.Seller.ID), TaskQueue: sandbox.TaskQueue,
 	}, sandbox.SeedSeller, sandbox.SeedInput{SellerID: s.Seller.ID})
 	if err != nil {
@@ -53,15 +55,15 @@ func TestCheckSupportedAgainstTheSandboxFixtures(t *testing.T) {
 	if err := run.Get(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
-	token := h.token(t, s, "client")
-	r := h.checkSupported(t, token,
-		ref(fixtures.SAPSource, fixtures.PayNowOnlyReference),
-		ref(fixtures.SAPSource, fixtures.RentReference),
-		ref(fixtures.RentAltSource, fixtures.RentAltReference),
-		ref(fixtures.SAPSource, fixtures.UnsupportedReference),
-		ref("SAP", "0000-0000"),
-		ref(fixtures.SKUSource, fixtures.SupportedSKUReference),
-		ref(fixtures.SKUSource, fixtures.UnsupportedSKUReference),
+	token := h.Token(t, s, "client")
+	r := checkSupported(t, h, token,
+		apitest.Ref(fixtures.SAPSource, fixtures.PayNowOnlyReference),
+		apitest.Ref(fixtures.SAPSource, fixtures.RentReference),
+		apitest.Ref(fixtures.RentAltSource, fixtures.RentAltReference),
+		apitest.Ref(fixtures.SAPSource, fixtures.UnsupportedReference),
+		apitest.Ref("SAP", "0000-0000"),
+		apitest.Ref(fixtures.SKUSource, fixtures.SupportedSKUReference),
+		apitest.Ref(fixtures.SKUSource, fixtures.UnsupportedSKUReference),
 	)
 	if len(r.Products) != 6 {
 		t.Fatalf("unknown pairs are omitted: %+v", r.Products)
@@ -70,7 +72,7 @@ func TestCheckSupportedAgainstTheSandboxFixtures(t *testing.T) {
 	if !payNow.IsSupported || !payNow.Terms.CanPayNow || payNow.Terms.CanRent || payNow.Terms.Rent != nil {
 		t.Errorf("SAP/1234-5678 is pay-now only: %+v", payNow)
 	}
-	if !rent.IsSupported || !rent.Terms.CanRent || rent.Terms.Rent == nil || rent.Terms.Rent.Duration != 36 || rent.ID != rentAlt.ID || rentAlt.Reference != (pair{"B6", "2222-2222"}) {
+	if !rent.IsSupported || !rent.Terms.CanRent || rent.Terms.Rent == nil || rent.Terms.Rent.Duration != 36 || rent.ID != rentAlt.ID || rentAlt.Reference != (apitest.Pair{Source: "B6", Reference: "2222-2222"}) {
 		t.Errorf("SAP/1111-1111 and B6/2222-2222 have rent terms: %+v %+v", rent, rentAlt)
 	}
 	if unsupported.IsSupported || unsupported.Terms.CanPayNow || unsupported.Terms.CanRent {
@@ -80,86 +82,86 @@ func TestCheckSupportedAgainstTheSandboxFixtures(t *testing.T) {
 		t.Errorf("sku fixtures: %+v %+v", sku, skuUnsupported)
 	}
 	var rec []recommended
-	h.do(t, http.MethodPost, "/v1/catalog/list-recommended-rental-prices", token, map[string]any{"pricing_requests": []any{
-		map[string]any{"seller_product_reference": ref(fixtures.SAPSource, fixtures.PayNowOnlyReference)},
-		map[string]any{"seller_product_reference": ref(fixtures.RentAltSource, fixtures.RentAltReference)},
-	}}).decode(t, &rec)
+	h.Do(t, http.MethodPost, "/v1/catalog/list-recommended-rental-prices", token, map[string]any{"pricing_requests": []any{
+		map[string]any{"seller_product_reference": apitest.Ref(fixtures.SAPSource, fixtures.PayNowOnlyReference)},
+		map[string]any{"seller_product_reference": apitest.Ref(fixtures.RentAltSource, fixtures.RentAltReference)},
+	}}).Decode(t, &rec)
 	if rec[0].HasRentalTerms || !rec[1].HasRentalTerms {
 		t.Errorf("recommended prices of the fixtures: %+v", rec)
 	}
 }
 
 func TestMarkProductUnsupported(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
-	h.importProducts(t, token, productJSON("sku", "a", "A", 50000), productJSON("sku", "b", "B", 50000))
-	a, b := h.productID(t, s.Seller.ID, "sku", "a"), h.productID(t, s.Seller.ID, "sku", "b")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
+	h.ImportProducts(t, token, apitest.ProductJSON("sku", "a", "A", 50000), apitest.ProductJSON("sku", "b", "B", 50000))
+	a, b := productID(t, h, s.Seller.ID, "sku", "a"), productID(t, h, s.Seller.ID, "sku", "b")
 
-	if resp := h.simulate(t, token, "mark_product_unsupported", map[string]any{"ids": []string{a}}); resp.status != http.StatusOK || len(resp.body) != 0 {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	if resp := simulate(t, h, token, "mark_product_unsupported", map[string]any{"ids": []string{a}}); resp.Status != http.StatusOK || len(resp.Body) != 0 {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
-	r := h.checkSupported(t, token, ref("sku", "a"), ref("sku", "b"))
+	r := checkSupported(t, h, token, apitest.Ref("sku", "a"), apitest.Ref("sku", "b"))
 	if r.Products[0].IsSupported || r.Products[0].Terms.CanPayNow || !r.Products[1].IsSupported {
 		t.Errorf("after the simulation: %+v", r)
 	}
-	c := h.cart(t, token, item("a", withField("quantity", 1)))
+	c := cart(t, h, token, item("a", apitest.WithField("quantity", 1)))
 	if c.CanCheckout || c.Entries[0].CanCheckout || c.Entries[0].HasRentalTerms {
 		t.Errorf("an unsupported product has no checkout and no rental terms: %+v", c)
 	}
 	// Importing it again does not bring support back.
-	h.importProducts(t, token, productJSON("sku", "a", "A, renamed", 60000))
-	if r := h.checkSupported(t, token, ref("sku", "a")); r.Products[0].IsSupported {
+	h.ImportProducts(t, token, apitest.ProductJSON("sku", "a", "A, renamed", 60000))
+	if r := checkSupported(t, h, token, apitest.Ref("sku", "a")); r.Products[0].IsSupported {
 		t.Error("a re-import made the product supported again")
 	}
 
 	// All or nothing: an id of another seller refuses the whole simulation.
-	other := h.seller(t)
-	h.importProducts(t, h.token(t, other, "client"), productJSON("sku", "theirs", "Theirs", 50000))
-	theirs := h.productID(t, other.Seller.ID, "sku", "theirs")
-	resp := h.simulate(t, token, "mark_product_unsupported", map[string]any{"ids": []string{b, theirs}})
-	if resp.status != http.StatusUnprocessableEntity {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	other := h.Seller(t)
+	h.ImportProducts(t, h.Token(t, other, "client"), apitest.ProductJSON("sku", "theirs", "Theirs", 50000))
+	theirs := productID(t, h, other.Seller.ID, "sku", "theirs")
+	resp := simulate(t, h, token, "mark_product_unsupported", map[string]any{"ids": []string{b, theirs}})
+	if resp.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
-	if e := resp.apiError(t); e["message"] != "Error when simulating scenario mark_product_unsupported: product "+theirs+" not found" {
+	if e := resp.APIError(t); e["message"] != "Error when simulating scenario mark_product_unsupported: product "+theirs+" not found" {
 		t.Errorf("message %v", e["message"])
 	}
-	if r := h.checkSupported(t, token, ref("sku", "b")); !r.Products[0].IsSupported {
+	if r := checkSupported(t, h, token, apitest.Ref("sku", "b")); !r.Products[0].IsSupported {
 		t.Error("a refused simulation changed a product")
 	}
-	if r := h.checkSupported(t, h.token(t, other, "client"), ref("sku", "theirs")); !r.Products[0].IsSupported {
+	if r := checkSupported(t, h, h.Token(t, other, "client"), apitest.Ref("sku", "theirs")); !r.Products[0].IsSupported {
 		t.Error("a simulation changed another seller's product")
 	}
-	if resp := h.simulate(t, token, "mark_product_unsupported", map[string]any{"ids": []string{uuid.NewString()}}); resp.status != http.StatusUnprocessableEntity {
-		t.Errorf("unknown id: %d %s", resp.status, resp.body)
+	if resp := simulate(t, h, token, "mark_product_unsupported", map[string]any{"ids": []string{uuid.NewString()}}); resp.Status != http.StatusUnprocessableEntity {
+		t.Errorf("unknown id: %d %s", resp.Status, resp.Body)
 	}
 }
 
 func TestMarkShippingMethodUnsupported(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	var created shippingMethod
-	h.do(t, http.MethodPost, "/v1/shipping-method/method", token, map[string]any{"seller_shipping_method_reference": "dhl"}).decode(t, &created)
-	if resp := h.simulate(t, token, "mark_shipping_method_unsupported", map[string]any{"ids": []string{created.ID}}); resp.status != http.StatusOK {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	h.Do(t, http.MethodPost, "/v1/shipping-method/method", token, map[string]any{"seller_shipping_method_reference": "dhl"}).Decode(t, &created)
+	if resp := simulate(t, h, token, "mark_shipping_method_unsupported", map[string]any{"ids": []string{created.ID}}); resp.Status != http.StatusOK {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
 	var page shippingMethodPage
-	h.do(t, http.MethodGet, "/v1/shipping-method", token, nil).decode(t, &page)
+	h.Do(t, http.MethodGet, "/v1/shipping-method", token, nil).Decode(t, &page)
 	if len(page.Data) != 1 || page.Data[0].Supported {
 		t.Errorf("after the simulation: %+v", page.Data)
 	}
-	resp := h.simulate(t, token, "mark_shipping_method_unsupported", map[string]any{"ids": []string{uuid.NewString()}})
-	if resp.status != http.StatusUnprocessableEntity || !strings.Contains(resp.apiError(t)["message"].(string), "shipping method") {
-		t.Errorf("unknown id: %d %s", resp.status, resp.body)
+	resp := simulate(t, h, token, "mark_shipping_method_unsupported", map[string]any{"ids": []string{uuid.NewString()}})
+	if resp.Status != http.StatusUnprocessableEntity || !strings.Contains(resp.APIError(t)["message"].(string), "shipping method") {
+		t.Errorf("unknown id: %d %s", resp.Status, resp.Body)
 	}
 }
 
 func TestSimulationsRefuseMalformedInput(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
-	h.importProducts(t, token, productJSON("sku", "a", "A", 50000))
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
+	h.ImportProducts(t, token, apitest.ProductJSON("sku", "a", "A", 50000))
 	cases := []struct {
 		name     string
 		scenario string
@@ -175,32 +177,32 @@ func TestSimulationsRefuseMalformedInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := h.do(t, http.MethodPost, "/v1/scenario_simulations/"+tc.scenario, token, tc.body)
-			if resp.status != http.StatusBadRequest {
-				t.Fatalf("got %d %s", resp.status, resp.body)
+			resp := h.Do(t, http.MethodPost, "/v1/scenario_simulations/"+tc.scenario, token, tc.body)
+			if resp.Status != http.StatusBadRequest {
+				t.Fatalf("got %d %s", resp.Status, resp.Body)
 			}
-			if e := resp.apiError(t); !strings.Contains(e["message"].(string), tc.want) {
+			if e := resp.APIError(t); !strings.Contains(e["message"].(string), tc.want) {
 				t.Errorf("the message does not name %q: %v", tc.want, e["message"])
 			}
 		})
 	}
-	if r := h.checkSupported(t, token, ref("sku", "a")); !r.Products[0].IsSupported {
+	if r := checkSupported(t, h, token, apitest.Ref("sku", "a")); !r.Products[0].IsSupported {
 		t.Error("malformed simulations changed a product")
 	}
 }
 
 func TestSimulationsDoNotExistInProduction(t *testing.T) {
-	h := newHarness(t, func(c *config.Config) { c.Environment = config.Production })
-	s := h.seller(t)
-	token := h.token(t, s, "client")
-	h.importProducts(t, token, productJSON("sku", "a", "A", 50000))
-	id := h.productID(t, s.Seller.ID, "sku", "a")
-	resp := h.simulate(t, token, "mark_product_unsupported", map[string]any{"ids": []string{id}})
-	if resp.status != http.StatusNotFound || resp.apiError(t)["name"] != "not_found" {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	h := apitest.New(t, func(c *config.Config) { c.Environment = config.Production })
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
+	h.ImportProducts(t, token, apitest.ProductJSON("sku", "a", "A", 50000))
+	id := productID(t, h, s.Seller.ID, "sku", "a")
+	resp := simulate(t, h, token, "mark_product_unsupported", map[string]any{"ids": []string{id}})
+	if resp.Status != http.StatusNotFound || resp.APIError(t)["name"] != "not_found" {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
 	var status string
-	_ = h.store.Pool.QueryRow(t.Context(), "SELECT support_status FROM products WHERE id = $1", id).Scan(&status)
+	_ = h.Store.Pool.QueryRow(t.Context(), "SELECT support_status FROM products WHERE id = $1", id).Scan(&status)
 	if status != "supported" {
 		t.Errorf("a production simulation changed the product: %s", status)
 	}

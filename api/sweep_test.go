@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/golang-jwt/jwt/v5"
 	"go.temporal.io/api/workflowservice/v1"
@@ -34,9 +36,9 @@ const sweepBodyLimit = 1 << 20
 // Go or library internals; and that the refused requests changed no row
 // of the database and started no workflow.
 func TestContractSweep(t *testing.T) {
-	h := newHarness(t, func(c *config.Config) { c.HTTP.BodyLimit = sweepBodyLimit })
-	h.worker(t)
-	base := h.serve(t)
+	h := apitest.New(t, func(c *config.Config) { c.HTTP.BodyLimit = sweepBodyLimit })
+	h.Worker(t)
+	base := h.Serve(t)
 	sw := sweep{h: h, base: base, client: &http.Client{Transport: contractcheck.Transport(t, nil), Timeout: time.Minute}}
 	ids := sw.fixtures(t)
 
@@ -78,11 +80,11 @@ func TestContractSweep(t *testing.T) {
 
 // sweep is the stack the sweep runs against and its two sellers.
 type sweep struct {
-	h      *harness
+	h      *apitest.Harness
 	base   string
 	client *http.Client
 	// a owns the fixtures; b is another seller.
-	a, b offerFixture
+	a, b apitest.OfferFixture
 	// bad are Authorization headers no operation may accept.
 	bad map[string]string
 }
@@ -92,40 +94,40 @@ type sweep struct {
 func (sw *sweep) fixtures(t *testing.T) exampleIDs {
 	t.Helper()
 	h := sw.h
-	for _, f := range []*offerFixture{&sw.a, &sw.b} {
-		s := h.seller(t)
-		*f = offerFixture{h: h, seller: s, token: h.token(t, s, "client")}
+	for _, f := range []*apitest.OfferFixture{&sw.a, &sw.b} {
+		s := h.Seller(t)
+		*f = apitest.OfferFixture{Harness: h, Seller: s, Token: h.Token(t, s, "client")}
 	}
-	sw.a.catalog(t)
-	imported := h.importProducts(t, sw.a.token, productJSON("sku", "sweep", "Sweep product", 1000))
-	offer := sw.a.createOffer(t, offerPayload("sweep-offer"))
-	order := sw.a.acceptedOrder(t, "sweep-order")
-	csvJob, _ := h.createCSVImport(t, sw.a.token, "sweep.csv")
+	sw.a.Catalog(t)
+	imported := h.ImportProducts(t, sw.a.Token, apitest.ProductJSON("sku", "sweep", "Sweep product", 1000))
+	offer := sw.a.CreateOffer(t, apitest.OfferPayload("sweep-offer"))
+	order := sw.a.AcceptedOrder(t, "sweep-order")
+	csvJob, _ := h.CreateCSVImport(t, sw.a.Token, "sweep.csv")
 
 	receiver := testenv.NewReceiver(t, testenv.Always(http.StatusNoContent))
-	resp := h.do(t, http.MethodPost, "/v1/webhook-endpoints", sw.a.token, map[string]any{"url": receiver.URL, "description": "sweep"})
+	resp := h.Do(t, http.MethodPost, "/v1/webhook-endpoints", sw.a.Token, map[string]any{"url": receiver.URL, "description": "sweep"})
 	var endpoint struct{ ID string }
-	resp.decode(t, &endpoint)
-	resp = h.do(t, http.MethodPost, "/v1/webhook-endpoints/"+endpoint.ID+"/test", sw.a.token, nil)
+	resp.Decode(t, &endpoint)
+	resp = h.Do(t, http.MethodPost, "/v1/webhook-endpoints/"+endpoint.ID+"/test", sw.a.Token, nil)
 	var event struct{ ID string }
-	resp.decode(t, &event)
+	resp.Decode(t, &event)
 	if endpoint.ID == "" || event.ID == "" {
-		t.Fatalf("webhook fixtures: %s", resp.body)
+		t.Fatalf("webhook fixtures: %s", resp.Body)
 	}
 	receiver.WaitDelivered(t, 1, 30*time.Second)
-	resp = h.do(t, http.MethodPost, "/v1/discount-codes", sw.a.token, map[string]any{"code": "SWEEP-10", "percent_off": 1000})
+	resp = h.Do(t, http.MethodPost, "/v1/discount-codes", sw.a.Token, map[string]any{"code": "SWEEP-10", "percent_off": 1000})
 	var code struct{ ID string }
-	resp.decode(t, &code)
+	resp.Decode(t, &code)
 	if code.ID == "" {
-		t.Fatalf("discount code fixture: %s", resp.body)
+		t.Fatalf("discount code fixture: %s", resp.Body)
 	}
 
-	a := sw.a.seller
-	expired, _ := auth.NewTokens(h.cfg.Auth.SigningKey, -time.Minute).Issue(a.Seller.ID, a.Credentials.ClientID, 0, auth.SellerScopes)
+	a := sw.a.Seller
+	expired, _ := auth.NewTokens(h.Config.Auth.SigningKey, -time.Minute).Issue(a.Seller.ID, a.Credentials.ClientID, 0, auth.SellerScopes)
 	forged, _ := auth.NewTokens(strings.Repeat("f", 40), time.Hour).Issue(a.Seller.ID, a.Credentials.ClientID, 0, auth.SellerScopes)
 	otherAudience, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{
 		"iss": "tenure", "aud": "customer-api", "sub": a.Seller.ID.String(), "exp": time.Now().Add(time.Hour).Unix(), "scope": "client",
-	}).SignedString([]byte(h.cfg.Auth.SigningKey))
+	}).SignedString([]byte(h.Config.Auth.SigningKey))
 	sw.bad = map[string]string{"": "", "forged": "Bearer " + forged, "expired": "Bearer " + expired, "other-audience": "Bearer " + otherAudience}
 
 	return exampleIDs{
@@ -175,9 +177,9 @@ func (sw *sweep) send(t *testing.T, op sweepOp, c sweepCase) {
 	}
 	switch {
 	case c.as == "a":
-		req.Header.Set("Authorization", "Bearer "+sw.a.token)
+		req.Header.Set("Authorization", "Bearer "+sw.a.Token)
 	case c.as == "b":
-		req.Header.Set("Authorization", "Bearer "+sw.b.token)
+		req.Header.Set("Authorization", "Bearer "+sw.b.Token)
 	case strings.HasPrefix(c.as, "token:"):
 		if header := sw.bad[strings.TrimPrefix(c.as, "token:")]; header != "" {
 			req.Header.Set("Authorization", header)
@@ -204,7 +206,7 @@ func (sw *sweep) send(t *testing.T, op sweepOp, c sweepCase) {
 func (sw *sweep) checksum(t *testing.T) map[string]string {
 	t.Helper()
 	ctx := t.Context()
-	rows, err := sw.h.store.Pool.Query(ctx, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")
+	rows, err := sw.h.Store.Pool.Query(ctx, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +222,7 @@ func (sw *sweep) checksum(t *testing.T) map[string]string {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-	rows, err = sw.h.store.Pool.Query(ctx, strings.Join(parts, " UNION ALL "))
+	rows, err = sw.h.Store.Pool.Query(ctx, strings.Join(parts, " UNION ALL "))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +258,7 @@ func (sw *sweep) settledWorkflowCount(t *testing.T) int64 {
 	t.Helper()
 	last := int64(-1)
 	for range 50 {
-		resp, err := sw.h.temporal.CountWorkflow(t.Context(), &workflowservice.CountWorkflowExecutionsRequest{})
+		resp, err := sw.h.Temporal.CountWorkflow(t.Context(), &workflowservice.CountWorkflowExecutionsRequest{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/internal/testing/apitest"
+
 	"github.com/google/uuid"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
@@ -30,95 +32,59 @@ type endpointView struct {
 	Secret                  string     `json:"secret"`
 }
 
-type eventView struct {
-	ID         string          `json:"id"`
-	Type       string          `json:"type"`
-	ObjectID   string          `json:"object_id"`
-	Payload    json.RawMessage `json:"payload"`
-	Deliveries []struct {
-		EndpointID string `json:"endpoint_id"`
-		Status     string `json:"status"`
-		Run        int    `json:"run"`
-		Attempts   int    `json:"attempts"`
-	} `json:"deliveries"`
-	Attempts []struct {
-		EndpointID      string `json:"endpoint_id"`
-		Attempt         int    `json:"attempt"`
-		Outcome         string `json:"outcome"`
-		StatusCode      int    `json:"status_code"`
-		LatencyMs       *int   `json:"latency_ms"`
-		ErrorClass      string `json:"error_class"`
-		ResponseExcerpt string `json:"response_excerpt"`
-	} `json:"attempts"`
-}
-
-type eventPage struct {
-	Events     []eventView `json:"events"`
-	Pagination struct {
-		Page       int `json:"page"`
-		PageSize   int `json:"page_size"`
-		TotalCount int `json:"total_count"`
-		TotalPages int `json:"total_pages"`
-	} `json:"pagination"`
-}
-
-func compressSchedule(c *config.Config) {
-	c.Webhooks.RetrySchedule = []time.Duration{0, 100 * time.Millisecond, 200 * time.Millisecond}
-}
-
 func TestWebhookEndpointLifecycle(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 
-	resp := h.do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{
+	resp := h.Do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{
 		"url": "http://127.0.0.1:9/hooks", "events": []string{"offer.accepted", "order.created"}, "description": "ERP",
 	})
-	if resp.status != http.StatusCreated {
-		t.Fatalf("got %d %s", resp.status, resp.body)
+	if resp.Status != http.StatusCreated {
+		t.Fatalf("got %d %s", resp.Status, resp.Body)
 	}
 	var created endpointView
-	resp.decode(t, &created)
+	resp.Decode(t, &created)
 	if !strings.HasPrefix(created.Secret, "whsec_") || !created.Enabled || len(created.Events) != 2 || created.Description != "ERP" {
 		t.Errorf("created %+v", created)
 	}
-	row, _ := h.store.GetWebhookEndpointByID(t.Context(), uuid.MustParse(created.ID))
+	row, _ := h.Store.GetWebhookEndpointByID(t.Context(), uuid.MustParse(created.ID))
 	if strings.Contains(string(row.Secret), created.Secret) || strings.Contains(string(row.Secret), strings.TrimPrefix(created.Secret, "whsec_")) {
 		t.Error("the secret is stored in clear")
 	}
 
 	var got endpointView
-	h.do(t, http.MethodGet, "/v1/webhook-endpoints/"+created.ID, token, nil).decode(t, &got)
+	h.Do(t, http.MethodGet, "/v1/webhook-endpoints/"+created.ID, token, nil).Decode(t, &got)
 	if got.ID != created.ID || got.Secret != "" || got.URL != created.URL {
 		t.Errorf("get %+v", got)
 	}
 	var list struct{ Data []endpointView }
-	h.do(t, http.MethodGet, "/v1/webhook-endpoints", token, nil).decode(t, &list)
+	h.Do(t, http.MethodGet, "/v1/webhook-endpoints", token, nil).Decode(t, &list)
 	if len(list.Data) != 1 || list.Data[0].Secret != "" {
 		t.Errorf("list %+v", list)
 	}
 
-	resp = h.do(t, http.MethodPatch, "/v1/webhook-endpoints/"+created.ID, token, map[string]any{"events": []string{}, "enabled": false})
+	resp = h.Do(t, http.MethodPatch, "/v1/webhook-endpoints/"+created.ID, token, map[string]any{"events": []string{}, "enabled": false})
 	var patched endpointView
-	resp.decode(t, &patched)
-	if resp.status != http.StatusOK || len(patched.Events) != 0 || patched.Enabled || patched.DisabledReason == "" || patched.URL != created.URL {
-		t.Errorf("patch: %d %+v", resp.status, patched)
+	resp.Decode(t, &patched)
+	if resp.Status != http.StatusOK || len(patched.Events) != 0 || patched.Enabled || patched.DisabledReason == "" || patched.URL != created.URL {
+		t.Errorf("patch: %d %+v", resp.Status, patched)
 	}
 	var reenabled endpointView
-	h.do(t, http.MethodPatch, "/v1/webhook-endpoints/"+created.ID, token, map[string]any{"enabled": true}).decode(t, &reenabled)
+	h.Do(t, http.MethodPatch, "/v1/webhook-endpoints/"+created.ID, token, map[string]any{"enabled": true}).Decode(t, &reenabled)
 	if !reenabled.Enabled || reenabled.DisabledReason != "" {
 		t.Errorf("re-enabled %+v", reenabled)
 	}
 
 	var rotated endpointView
-	resp = h.do(t, http.MethodPost, "/v1/webhook-endpoints/"+created.ID+"/rotate-secret", token, nil)
-	resp.decode(t, &rotated)
-	if resp.status != http.StatusOK || rotated.Secret == created.Secret || !strings.HasPrefix(rotated.Secret, "whsec_") ||
+	resp = h.Do(t, http.MethodPost, "/v1/webhook-endpoints/"+created.ID+"/rotate-secret", token, nil)
+	resp.Decode(t, &rotated)
+	if resp.Status != http.StatusOK || rotated.Secret == created.Secret || !strings.HasPrefix(rotated.Secret, "whsec_") ||
 		rotated.PreviousSecretExpiresAt == nil || time.Until(*rotated.PreviousSecretExpiresAt) < 23*time.Hour {
-		t.Errorf("rotate: %d %+v", resp.status, rotated)
+		t.Errorf("rotate: %d %+v", resp.Status, rotated)
 	}
 
-	other := h.token(t, h.seller(t), "client")
+	other := h.Token(t, h.Seller(t), "client")
 	for _, op := range []struct{ method, path string }{
 		{http.MethodGet, ""}, {http.MethodPatch, ""}, {http.MethodDelete, ""}, {http.MethodPost, "/rotate-secret"}, {http.MethodPost, "/test"},
 	} {
@@ -126,47 +92,47 @@ func TestWebhookEndpointLifecycle(t *testing.T) {
 		if op.method == http.MethodPatch {
 			body = map[string]any{"description": "mine now"}
 		}
-		if resp := h.do(t, op.method, "/v1/webhook-endpoints/"+created.ID+op.path, other, body); resp.status != http.StatusNotFound {
-			t.Errorf("another seller's %s %s: %d %s", op.method, op.path, resp.status, resp.body)
+		if resp := h.Do(t, op.method, "/v1/webhook-endpoints/"+created.ID+op.path, other, body); resp.Status != http.StatusNotFound {
+			t.Errorf("another seller's %s %s: %d %s", op.method, op.path, resp.Status, resp.Body)
 		}
 	}
 
-	if resp := h.do(t, http.MethodDelete, "/v1/webhook-endpoints/"+created.ID, token, nil); resp.status != http.StatusNoContent {
-		t.Fatalf("delete: %d %s", resp.status, resp.body)
+	if resp := h.Do(t, http.MethodDelete, "/v1/webhook-endpoints/"+created.ID, token, nil); resp.Status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", resp.Status, resp.Body)
 	}
-	if resp := h.do(t, http.MethodGet, "/v1/webhook-endpoints/"+created.ID, token, nil); resp.status != http.StatusNotFound {
-		t.Errorf("a deleted endpoint answers %d", resp.status)
+	if resp := h.Do(t, http.MethodGet, "/v1/webhook-endpoints/"+created.ID, token, nil); resp.Status != http.StatusNotFound {
+		t.Errorf("a deleted endpoint answers %d", resp.Status)
 	}
-	if row, _ := h.store.GetWebhookEndpointByID(t.Context(), uuid.MustParse(created.ID)); len(row.Secret) != 0 || row.PreviousSecret != nil {
+	if row, _ := h.Store.GetWebhookEndpointByID(t.Context(), uuid.MustParse(created.ID)); len(row.Secret) != 0 || row.PreviousSecret != nil {
 		t.Error("a deleted endpoint keeps its secrets")
 	}
 }
 
 func TestWebhookScopes(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	readOnly := h.token(t, s, "seller-webhook:read")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	readOnly := h.Token(t, s, "seller-webhook:read")
 	body := map[string]any{"url": "https://shop.example/hooks"}
-	if resp := h.do(t, http.MethodPost, "/v1/webhook-endpoints", readOnly, body); resp.status != http.StatusForbidden ||
-		!strings.Contains(string(resp.body), "seller-webhook:edit") {
-		t.Errorf("create with a read-only token: %d %s", resp.status, resp.body)
+	if resp := h.Do(t, http.MethodPost, "/v1/webhook-endpoints", readOnly, body); resp.Status != http.StatusForbidden ||
+		!strings.Contains(string(resp.Body), "seller-webhook:edit") {
+		t.Errorf("create with a read-only token: %d %s", resp.Status, resp.Body)
 	}
 	for _, path := range []string{"/v1/webhook-endpoints", "/v1/events"} {
-		if resp := h.do(t, http.MethodGet, path, readOnly, nil); resp.status != http.StatusOK {
-			t.Errorf("%s with seller-webhook:read: %d %s", path, resp.status, resp.body)
+		if resp := h.Do(t, http.MethodGet, path, readOnly, nil); resp.Status != http.StatusOK {
+			t.Errorf("%s with seller-webhook:read: %d %s", path, resp.Status, resp.Body)
 		}
-		if resp := h.do(t, http.MethodGet, path, h.token(t, s, "seller-offer:read"), nil); resp.status != http.StatusForbidden {
-			t.Errorf("%s without seller-webhook:read: %d", path, resp.status)
+		if resp := h.Do(t, http.MethodGet, path, h.Token(t, s, "seller-offer:read"), nil); resp.Status != http.StatusForbidden {
+			t.Errorf("%s without seller-webhook:read: %d", path, resp.Status)
 		}
 	}
 }
 
 func TestWebhookEndpointBadInput(t *testing.T) {
-	sandbox := newHarness(t)
-	production := newHarness(t, func(c *config.Config) { c.Environment = config.Production })
+	sandbox := apitest.New(t)
+	production := apitest.New(t, func(c *config.Config) { c.Environment = config.Production })
 	cases := []struct {
 		name   string
-		h      *harness
+		h      *apitest.Harness
 		body   any
 		status int
 		want   string
@@ -194,77 +160,77 @@ func TestWebhookEndpointBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := tc.h.seller(t)
-			resp := tc.h.do(t, http.MethodPost, "/v1/webhook-endpoints", tc.h.token(t, s, "client"), tc.body)
-			if resp.status != tc.status {
-				t.Fatalf("got %d %s", resp.status, resp.body)
+			s := tc.h.Seller(t)
+			resp := tc.h.Do(t, http.MethodPost, "/v1/webhook-endpoints", tc.h.Token(t, s, "client"), tc.body)
+			if resp.Status != tc.status {
+				t.Fatalf("got %d %s", resp.Status, resp.Body)
 			}
-			if e := resp.apiError(t); !strings.Contains(e["message"].(string), tc.want) {
+			if e := resp.APIError(t); !strings.Contains(e["message"].(string), tc.want) {
 				t.Errorf("the message does not name %q: %v", tc.want, e["message"])
 			}
-			if rows, _ := tc.h.store.ListWebhookEndpoints(t.Context(), s.Seller.ID); len(rows) != 0 {
+			if rows, _ := tc.h.Store.ListWebhookEndpoints(t.Context(), s.Seller.ID); len(rows) != 0 {
 				t.Errorf("bad input stored %d endpoints", len(rows))
 			}
 		})
 	}
 
 	// A bad update changes nothing either.
-	s := production.seller(t)
-	token := production.token(t, s, "client")
-	created := production.do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": "https://93.184.215.14/hooks"})
-	if created.status != http.StatusCreated {
-		t.Fatalf("a public address in production: %d %s", created.status, created.body)
+	s := production.Seller(t)
+	token := production.Token(t, s, "client")
+	created := production.Do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": "https://93.184.215.14/hooks"})
+	if created.Status != http.StatusCreated {
+		t.Fatalf("a public address in production: %d %s", created.Status, created.Body)
 	}
 	var ep endpointView
-	created.decode(t, &ep)
+	created.Decode(t, &ep)
 	for body, status := range map[string]int{
 		`{"url": "https://192.168.1.1/x", "description": "changed"}`:  422,
 		`{"url": "http://93.184.215.14/x", "description": "changed"}`: 400,
 		`{"events": ["order.shipped"], "description": "changed"}`:     400,
 		`{"description": 5}`: 400,
 	} {
-		if resp := production.do(t, http.MethodPatch, "/v1/webhook-endpoints/"+ep.ID, token, body); resp.status != status {
-			t.Errorf("%s: %d %s", body, resp.status, resp.body)
+		if resp := production.Do(t, http.MethodPatch, "/v1/webhook-endpoints/"+ep.ID, token, body); resp.Status != status {
+			t.Errorf("%s: %d %s", body, resp.Status, resp.Body)
 		}
 	}
-	row, _ := production.store.GetWebhookEndpointByID(t.Context(), uuid.MustParse(ep.ID))
+	row, _ := production.Store.GetWebhookEndpointByID(t.Context(), uuid.MustParse(ep.ID))
 	if row.Url != "https://93.184.215.14/hooks" || row.Description != "" || len(row.Events) != 0 {
 		t.Errorf("a refused update changed the endpoint: %+v", row)
 	}
 }
 
 func TestEndpointLimit(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	for i := range webhook.MaxEndpoints {
-		if resp := h.do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": fmt.Sprintf("https://shop.example/%d", i)}); resp.status != http.StatusCreated {
-			t.Fatalf("endpoint %d: %d %s", i, resp.status, resp.body)
+		if resp := h.Do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": fmt.Sprintf("https://shop.example/%d", i)}); resp.Status != http.StatusCreated {
+			t.Fatalf("endpoint %d: %d %s", i, resp.Status, resp.Body)
 		}
 	}
-	resp := h.do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": "https://shop.example/one-more"})
-	if resp.status != http.StatusUnprocessableEntity || !strings.Contains(resp.apiError(t)["message"].(string), "at most 20") {
-		t.Errorf("got %d %s", resp.status, resp.body)
+	resp := h.Do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": "https://shop.example/one-more"})
+	if resp.Status != http.StatusUnprocessableEntity || !strings.Contains(resp.APIError(t)["message"].(string), "at most 20") {
+		t.Errorf("got %d %s", resp.Status, resp.Body)
 	}
 }
 
 // The test operation sends a signed ping through the real worker; the
 // event log then shows the attempt.
 func TestPingAndTheEventLog(t *testing.T) {
-	h := newHarness(t, compressSchedule)
-	testenv.Worker(t, h.cfg, h.store, h.temporal)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t, apitest.CompressSchedule)
+	testenv.Worker(t, h.Config, h.Store, h.Temporal)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	rcv := testenv.NewReceiver(t, testenv.Always(http.StatusAccepted))
 	var ep endpointView
-	h.do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": rcv.URL}).decode(t, &ep)
+	h.Do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": rcv.URL}).Decode(t, &ep)
 
-	resp := h.do(t, http.MethodPost, "/v1/webhook-endpoints/"+ep.ID+"/test", token, nil)
-	if resp.status != http.StatusAccepted {
-		t.Fatalf("test: %d %s", resp.status, resp.body)
+	resp := h.Do(t, http.MethodPost, "/v1/webhook-endpoints/"+ep.ID+"/test", token, nil)
+	if resp.Status != http.StatusAccepted {
+		t.Fatalf("test: %d %s", resp.Status, resp.Body)
 	}
-	var ping eventView
-	resp.decode(t, &ping)
+	var ping apitest.EventView
+	resp.Decode(t, &ping)
 	if ping.Type != "ping" || ping.ObjectID != ep.ID {
 		t.Errorf("ping %+v", ping)
 	}
@@ -275,10 +241,10 @@ func TestPingAndTheEventLog(t *testing.T) {
 		t.Errorf("the ping (%s) does not verify: %v", got.ID, err)
 	}
 
-	var detail eventView
+	var detail apitest.EventView
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		h.do(t, http.MethodGet, "/v1/events/"+ping.ID, token, nil).decode(t, &detail)
+		h.Do(t, http.MethodGet, "/v1/events/"+ping.ID, token, nil).Decode(t, &detail)
 		if len(detail.Deliveries) == 1 && detail.Deliveries[0].Status == "delivered" || time.Now().After(deadline) {
 			break
 		}
@@ -291,19 +257,19 @@ func TestPingAndTheEventLog(t *testing.T) {
 	if string(detail.Payload) != string(got.Body) {
 		t.Errorf("the payload shown differs from the body sent:\n%s\n%s", detail.Payload, got.Body)
 	}
-	if resp := h.do(t, http.MethodGet, "/v1/events/"+ping.ID, h.token(t, h.seller(t), "client"), nil); resp.status != http.StatusNotFound {
-		t.Errorf("another seller reads the event: %d", resp.status)
+	if resp := h.Do(t, http.MethodGet, "/v1/events/"+ping.ID, h.Token(t, h.Seller(t), "client"), nil); resp.Status != http.StatusNotFound {
+		t.Errorf("another seller reads the event: %d", resp.Status)
 	}
 }
 
 // recordEvents writes n events of a type for a seller, as issue 5's
 // activities will, and dispatches them.
-func recordEvents(t *testing.T, h *harness, seller uuid.UUID, typ string, object uuid.UUID, n int) []uuid.UUID {
+func recordEvents(t *testing.T, h *apitest.Harness, seller uuid.UUID, typ string, object uuid.UUID, n int) []uuid.UUID {
 	t.Helper()
-	dispatcher := delivery.NewDispatcher(h.store, h.temporal, h.cfg.Webhooks)
+	dispatcher := delivery.NewDispatcher(h.Store, h.Temporal, h.Config.Webhooks)
 	var ids []uuid.UUID
 	for range n {
-		err := h.store.InTx(t.Context(), func(q *dbgen.Queries) error {
+		err := h.Store.InTx(t.Context(), func(q *dbgen.Queries) error {
 			id, err := webhook.Record(t.Context(), q, webhook.NewEvent{SellerID: seller, Type: typ, ObjectID: object,
 				Payload: json.RawMessage(fmt.Sprintf(`{"id":"%s","status":"accepted"}`, object))})
 			ids = append(ids, id)
@@ -320,27 +286,27 @@ func recordEvents(t *testing.T, h *harness, seller uuid.UUID, typ string, object
 }
 
 func TestEventListFiltersAndRedelivery(t *testing.T) {
-	h := newHarness(t, compressSchedule)
-	testenv.Worker(t, h.cfg, h.store, h.temporal)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t, apitest.CompressSchedule)
+	testenv.Worker(t, h.Config, h.Store, h.Temporal)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	ok := testenv.NewReceiver(t, testenv.Always(http.StatusOK))
 	failing := testenv.NewReceiver(t, testenv.Always(http.StatusInternalServerError))
 	var okEP, failingEP endpointView
-	h.do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": ok.URL}).decode(t, &okEP)
-	h.do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": failing.URL, "events": []string{"order.canceled"}}).decode(t, &failingEP)
+	h.Do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": ok.URL}).Decode(t, &okEP)
+	h.Do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": failing.URL, "events": []string{"order.canceled"}}).Decode(t, &failingEP)
 
 	offer, order := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
 	before := time.Now().UTC()
 	accepted := recordEvents(t, h, s.Seller.ID, webhook.OfferAccepted, offer, 3)
 	canceled := recordEvents(t, h, s.Seller.ID, webhook.OrderCanceled, order, 1)
-	recordEvents(t, h, h.seller(t).Seller.ID, webhook.OfferAccepted, offer, 1) // another seller's
+	recordEvents(t, h, h.Seller(t).Seller.ID, webhook.OfferAccepted, offer, 1) // another seller's
 
 	// Wait until every delivery has ended.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var pending int
-		_ = h.store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'").Scan(&pending)
+		_ = h.Store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'").Scan(&pending)
 		if pending == 0 {
 			break
 		}
@@ -350,14 +316,14 @@ func TestEventListFiltersAndRedelivery(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 
-	list := func(query string) eventPage {
+	list := func(query string) apitest.EventPage {
 		t.Helper()
-		var page eventPage
-		resp := h.do(t, http.MethodGet, "/v1/events"+query, token, nil)
-		if resp.status != http.StatusOK {
-			t.Fatalf("%s: %d %s", query, resp.status, resp.body)
+		var page apitest.EventPage
+		resp := h.Do(t, http.MethodGet, "/v1/events"+query, token, nil)
+		if resp.Status != http.StatusOK {
+			t.Fatalf("%s: %d %s", query, resp.Status, resp.Body)
 		}
-		resp.decode(t, &page)
+		resp.Decode(t, &page)
 		return page
 	}
 	all := list("")
@@ -389,50 +355,50 @@ func TestEventListFiltersAndRedelivery(t *testing.T) {
 		"?type=order.shipped": "type", "?object_id=abc": "object_id", "?delivery_success=maybe": "delivery_success",
 		"?created_at_gt=yesterday": "created_at_gt", "?page=-1": "page", "?limit=0": "limit",
 	} {
-		resp := h.do(t, http.MethodGet, "/v1/events"+query, token, nil)
-		if resp.status != http.StatusBadRequest || !strings.Contains(resp.apiError(t)["message"].(string), want) {
-			t.Errorf("%s: %d %s", query, resp.status, resp.body)
+		resp := h.Do(t, http.MethodGet, "/v1/events"+query, token, nil)
+		if resp.Status != http.StatusBadRequest || !strings.Contains(resp.APIError(t)["message"].(string), want) {
+			t.Errorf("%s: %d %s", query, resp.Status, resp.Body)
 		}
 	}
 
 	// The failed delivery is redelivered to the (now healthy) endpoint.
 	failing.Close()
 	healed := testenv.NewReceiverAt(t, strings.TrimSuffix(strings.TrimPrefix(failing.URL, "http://"), "/webhooks"), testenv.Always(http.StatusOK))
-	resp := h.do(t, http.MethodPost, "/v1/events/"+canceled[0].String()+"/redeliver", token, nil)
-	if resp.status != http.StatusAccepted {
-		t.Fatalf("redeliver: %d %s", resp.status, resp.body)
+	resp := h.Do(t, http.MethodPost, "/v1/events/"+canceled[0].String()+"/redeliver", token, nil)
+	if resp.Status != http.StatusAccepted {
+		t.Fatalf("redeliver: %d %s", resp.Status, resp.Body)
 	}
-	if again := h.do(t, http.MethodPost, "/v1/events/"+canceled[0].String()+"/redeliver", token, nil); again.status == http.StatusConflict {
-		if e := again.apiError(t); e["name"] != "conflict" {
+	if again := h.Do(t, http.MethodPost, "/v1/events/"+canceled[0].String()+"/redeliver", token, nil); again.Status == http.StatusConflict {
+		if e := again.APIError(t); e["name"] != "conflict" {
 			t.Errorf("409 body %v", e)
 		}
-	} else if again.status != http.StatusAccepted {
-		t.Errorf("a second redelivery: %d %s", again.status, again.body)
+	} else if again.Status != http.StatusAccepted {
+		t.Errorf("a second redelivery: %d %s", again.Status, again.Body)
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("event after redelivery: %s", h.do(t, http.MethodGet, "/v1/events/"+canceled[0].String(), token, nil).body)
+			t.Logf("event after redelivery: %s", h.Do(t, http.MethodGet, "/v1/events/"+canceled[0].String(), token, nil).Body)
 		}
 	})
 	if got := healed.WaitDelivered(t, 1, 30*time.Second); got[canceled[0].String()] == 0 {
 		t.Errorf("the redelivery carries another id: %v", got)
 	}
-	if resp := h.do(t, http.MethodPost, "/v1/events/"+uuid.NewString()+"/redeliver", token, nil); resp.status != http.StatusNotFound {
-		t.Errorf("unknown event: %d", resp.status)
+	if resp := h.Do(t, http.MethodPost, "/v1/events/"+uuid.NewString()+"/redeliver", token, nil); resp.Status != http.StatusNotFound {
+		t.Errorf("unknown event: %d", resp.Status)
 	}
 }
 
 // A redelivery while a delivery of the event is pending answers 409.
 func TestRedeliveryConflict(t *testing.T) {
-	h := newHarness(t, func(c *config.Config) { c.Webhooks.RetrySchedule = []time.Duration{0, time.Minute} })
-	testenv.Worker(t, h.cfg, h.store, h.temporal)
-	s := h.seller(t)
-	token := h.token(t, s, "client")
+	h := apitest.New(t, func(c *config.Config) { c.Webhooks.RetrySchedule = []time.Duration{0, time.Minute} })
+	testenv.Worker(t, h.Config, h.Store, h.Temporal)
+	s := h.Seller(t)
+	token := h.Token(t, s, "client")
 	failing := testenv.NewReceiver(t, testenv.Always(http.StatusInternalServerError))
-	h.do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": failing.URL})
+	h.Do(t, http.MethodPost, "/v1/webhook-endpoints", token, map[string]any{"url": failing.URL})
 	id := recordEvents(t, h, s.Seller.ID, webhook.OrderCreated, uuid.New(), 1)[0]
-	resp := h.do(t, http.MethodPost, "/v1/events/"+id.String()+"/redeliver", token, nil)
-	if resp.status != http.StatusConflict || resp.apiError(t)["name"] != "conflict" {
-		t.Errorf("got %d %s", resp.status, resp.body)
+	resp := h.Do(t, http.MethodPost, "/v1/events/"+id.String()+"/redeliver", token, nil)
+	if resp.Status != http.StatusConflict || resp.APIError(t)["name"] != "conflict" {
+		t.Errorf("got %d %s", resp.Status, resp.Body)
 	}
 }
