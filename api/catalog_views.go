@@ -1,7 +1,7 @@
 package api
 
 import (
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/foundation/optional"

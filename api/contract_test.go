@@ -13,7 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/auth"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/services"

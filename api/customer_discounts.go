@@ -3,7 +3,7 @@ package api
 import (
 	"context"
 
-	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/services"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/domain/discounts"
 	"github.com/tenurehq/tenure/domain/endcustomer"
 	"github.com/tenurehq/tenure/services"

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/idv"
 	"github.com/tenurehq/tenure/foundation/links"

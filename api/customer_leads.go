@@ -7,7 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"

@@ -3,7 +3,7 @@ package api
 import (
 	"strings"
 
-	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/pricing"

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/terms"
 	"github.com/tenurehq/tenure/foundation/optional"

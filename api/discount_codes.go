@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/discounts"
 	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/services"

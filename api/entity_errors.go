@@ -3,7 +3,7 @@ package api
 import (
 	"errors"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/services"
 )

@@ -12,7 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api/customerapi"
+	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/domain/idv"
 )
 

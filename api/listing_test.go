@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 )
 
 // Both paginated lists' generated parameters read as the same list

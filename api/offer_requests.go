@@ -2,7 +2,7 @@ package api
 
 import (
 	"github.com/tenurehq/tenure/api/apiview"
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/foundation/optional"

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tenurehq/tenure/api/apiview"
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/foundation/optional"

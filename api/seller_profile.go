@@ -3,7 +3,7 @@ package api
 import (
 	"context"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/sellers"
 	"github.com/tenurehq/tenure/domain/terms"

@@ -15,7 +15,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/recover"
 
 	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/foundation/links"

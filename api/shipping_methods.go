@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/sellers"
 	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/services"

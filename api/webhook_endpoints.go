@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/foundation/recordid"

@@ -4,7 +4,7 @@
 package apiview
 
 import (
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/pricing"
 )
