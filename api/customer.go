@@ -109,7 +109,7 @@ func mountCustomerAPI(app *fiber.App, d Deps, svc *services.Services, bearer cus
 	}
 	router := newGuardedRouter(app.Group(base, markCustomerRequest), ops)
 	customerapi.RegisterHandlers(idempotentRouter{guardedRouter: router, requests: keys}, customerapi.NewStrictHandler(impl,
-		[]customerapi.StrictMiddlewareFunc{rememberClient(limits.proxies)}))
+		[]customerapi.StrictMiddlewareFunc{rememberClient(limits.proxies), customerRefusals}))
 	if len(router.unguarded) > 0 {
 		return fmt.Errorf("customer routes without a contract operation: %v", router.unguarded)
 	}

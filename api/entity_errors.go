@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"net/http"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/refusal"
@@ -10,16 +11,15 @@ import (
 
 // entityError answers what the offer and order services refuse, the one
 // path of both: input beyond Tenure's limits is 400; a refusal is 422, an
-// offer payload's with the contract's OfferError (which the error handler
-// writes), any other with the error object; a workflow that did not answer
-// in time is 503. Anything else is left to the error handler, which logs it
+// offer payload's with the contract's OfferError, any other with the error
+// object; a workflow that did not answer in time is 503. Anything else is left to the error handler, which logs it
 // with the request id and answers an opaque fault.
 func entityError(what string, err error) error {
 	var refused *refusal.Error
 	switch {
 	case errors.As(err, &refused):
 		if refused.Kind.OfferPayload() {
-			return refused
+			return &Error{Status: http.StatusUnprocessableEntity, Name: string(refused.Kind), Message: refused.Message, Body: offerErrorBody(refused)}
 		}
 		return Unprocessable("%s", refused.Message)
 	case errors.Is(err, services.ErrUnavailable):
@@ -41,5 +41,9 @@ func badInput(err error) error {
 
 // offerErrorBody is the contract's OfferError of an offer payload refused.
 func offerErrorBody(r *refusal.Error) sellerapi.OfferError {
-	return sellerapi.OfferError{Name: string(r.Kind), Message: r.Message, References: new(referencesView(r.References))}
+	refs := make([]sellerapi.SellerProductReference, len(r.References))
+	for i, ref := range r.References {
+		refs[i] = sellerapi.SellerProductReference{Source: ref.Source, Reference: ref.Reference}
+	}
+	return sellerapi.OfferError{Name: string(r.Kind), Message: r.Message, References: &refs}
 }
