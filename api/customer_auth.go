@@ -3,10 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"log/slog"
-
-	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/offers"
@@ -14,75 +10,6 @@ import (
 	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
 )
-
-type offerClaimsKey struct{}
-
-func withOfferClaims(ctx context.Context, c auth.OfferClaims) context.Context {
-	return context.WithValue(ctx, offerClaimsKey{}, c)
-}
-
-func offerClaimsFrom(ctx context.Context) (auth.OfferClaims, bool) {
-	c, ok := ctx.Value(offerClaimsKey{}).(auth.OfferClaims)
-	return c, ok
-}
-
-// customerBearer checks offer-scoped customer tokens: their signature and
-// lifetime, and how far their offer reaches now (identity.Revocations, the
-// mechanism that revokes seller tokens).
-type customerBearer struct {
-	tokens      *auth.OfferTokens
-	revocations *auth.Revocations
-	logger      *slog.Logger
-}
-
-// authenticate admits a customer token whose offer is open and puts its
-// claims in the request context: 401 when the token is not valid or its
-// offer is over (revoked), 403 OfferNotOpen while the offer is under
-// review. Where credentials are optional, a request without an
-// Authorization header passes unauthenticated.
-func (b customerBearer) authenticate(optional bool) func(*fiber.Ctx) error {
-	return func(c *fiber.Ctx) error {
-		if optional && c.Get(fiber.HeaderAuthorization) == "" {
-			return nil
-		}
-		token, err := bearerToken(c)
-		if err != nil {
-			return err
-		}
-		claims, err := b.tokens.Verify(token)
-		if err != nil {
-			return refusedToken(c, b.logger, err)
-		}
-		reach, err := b.revocations.CheckOffer(c.UserContext(), claims)
-		switch {
-		case errors.Is(err, auth.ErrRevoked):
-			return refusedToken(c, b.logger, err)
-		case err != nil:
-			return err
-		}
-		if err := beyondReach(claims.OfferID, reach); err != nil {
-			return err
-		}
-		c.SetUserContext(withOfferClaims(c.UserContext(), claims))
-		return nil
-	}
-}
-
-// revokedCustomerToken is the 401 of a customer token whose offer is over.
-const revokedCustomerToken = "the access token was revoked: its offer is no longer open (accepted, declined, voided, expired or replaced by an edit); the offer's checkout link shows how it stands"
-
-// beyondReach refuses a customer token for an offer beyond its reach
-// (offers.Reach): 401 once the offer is over, 403 OfferNotOpen while it is
-// under review; nil while the offer is open.
-func beyondReach(offerID uuid.UUID, reach offers.Reach) error {
-	switch reach {
-	case offers.ReachRevoked:
-		return Unauthorized(revokedCustomerToken)
-	case offers.ReachStatus:
-		return OfferNotOpen("offer %s is under review: its customer's tokens no longer open it; its checkout link shows how it stands (getAnonymizedOffer)", offerID)
-	}
-	return nil
-}
 
 // tokenOffer is the offer a bearer request may act on: the one its token
 // was issued for. Any other offer id answers 404, like an unknown one.

@@ -18,13 +18,16 @@ import (
 // the client's address.
 type discountAttempts struct {
 	service *services.DiscountAttempts
+	// offerEvent renders the offer in the event that tells its seller
+	// the offer's attempts are refused.
+	offerEvent func(offers.Stored) (json.RawMessage, error)
 }
 
 // try runs use, which checks or applies a discount code on the offer, as
 // one attempt; over the budget use does not run, whatever the code, and
 // the answer is 429.
 func (d discountAttempts) try(ctx context.Context, o offers.Stored, use func() error) error {
-	err := d.service.Try(ctx, o, countedAddress(ctx), func() (json.RawMessage, error) { return EventViews{}.Offer(o) }, use)
+	err := d.service.Try(ctx, o, countedAddress(ctx), func() (json.RawMessage, error) { return d.offerEvent(o) }, use)
 	var over *discounts.TooManyAttempts
 	if errors.As(err, &over) {
 		return attemptsRefused(over)

@@ -3,10 +3,7 @@ package api
 import (
 	"context"
 	"errors"
-	"net/http"
 	"net/url"
-
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/config"
@@ -101,23 +98,6 @@ func (v customerIDV) ReceiveIdvResult(ctx context.Context, r customerapi.Receive
 	return customerapi.ReceiveIdvResult204Response{}, nil
 }
 
-// providerSignature authenticates a provider's callback by its
-// Tenure-Signature header over the raw body.
-func providerSignature(provider *idv.Provider) func(*fiber.Ctx) error {
-	return func(c *fiber.Ctx) error {
-		if provider == nil {
-			return newError(http.StatusUnauthorized, "Unauthorized", "this deployment has no identity verification provider")
-		}
-		switch err := provider.VerifyCallback(c.Body(), c.Get(idvSignatureHeader)); {
-		case errors.Is(err, idv.ErrStale):
-			return newError(http.StatusUnauthorized, "Unauthorized", "the %s header was signed more than %s away from now", idvSignatureHeader, idv.CallbackTolerance)
-		case err != nil:
-			return newError(http.StatusUnauthorized, "Unauthorized", "the %s header is missing or does not match the body", idvSignatureHeader)
-		}
-		return nil
-	}
-}
-
 // hostOf names a provider by its URL's host.
 func hostOf(rawURL string) string {
 	u, err := url.Parse(rawURL)
@@ -126,6 +106,3 @@ func hostOf(rawURL string) string {
 	}
 	return u.Host
 }
-
-// idvSignatureHeader carries a provider callback's signature.
-const idvSignatureHeader = "Tenure-Signature"

@@ -7,18 +7,16 @@
 package api
 
 import (
-	"fmt"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/recover"
 
-	"github.com/tenurehq/tenure/api/openapi"
+	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/auth"
-	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 	"github.com/tenurehq/tenure/services"
 )
@@ -34,39 +32,14 @@ type Deps struct {
 	Metrics *telemetry.Metrics
 }
 
-// sellerAPI implements the generated Seller API interface, one embedded
-// group per resource.
-type sellerAPI struct {
-	shippingMethods
-	productImports
-	catalogReads
-	rentalPricing
-	simulations
-	webhookEndpoints
-	events
-	offerHandlers
-	orderHandlers
-	csvImports
-	sellerProfiles
-	discountCodes
-}
-
-// New builds the HTTP application.
+// New builds the HTTP application: the routes in the order a request
+// meets them, each behind what the guard checks first.
 func New(d Deps) (*fiber.App, error) {
-	operations, err := loadContract(openapi.Seller)
-	if err != nil {
-		return nil, err
-	}
-	limits, err := newRateLimits(d.Config, time.Now)
-	if err != nil {
-		return nil, err
-	}
 	svc := d.Services
-	token, err := newTokenEndpoint(svc.Sellers, d.Tokens, d.Logger, limits)
+	g, err := newGuard(d.Config, svc, d.Tokens, d.Logger)
 	if err != nil {
 		return nil, err
 	}
-
 	app := fiber.New(fiber.Config{
 		AppName:               "tenure",
 		DisableStartupMessage: true,
@@ -83,12 +56,7 @@ func New(d Deps) (*fiber.App, error) {
 		WriteTimeout: 60 * time.Second,
 		IdleTimeout:  2 * time.Minute,
 	})
-	app.Use(requestIDMiddleware, observeRequests(d.Metrics), accessLog(d.Logger), recover.New(recover.Config{
-		EnableStackTrace: true,
-		StackTraceHandler: func(c *fiber.Ctx, e any) {
-			d.Logger.Error("panic while serving a request", "request_id", requestID(c), "panic", e)
-		},
-	}), limitHead)
+	app.Use(g.front(d.Metrics)...)
 
 	app.Get("/healthz", healthz)
 	app.Get("/readyz", readiness(svc.Readiness))
@@ -98,63 +66,40 @@ func New(d Deps) (*fiber.App, error) {
 		return nil, err
 	}
 	files := importFiles{imports: svc.CatalogImports}
-	// The routes callable without a token are limited per client address;
-	// health checks and the contract are not, so orchestrators always get in.
-	byAddress := limits.perAddress(refuseWithError)
 	// Registered before limitBody: an upload streams past the body limit.
-	app.Put(uploadPath, named("uploadCatalogImportFile"), byAddress, files.upload)
+	app.Put(uploadPath, named("uploadCatalogImportFile"), g.byAddress(), files.upload)
 	app.Use(limitBody(d.Config.HTTP.BodyLimit))
-	app.Get(errorsPath, named("downloadCatalogImportErrors"), byAddress, files.errorReport)
-	app.Post("/oauth2/token", named("issueToken"), limits.perAddress(token.overLimit), token.handle)
+	app.Get(errorsPath, named("downloadCatalogImportErrors"), g.byAddress(), files.errorReport)
+	g.mountToken(app)
+	g.keepWhileServing(app)
 
-	keys := svc.IdempotencyKeys
-	purgeKeysWhileServing(app, keys, d.Logger)
-
-	// Seller tokens and customer tokens are revoked by one mechanism: a
-	// cache of credentials' generations and offers' standings kept while
-	// PostgreSQL announces their changes.
-	revocations := svc.Revocations
-	listenForRevocations(app, revocations)
-	customerTokens := auth.NewOfferTokens(d.Config.Auth.SigningKey, d.Config.Auth.CustomerTokenTTL)
-	token.offers = &offerTokenExchange{offers: svc.CustomerOffers, signer: links.NewSigner(d.Config.Links.SigningKey), tokens: customerTokens}
-	// The Customer-Facing operations anyone may call are limited per client
-	// address, like the other routes callable without a token, and take
-	// small bodies only.
-	publicLimits := []fiber.Handler{byAddress, limitPublicBody}
-	engine := svc.Pricing
-	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
-	bearer := customerBearer{tokens: customerTokens, revocations: revocations, logger: d.Logger}
-	if err := mountCustomerAPI(app, d, svc, bearer, customerKeys, limits, publicLimits); err != nil {
+	provider := idvProvider(d.Config)
+	customerRoutes, base, err := g.customer(app, provider)
+	if err != nil {
+		return nil, err
+	}
+	if provider != nil && d.Config.IDV.Provider.URL == "" {
+		sim := idvSimulation{provider: *provider, callbackURL: d.Config.HTTP.PublicURL + base + "/idv/callback",
+			client: &http.Client{Timeout: 10 * time.Second}}
+		app.Get(simulationPath, sim.show)
+		app.Post(simulationPath, append(g.publicLimits(), sim.report)...)
+	}
+	customerapi.RegisterHandlers(customerRoutes, customerapi.NewStrictHandler(
+		newCustomerAPI(d.Config, svc, provider, EventViews{}.Offer), customerMiddlewares(g.proxies())))
+	if err := customerRoutes.check(); err != nil {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {
 		return nil, err
 	}
 
-	// Every /v1 request, routed or not, needs a valid token first.
-	app.Use("/v1", bearerAuth(d.Tokens, revocations, d.Logger), limits.perSeller)
-	impl := sellerAPI{
-		shippingMethods: shippingMethods{service: svc.ShippingMethods},
-		productImports:  productImports{catalog: svc.Catalog},
-		catalogReads:    catalogReads{catalog: svc.Catalog, engine: engine},
-		rentalPricing:   rentalPricing{catalog: svc.Catalog, engine: engine},
-		simulations: simulations{
-			environment: d.Config.Environment, offers: svc.Offers, orders: svc.Orders, simulations: svc.Simulations,
-		},
-		webhookEndpoints: webhookEndpoints{webhooks: svc.Webhooks},
-		events:           events{webhooks: svc.Webhooks},
-		offerHandlers:    offerHandlers{service: svc.Offers},
-		orderHandlers:    orderHandlers{service: svc.Orders},
-		csvImports:       csvImports{imports: svc.CatalogImports},
-		sellerProfiles:   sellerProfiles{sellers: svc.Sellers, cfg: d.Config},
-		discountCodes:    discountCodes{service: svc.DiscountCodes},
+	sellerRoutes, err := g.seller(app)
+	if err != nil {
+		return nil, err
 	}
-	router := newGuardedRouter(app, operations)
-	sellerapi.RegisterHandlers(idempotentRouter{guardedRouter: router, requests: &idempotentRequests{
-		ledger: keys, caller: sellerCaller, logger: d.Logger, holdBeforeRecord: d.Config.Idempotency.TestHoldBeforeRecord,
-	}}, sellerapi.NewStrictHandler(impl, nil))
-	if len(router.unguarded) > 0 {
-		return nil, fmt.Errorf("routes without a contract operation: %v", router.unguarded)
+	sellerapi.RegisterHandlers(sellerRoutes, sellerapi.NewStrictHandler(newSellerAPI(d.Config, svc), nil))
+	if err := sellerRoutes.check(); err != nil {
+		return nil, err
 	}
 	return app, nil
 }

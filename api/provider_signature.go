@@ -1,0 +1,30 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/tenurehq/tenure/domain/idv"
+)
+
+// providerSignature authenticates a provider's callback by its
+// Tenure-Signature header over the raw body.
+func providerSignature(provider *idv.Provider) func(*fiber.Ctx) error {
+	return func(c *fiber.Ctx) error {
+		if provider == nil {
+			return newError(http.StatusUnauthorized, "Unauthorized", "this deployment has no identity verification provider")
+		}
+		switch err := provider.VerifyCallback(c.Body(), c.Get(idvSignatureHeader)); {
+		case errors.Is(err, idv.ErrStale):
+			return newError(http.StatusUnauthorized, "Unauthorized", "the %s header was signed more than %s away from now", idvSignatureHeader, idv.CallbackTolerance)
+		case err != nil:
+			return newError(http.StatusUnauthorized, "Unauthorized", "the %s header is missing or does not match the body", idvSignatureHeader)
+		}
+		return nil
+	}
+}
+
+// idvSignatureHeader carries a provider callback's signature.
+const idvSignatureHeader = "Tenure-Signature"

@@ -1,0 +1,45 @@
+package api
+
+import (
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/services"
+)
+
+// sellerAPI implements the generated Seller API interface, one embedded
+// group per resource.
+type sellerAPI struct {
+	shippingMethods
+	productImports
+	catalogReads
+	rentalPricing
+	simulations
+	webhookEndpoints
+	events
+	offerHandlers
+	orderHandlers
+	csvImports
+	sellerProfiles
+	discountCodes
+}
+
+// newSellerAPI serves the Seller API's operations over the services.
+func newSellerAPI(cfg *config.Config, svc *services.Services) sellerapi.StrictServerInterface {
+	engine := svc.Pricing
+	return sellerAPI{
+		shippingMethods: shippingMethods{service: svc.ShippingMethods},
+		productImports:  productImports{catalog: svc.Catalog},
+		catalogReads:    catalogReads{catalog: svc.Catalog, engine: engine},
+		rentalPricing:   rentalPricing{catalog: svc.Catalog, engine: engine},
+		simulations: simulations{
+			environment: cfg.Environment, offers: svc.Offers, orders: svc.Orders, simulations: svc.Simulations,
+		},
+		webhookEndpoints: webhookEndpoints{webhooks: svc.Webhooks},
+		events:           events{webhooks: svc.Webhooks},
+		offerHandlers:    offerHandlers{service: svc.Offers},
+		orderHandlers:    orderHandlers{service: svc.Orders},
+		csvImports:       csvImports{imports: svc.CatalogImports},
+		sellerProfiles:   sellerProfiles{sellers: svc.Sellers, cfg: cfg},
+		discountCodes:    discountCodes{service: svc.DiscountCodes},
+	}
+}
