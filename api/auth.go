@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/golang-jwt/jwt/v5"
 
@@ -79,12 +81,12 @@ func listenForRevocations(app *fiber.App, revocations *auth.Revocations) {
 func bearerToken(c *fiber.Ctx) (string, error) {
 	header := c.Get(fiber.HeaderAuthorization)
 	if header == "" {
-		return "", Unauthorized("an Authorization: Bearer <access token> header is required")
+		return "", apierror.Unauthorized("an Authorization: Bearer <access token> header is required")
 	}
 	scheme, token, ok := strings.Cut(header, " ")
 	token = strings.TrimSpace(token)
 	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
-		return "", Unauthorized("the Authorization header must be of the form Bearer <access token>")
+		return "", apierror.Unauthorized("the Authorization header must be of the form Bearer <access token>")
 	}
 	return token, nil
 }
@@ -95,11 +97,11 @@ func refusedToken(c *fiber.Ctx, logger *slog.Logger, err error) error {
 	logger.DebugContext(c.UserContext(), "access token refused", "request_id", requestID(c), "error", err)
 	switch {
 	case errors.Is(err, jwt.ErrTokenExpired):
-		return Unauthorized("the access token has expired; request a new one at /oauth2/token")
+		return apierror.Unauthorized("the access token has expired; request a new one at /oauth2/token")
 	case errors.Is(err, auth.ErrOfferClosed):
-		return Unauthorized(revokedCustomerToken)
+		return apierror.Unauthorized(revokedCustomerToken)
 	case errors.Is(err, auth.ErrRevoked):
-		return Unauthorized("the access token was revoked: its client secret has been rotated; request a new one at /oauth2/token")
+		return apierror.Unauthorized("the access token was revoked: its client secret has been rotated; request a new one at /oauth2/token")
 	}
-	return Unauthorized("the access token is not valid")
+	return apierror.Unauthorized("the access token is not valid")
 }

@@ -3,6 +3,8 @@ package api
 import (
 	"io"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -29,7 +31,7 @@ func limitBody(limit int) fiber.Handler {
 		}
 		body, err := io.ReadAll(io.LimitReader(req.BodyStream(), int64(limit)+1))
 		if err != nil {
-			return refuseBody(c, BadRequest("the request body could not be read completely"))
+			return refuseBody(c, apierror.BadRequest("the request body could not be read completely"))
 		}
 		if len(body) > limit {
 			_, _ = io.CopyN(io.Discard, req.BodyStream(), drainLimit)

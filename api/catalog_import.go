@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/foundation/optional"
@@ -45,7 +47,7 @@ func (h productImports) GetProductImport(ctx context.Context, req sellerapi.GetP
 	}
 	result, err := h.catalog.GetImport(ctx, claims.SellerID, req.Id)
 	if errors.Is(err, catalog.ErrImportNotFound) {
-		return nil, NotFound("no product import with id %s", req.Id)
+		return nil, apierror.NotFound("no product import with id %s", req.Id)
 	}
 	if err != nil {
 		return nil, err

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/domain/refusal"
@@ -35,7 +37,7 @@ func (h csvImports) CreateCatalogImport(ctx context.Context, req sellerapi.Creat
 	}
 	created, err := h.imports.Create(ctx, claims.SellerID, filename)
 	if errors.Is(err, csvimport.ErrTooManyImports) {
-		return nil, TooManyRequests("%s: wait for one to finish or cancel one", err.Error())
+		return nil, apierror.TooManyRequests("%s: wait for one to finish or cancel one", err.Error())
 	}
 	if err != nil {
 		return nil, err
@@ -65,9 +67,9 @@ func (h csvImports) CancelCatalogImport(ctx context.Context, req sellerapi.Cance
 	case err == nil:
 		return sellerapi.CancelCatalogImport200Response{}, nil
 	case errors.As(err, &refused):
-		return nil, Unprocessable("%s", refused.Message)
+		return nil, apierror.Unprocessable("%s", refused.Message)
 	case errors.Is(err, services.ErrUnavailable):
-		return nil, Unavailable("the import did not confirm the cancellation in time; it may still be cancelled")
+		return nil, apierror.Unavailable("the import did not confirm the cancellation in time; it may still be cancelled")
 	}
 	return nil, err
 }
@@ -80,7 +82,7 @@ func (h csvImports) sellerJob(ctx context.Context, rawID string) (csvimport.Job,
 	}
 	job, err := h.imports.Get(ctx, sellerID, id)
 	if errors.Is(err, csvimport.ErrNotFound) {
-		return csvimport.Job{}, NotFound("CSV import %s not found", rawID)
+		return csvimport.Job{}, apierror.NotFound("CSV import %s not found", rawID)
 	}
 	return job, err
 }

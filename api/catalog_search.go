@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/catalog"
@@ -71,7 +73,7 @@ func (h catalogReads) page(ctx context.Context, q catalog.Query, limitParam, pag
 	limit := int64(defaultProductPageSize)
 	if limitParam != nil {
 		if *limitParam < 1 {
-			return sellerapi.ProductPage{}, BadRequest("query parameter limit must be at least 1, got %d", *limitParam)
+			return sellerapi.ProductPage{}, apierror.BadRequest("query parameter limit must be at least 1, got %d", *limitParam)
 		}
 		// The spec caps a page at 100 rather than refusing more.
 		limit = min(*limitParam, maxProductPageSize)
@@ -98,7 +100,7 @@ func (h catalogReads) search(ctx context.Context, q catalog.Query) ([]sellerapi.
 	found, err := h.catalog.Search(ctx, q)
 	var filterErr *catalog.FilterError
 	if errors.As(err, &filterErr) {
-		return nil, 0, BadRequest("%s", filterErr.Error())
+		return nil, 0, apierror.BadRequest("%s", filterErr.Error())
 	}
 	if err != nil {
 		return nil, 0, err

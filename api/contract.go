@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
@@ -221,7 +223,7 @@ func (o *operation) guard(c *fiber.Ctx) error {
 			return errors.New("operation with scopes reached without verified credentials")
 		}
 		if authenticated && !auth.HasAll(granted, o.scopes) {
-			return Forbidden(fmt.Sprintf("this operation needs the scope %s", strings.Join(o.scopes, " and ")))
+			return apierror.Forbidden(fmt.Sprintf("this operation needs the scope %s", strings.Join(o.scopes, " and ")))
 		}
 	}
 	params, err := o.pathParams(c)
@@ -236,7 +238,7 @@ func (o *operation) guard(c *fiber.Ctx) error {
 	}
 	req, err := http.NewRequestWithContext(c.UserContext(), c.Method(), c.OriginalURL(), nil)
 	if err != nil {
-		return BadRequest("the request URL cannot be parsed")
+		return apierror.BadRequest("the request URL cannot be parsed")
 	}
 	c.Request().Header.VisitAll(func(k, v []byte) { req.Header.Add(string(k), string(v)) })
 	err = openapi3filter.ValidateRequest(c.UserContext(), &openapi3filter.RequestValidationInput{
@@ -246,7 +248,7 @@ func (o *operation) guard(c *fiber.Ctx) error {
 		Options:    validationOptions,
 	})
 	if err != nil {
-		return BadRequest("%s", describeRequestError(err))
+		return apierror.BadRequest("%s", describeRequestError(err))
 	}
 	if err := o.checkBody(c); err != nil {
 		return err
@@ -262,13 +264,13 @@ func (o *operation) pathParams(c *fiber.Ctx) (map[string]string, error) {
 		where := "path parameter " + name
 		value, err := url.PathUnescape(raw)
 		if err != nil {
-			return nil, BadRequest("%s is not correctly percent-encoded", where)
+			return nil, apierror.BadRequest("%s is not correctly percent-encoded", where)
 		}
 		if err := checkParamValue(where, o.paramSchema(openapi3.ParameterInPath, name), value); err != nil {
 			return nil, err
 		}
 		if (name == "id" || strings.HasSuffix(name, "_id")) && !pathID.MatchString(value) {
-			return nil, BadRequest("%s must be 1 to 128 letters, digits or hyphens", where)
+			return nil, apierror.BadRequest("%s must be 1 to 128 letters, digits or hyphens", where)
 		}
 		params[name] = value
 	}
@@ -283,7 +285,7 @@ func (o *operation) pathParams(c *fiber.Ctx) (map[string]string, error) {
 func (o *operation) checkQuery(c *fiber.Ctx) error {
 	query, err := url.ParseQuery(string(c.Request().URI().QueryString()))
 	if err != nil {
-		return BadRequest("the query string must be name=value pairs separated by & with %%XX escapes")
+		return apierror.BadRequest("the query string must be name=value pairs separated by & with %%XX escapes")
 	}
 	for _, p := range o.route.Operation.Parameters {
 		param := p.Value
@@ -296,11 +298,11 @@ func (o *operation) checkQuery(c *fiber.Ctx) error {
 		}
 		where := "query parameter " + param.Name
 		if len(values) > 1 {
-			return BadRequest("%s must be given once", where)
+			return apierror.BadRequest("%s must be given once", where)
 		}
 		schema := o.paramSchema(openapi3.ParameterInQuery, param.Name)
 		if values[0] == "" && schema != nil && !schema.Type.Is(openapi3.TypeString) {
-			return BadRequest("%s must not be empty", where)
+			return apierror.BadRequest("%s must not be empty", where)
 		}
 		if err := checkParamValue(where, schema, values[0]); err != nil {
 			return err
@@ -320,7 +322,7 @@ func (o *operation) checkHeaders(c *fiber.Ctx) error {
 		}
 	})
 	if bad != nil {
-		return BadRequest("header %q must not contain control characters", bad)
+		return apierror.BadRequest("header %q must not contain control characters", bad)
 	}
 	for _, p := range o.route.Operation.Parameters {
 		param := p.Value
@@ -357,13 +359,13 @@ func (o *operation) checkBody(c *fiber.Ctx) error {
 	raw := c.Body()
 	if len(raw) == 0 {
 		if rb.Value.Required {
-			return BadRequest("request body is required")
+			return apierror.BadRequest("request body is required")
 		}
 		return nil
 	}
 	media := rb.Value.Content.Get(string(c.Request().Header.ContentType()))
 	if media == nil || media.Schema == nil {
-		return BadRequest("the request body must be sent with Content-Type: application/json")
+		return apierror.BadRequest("the request body must be sent with Content-Type: application/json")
 	}
 	value, err := decodeBody(raw)
 	if err != nil {
@@ -374,7 +376,7 @@ func (o *operation) checkBody(c *fiber.Ctx) error {
 		return err
 	}
 	if err := schema.VisitJSON(value, openapi3.VisitAsRequest()); err != nil {
-		return BadRequest("%s", describeBodyError(err))
+		return apierror.BadRequest("%s", describeBodyError(err))
 	}
 	c.Locals(validatedBodyKey, value)
 	return nil

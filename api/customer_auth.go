@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/foundation/links"
@@ -16,10 +18,10 @@ import (
 func tokenOffer(ctx context.Context, rawID string) (auth.OfferClaims, error) {
 	claims, ok := offerClaimsFrom(ctx)
 	if !ok {
-		return auth.OfferClaims{}, Unauthorized("an Authorization: Bearer <access token> header is required")
+		return auth.OfferClaims{}, apierror.Unauthorized("an Authorization: Bearer <access token> header is required")
 	}
 	if id, err := recordid.Parse(rawID); err != nil || id != claims.OfferID {
-		return auth.OfferClaims{}, NotFound("no offer %s", rawID)
+		return auth.OfferClaims{}, apierror.NotFound("no offer %s", rawID)
 	}
 	return claims, nil
 }
@@ -39,11 +41,11 @@ type sharedTokens struct {
 func (s sharedTokens) offer(ctx context.Context, rawID, token string) (offers.Stored, error) {
 	switch err := s.signer.Verify(offers.TokenPurpose, recordid.Canonical(rawID), token); {
 	case errors.Is(err, links.ErrExpired):
-		return offers.Stored{}, InvalidToken("the offer's link has expired")
+		return offers.Stored{}, apierror.InvalidToken("the offer's link has expired")
 	case err != nil:
-		return offers.Stored{}, InvalidToken("the token is not the shared token of offer %s", rawID)
+		return offers.Stored{}, apierror.InvalidToken("the token is not the shared token of offer %s", rawID)
 	}
-	return findOffer(ctx, s.offers, rawID, NotFound("no offer %s", rawID))
+	return findOffer(ctx, s.offers, rawID, apierror.NotFound("no offer %s", rawID))
 }
 
 // open is offer for the operations the shared token opens only while the
@@ -55,7 +57,7 @@ func (s sharedTokens) open(ctx context.Context, rawID, token string) (offers.Sto
 		return offers.Stored{}, err
 	}
 	if reach := offers.StandingOf(o.Row).Reach(); reach != offers.ReachCheckout {
-		return offers.Stored{}, OfferNotOpen("offer %s is %s: its checkout link opens its status alone (getAnonymizedOffer)", o.Row.ID, o.Row.Status)
+		return offers.Stored{}, apierror.OfferNotOpen("offer %s is %s: its checkout link opens its status alone (getAnonymizedOffer)", o.Row.ID, o.Row.Status)
 	}
 	return o, nil
 }
@@ -84,7 +86,7 @@ func bearerOffer(ctx context.Context, service *services.CustomerOffers, rawID st
 	// The token outlives no offer, but its seller may have been removed.
 	o, err := service.Offers.Get(ctx, claims.SellerID, claims.OfferID)
 	if errors.Is(err, services.ErrOfferNotFound) {
-		return offers.Stored{}, NotFound("no offer %s", rawID)
+		return offers.Stored{}, apierror.NotFound("no offer %s", rawID)
 	}
 	if err != nil {
 		return offers.Stored{}, err

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"log/slog"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
@@ -74,9 +76,9 @@ const revokedCustomerToken = "the access token was revoked: its offer is no long
 func beyondReach(offerID uuid.UUID, reach offers.Reach) error {
 	switch reach {
 	case offers.ReachRevoked:
-		return Unauthorized(revokedCustomerToken)
+		return apierror.Unauthorized(revokedCustomerToken)
 	case offers.ReachStatus:
-		return OfferNotOpen("offer %s is under review: its customer's tokens no longer open it; its checkout link shows how it stands (getAnonymizedOffer)", offerID)
+		return apierror.OfferNotOpen("offer %s is under review: its customer's tokens no longer open it; its checkout link shows how it stands (getAnonymizedOffer)", offerID)
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/customer/customerapi"
@@ -39,7 +41,7 @@ func (b customerBranding) GetAnonymizedBranding(ctx context.Context, r customera
 func (b customerBranding) branding(ctx context.Context, sellerID uuid.UUID) (customerapi.BrandingInfo, error) {
 	profile, err := b.sellers.Profile(ctx, sellerID)
 	if errors.Is(err, services.ErrSellerNotFound) {
-		return customerapi.BrandingInfo{}, NotFound("the offer's seller no longer exists")
+		return customerapi.BrandingInfo{}, apierror.NotFound("the offer's seller no longer exists")
 	}
 	if err != nil {
 		return customerapi.BrandingInfo{}, err

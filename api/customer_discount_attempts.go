@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/domain/discounts"
@@ -38,13 +40,13 @@ func (d discountAttempts) try(ctx context.Context, o offers.Stored, use func() e
 // attemptsRefused is the 429 of an attempt over the budget of failed
 // discount codes, with the headers of that budget. It says nothing of the
 // code sent, so the right code and a wrong one are refused alike.
-func attemptsRefused(e *discounts.TooManyAttempts) *Error {
+func attemptsRefused(e *discounts.TooManyAttempts) *apierror.Error {
 	who := "this address"
 	if e.Offer {
 		who = "this offer"
 	}
 	wait := max(1, seconds(e.RetryAfter))
-	refusal := TooManyRequests("too many discount codes were refused for %s (%d); no code is checked before %d seconds have passed", who, e.Limit, wait)
+	refusal := apierror.TooManyRequests("too many discount codes were refused for %s (%d); no code is checked before %d seconds have passed", who, e.Limit, wait)
 	refusal.Header = map[string]string{
 		fiber.HeaderRetryAfter:   strconv.Itoa(wait),
 		headerRateLimitLimit:     strconv.Itoa(e.Limit),

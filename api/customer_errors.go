@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/customer/customerapi"
@@ -35,12 +37,12 @@ func customerRefusals(f customerapi.StrictHandlerFunc, _ string) customerapi.Str
 func customerRefusal(err error) error {
 	var code *discounts.Invalid
 	if errors.As(err, &code) {
-		return &Error{Status: http.StatusUnprocessableEntity, Name: "InvalidDiscountCodeError", Message: code.Message,
+		return &apierror.Error{Status: http.StatusUnprocessableEntity, Name: "InvalidDiscountCodeError", Message: code.Message,
 			Body: invalidDiscountCode{Name: "InvalidDiscountCodeError", Message: code.Message, Type: string(code.Reason)}}
 	}
 	var invalid *services.ValidationFailed
 	if errors.As(err, &invalid) {
-		return &Error{Status: http.StatusUnprocessableEntity, Name: "ValidationError", Message: invalid.Message,
+		return &apierror.Error{Status: http.StatusUnprocessableEntity, Name: "ValidationError", Message: invalid.Message,
 			Body: customerapi.ValidationError{
 				Name: "ValidationError", Message: invalid.Message,
 				Errors: viewsOf(invalid.Fields, func(f endcustomer.FieldError) customerapi.FieldError {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/url"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/idv"
@@ -67,7 +69,7 @@ func (v customerIDV) GetIdVerification(ctx context.Context, r customerapi.GetIdV
 		return nil, err
 	}
 	if v.provider == nil {
-		return nil, NotImplemented("this deployment has no identity verification provider (idv.provider.url)")
+		return nil, apierror.NotImplemented("this deployment has no identity verification provider (idv.provider.url)")
 	}
 	link, err := v.offers.StartVerification(ctx, o, *v.provider, v.publicURL+"/checkout/offers/"+o.Row.ID.String())
 	if err != nil {
@@ -81,7 +83,7 @@ func (v customerIDV) GetIdVerification(ctx context.Context, r customerapi.GetIdV
 func (v customerIDV) ReceiveIdvResult(ctx context.Context, r customerapi.ReceiveIdvResultRequestObject) (customerapi.ReceiveIdvResultResponseObject, error) {
 	id, err := recordid.Parse(r.Body.SessionId)
 	if err != nil {
-		return nil, NotFound("no verification session %s", r.Body.SessionId)
+		return nil, apierror.NotFound("no verification session %s", r.Body.SessionId)
 	}
 	err = v.offers.DecideVerification(ctx, idv.Verdict{
 		SessionID: id, Status: idv.Status(r.Body.Result),
@@ -89,9 +91,9 @@ func (v customerIDV) ReceiveIdvResult(ctx context.Context, r customerapi.Receive
 	})
 	switch {
 	case errors.Is(err, idv.ErrUnknownSession):
-		return nil, NotFound("no verification session %s", id)
+		return nil, apierror.NotFound("no verification session %s", id)
 	case errors.Is(err, idv.ErrDecided):
-		return nil, Conflict("verification session %s was already decided with the other result", id)
+		return nil, apierror.Conflict("verification session %s was already decided with the other result", id)
 	case err != nil:
 		return nil, err
 	}

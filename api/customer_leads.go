@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/mail"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/foundation/recordid"
@@ -21,7 +23,7 @@ type customerLeads struct {
 func (l customerLeads) CreateCrmContact(ctx context.Context, r customerapi.CreateCrmContactRequestObject) (customerapi.CreateCrmContactResponseObject, error) {
 	p := r.Body.Properties
 	if a, err := mail.ParseAddress(p.Email); err != nil || a.Address != p.Email {
-		return nil, BadRequest("field properties.email: must be an e-mail address such as jane@company.example")
+		return nil, apierror.BadRequest("field properties.email: must be an e-mail address such as jane@company.example")
 	}
 	err := l.leads.AddContact(ctx, services.Contact{
 		Email: p.Email, Company: optional.Value(p.Company), FirstName: optional.Value(p.Firstname),
@@ -37,13 +39,13 @@ func (l customerLeads) CreateCrmContact(ctx context.Context, r customerapi.Creat
 // 400 alone for it: an unknown offer or line is a bad field.
 func (l customerLeads) AddAccessoryFeedback(ctx context.Context, r customerapi.AddAccessoryFeedbackRequestObject) (customerapi.AddAccessoryFeedbackResponseObject, error) {
 	b := r.Body
-	o, err := findOffer(ctx, l.offers, b.OfferId, BadRequest("field offer_id: no offer %s", b.OfferId))
+	o, err := findOffer(ctx, l.offers, b.OfferId, apierror.BadRequest("field offer_id: no offer %s", b.OfferId))
 	if err != nil {
 		return nil, err
 	}
 	line := recordid.Canonical(b.OfferLineId)
 	if !hasLine(o.Document, line) {
-		return nil, BadRequest("field offer_line_id: offer %s has no line %s", o.Row.ID, b.OfferLineId)
+		return nil, apierror.BadRequest("field offer_line_id: offer %s has no line %s", o.Row.ID, b.OfferLineId)
 	}
 	stored, err := l.leads.AddAccessoryFeedback(ctx, o, line, b.CustomerFeedback)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/domain/endcustomer"
 	"github.com/tenurehq/tenure/domain/offers"
@@ -126,7 +128,7 @@ func (h customerOffers) PreviewCustomizedTermsAndServices(ctx context.Context, r
 		}
 	default:
 		if _, ok := offerClaimsFrom(ctx); !ok {
-			return nil, Unauthorized("send the offer's shared token as ?token= or an Authorization: Bearer <access token> header")
+			return nil, apierror.Unauthorized("send the offer's shared token as ?token= or an Authorization: Bearer <access token> header")
 		}
 		var err error
 		if o, err = h.bearerStored(ctx, r.Id); err != nil {
@@ -274,15 +276,15 @@ func customerOfferError(err error) error {
 	var r *refusal.Error
 	switch {
 	case errors.As(err, &refused):
-		return Unprocessable("%s", refused.Error())
+		return apierror.Unprocessable("%s", refused.Error())
 	case errors.Is(err, services.ErrIncompatibleEntity):
-		return newError(http.StatusConflict, "IncompatibleContractualEntity", "%s", err.Error())
+		return apierror.New(http.StatusConflict, "IncompatibleContractualEntity", "%s", err.Error())
 	case errors.As(err, &r) && r.Kind == refusal.OutOfDate:
-		return newError(http.StatusUnprocessableEntity, "OutOfDate", "%s", r.Message)
+		return apierror.New(http.StatusUnprocessableEntity, "OutOfDate", "%s", r.Message)
 	}
 	var invalid *services.ValidationFailed
 	if errors.As(err, &invalid) {
 		return err
 	}
-	return entityError("offer", err)
+	return apierror.FromService("offer", err)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/terms"
@@ -31,7 +33,7 @@ func (t customerTerms) GetTermsAndConditionsLinks(ctx context.Context, r custome
 // credentials, but the offer must exist, since its seller's documents are
 // part of the answer.
 func (t customerTerms) FindTermsAndConditionsLinks(ctx context.Context, r customerapi.FindTermsAndConditionsLinksRequestObject) (customerapi.FindTermsAndConditionsLinksResponseObject, error) {
-	o, err := findOffer(ctx, t.offers, r.Id, NotFound("no offer %s", r.Id))
+	o, err := findOffer(ctx, t.offers, r.Id, apierror.NotFound("no offer %s", r.Id))
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +60,7 @@ func (t customerTerms) GetAnonymizedTermsAndConditionsLinks(ctx context.Context,
 func (t customerTerms) result(ctx context.Context, o offers.Stored, language, acceptLanguage string) (customerapi.TermsAndConditions, error) {
 	docs, err := t.offers.TermsDocuments(ctx, o)
 	if errors.Is(err, services.ErrSellerNotFound) {
-		return customerapi.TermsAndConditions{}, NotFound("the offer's seller no longer exists")
+		return customerapi.TermsAndConditions{}, apierror.NotFound("the offer's seller no longer exists")
 	}
 	if err != nil {
 		return customerapi.TermsAndConditions{}, err

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
@@ -37,9 +39,9 @@ func (h discountCodes) CreateDiscountCode(ctx context.Context, r sellerapi.Creat
 	var problem *discounts.Problem
 	switch {
 	case errors.As(err, &problem):
-		return nil, BadRequest("%s", problem.Error())
+		return nil, apierror.BadRequest("%s", problem.Error())
 	case errors.Is(err, discounts.ErrDuplicate):
-		return nil, newError(http.StatusUnprocessableEntity, "DuplicateDiscountCode", "an active discount code %s exists already", b.Code)
+		return nil, apierror.New(http.StatusUnprocessableEntity, "DuplicateDiscountCode", "an active discount code %s exists already", b.Code)
 	case err != nil:
 		return nil, err
 	}
@@ -84,7 +86,7 @@ func (h discountCodes) one(ctx context.Context, rawID string, do func(context.Co
 	}
 	code, err := do(ctx, sellerID, id)
 	if errors.Is(err, services.ErrDiscountCodeNotFound) {
-		return sellerapi.DiscountCode{}, NotFound("no discount code %s", rawID)
+		return sellerapi.DiscountCode{}, apierror.NotFound("no discount code %s", rawID)
 	}
 	return renderDiscountCode(code), err
 }

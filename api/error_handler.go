@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"regexp"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
@@ -40,7 +42,7 @@ var statusNames = map[int]string{
 func errorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		c.Set(fiber.HeaderCacheControl, "no-store")
-		var shaped *Error
+		var shaped *apierror.Error
 		if errors.As(err, &shaped) && shaped.Body != nil {
 			// A refusal in the operation's own shape.
 			return c.Status(shaped.Status).JSON(shaped.Body)
@@ -71,20 +73,20 @@ func errorHandler(logger *slog.Logger) fiber.ErrorHandler {
 	}
 }
 
-func asAPIError(c *fiber.Ctx, logger *slog.Logger, err error) *Error {
-	var apiErr *Error
+func asAPIError(c *fiber.Ctx, logger *slog.Logger, err error) *apierror.Error {
+	var apiErr *apierror.Error
 	if errors.As(err, &apiErr) {
 		return apiErr
 	}
 	var fiberErr *fiber.Error
 	if errors.As(err, &fiberErr) {
 		if name, ok := statusNames[fiberErr.Code]; ok {
-			return &Error{Status: fiberErr.Code, Name: name, Message: fiberMessage(c, fiberErr)}
+			return &apierror.Error{Status: fiberErr.Code, Name: name, Message: fiberMessage(c, fiberErr)}
 		}
 	}
 	logger.ErrorContext(c.UserContext(), "request failed", "request_id", requestID(c),
 		"method", c.Method(), "path", c.Path(), "error", err)
-	return &Error{Status: http.StatusInternalServerError, Name: "fault", Temporary: true,
+	return &apierror.Error{Status: http.StatusInternalServerError, Name: "fault", Temporary: true,
 		Message: "Tenure could not complete the request; it has been logged under this error's id"}
 }
 
@@ -154,7 +156,7 @@ func isCustomerRequest(c *fiber.Ctx) bool {
 }
 
 // inCustomerWords renames an error for the Customer-Facing API.
-func inCustomerWords(c *fiber.Ctx, e *Error) *Error {
+func inCustomerWords(c *fiber.Ctx, e *apierror.Error) *apierror.Error {
 	name, ok := customerNames[e.Name]
 	if !ok || !isCustomerRequest(c) {
 		return e

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
@@ -39,18 +41,18 @@ func (h events) ListEvents(ctx context.Context, req sellerapi.ListEventsRequestO
 	size := int64(defaultEventPageSize)
 	if p.Limit != nil {
 		if *p.Limit < 1 {
-			return nil, BadRequest("query parameter limit must be at least 1, got %d", *p.Limit)
+			return nil, apierror.BadRequest("query parameter limit must be at least 1, got %d", *p.Limit)
 		}
 		size = min(*p.Limit, maxEventPageSize)
 	}
 	if p.Type != nil && !webhook.IsEventType(*p.Type) {
-		return nil, BadRequest("query parameter type: unknown event type %q", *p.Type)
+		return nil, apierror.BadRequest("query parameter type: unknown event type %q", *p.Type)
 	}
 	var objectID *uuid.UUID
 	if p.ObjectId != nil {
 		id, err := recordid.Parse(*p.ObjectId)
 		if err != nil {
-			return nil, BadRequest("query parameter object_id must be a UUID, got %q", *p.ObjectId)
+			return nil, apierror.BadRequest("query parameter object_id must be a UUID, got %q", *p.ObjectId)
 		}
 		objectID = &id
 	}
@@ -90,9 +92,9 @@ func (h events) RedeliverEvent(ctx context.Context, req sellerapi.RedeliverEvent
 	ev, err := h.webhooks.Redeliver(ctx, seller, id)
 	switch {
 	case errors.Is(err, webhook.ErrNotFound):
-		return nil, NotFound("no event with id %s", req.Id)
+		return nil, apierror.NotFound("no event with id %s", req.Id)
 	case errors.Is(err, webhook.ErrDeliveryRunning):
-		return nil, Conflict("a delivery of event %s is still pending; redeliver it once its deliveries have ended", req.Id)
+		return nil, apierror.Conflict("a delivery of event %s is still pending; redeliver it once its deliveries have ended", req.Id)
 	case err != nil:
 		return nil, eventError(err, id)
 	}
@@ -106,7 +108,7 @@ func eventTarget(ctx context.Context, raw string) (seller, id uuid.UUID, err err
 	}
 	id, err = recordid.Parse(raw)
 	if err != nil {
-		return uuid.Nil, uuid.Nil, NotFound("no event with id %s", raw)
+		return uuid.Nil, uuid.Nil, apierror.NotFound("no event with id %s", raw)
 	}
 	return claims.SellerID, id, nil
 }
@@ -114,7 +116,7 @@ func eventTarget(ctx context.Context, raw string) (seller, id uuid.UUID, err err
 // eventError answers an event the seller's log lacks with 404.
 func eventError(err error, id uuid.UUID) error {
 	if errors.Is(err, services.ErrEventNotFound) {
-		return NotFound("no event with id %s", id)
+		return apierror.NotFound("no event with id %s", id)
 	}
 	return err
 }

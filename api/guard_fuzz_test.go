@@ -13,6 +13,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
@@ -142,7 +144,7 @@ func checkDecoderAgreesWithEncodingJSON(t *testing.T, raw []byte) {
 		}
 		return
 	}
-	var refused *Error
+	var refused *apierror.Error
 	if !errors.As(err, &refused) || refused.Status != http.StatusBadRequest {
 		t.Fatalf("decodeBody(%q) failed with %v, not a refusal", raw, err)
 	}

@@ -2,6 +2,8 @@ package api
 
 import (
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/tenurehq/tenure/api/apierror"
 )
 
 // Limits of a request's head (its request line and headers). A URL or a
@@ -23,7 +25,7 @@ const (
 // a head over maxHeadLength never gets here (fasthttp refuses it).
 func limitHead(c *fiber.Ctx) error {
 	if n := len(c.Request().RequestURI()); n > maxURILength {
-		return URITooLong("the request URL is %d bytes long; at most %d bytes are accepted", n, maxURILength)
+		return apierror.URITooLong("the request URL is %d bytes long; at most %d bytes are accepted", n, maxURILength)
 	}
 	var tooLong []byte
 	c.Request().Header.VisitAll(func(k, v []byte) {
@@ -33,9 +35,9 @@ func limitHead(c *fiber.Ctx) error {
 	})
 	if tooLong != nil {
 		if len(tooLong) > 64 {
-			return HeadersTooLarge("a header is longer than %d bytes", maxHeaderLength)
+			return apierror.HeadersTooLarge("a header is longer than %d bytes", maxHeaderLength)
 		}
-		return HeadersTooLarge("header %q is longer than %d bytes", tooLong, maxHeaderLength)
+		return apierror.HeadersTooLarge("header %q is longer than %d bytes", tooLong, maxHeaderLength)
 	}
 	return c.Next()
 }

@@ -11,6 +11,8 @@ import (
 	"net/netip"
 	"regexp"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/foundation/idempotency"
@@ -73,10 +75,10 @@ func (m *idempotentRequests) handle(c *fiber.Ctx) error {
 		return c.Next()
 	}
 	if len(keys) > 1 {
-		return BadRequest("send one %s header, not %d", idempotencyKeyHeader, len(keys))
+		return apierror.BadRequest("send one %s header, not %d", idempotencyKeyHeader, len(keys))
 	}
 	if !idempotencyKeyFormat.Match(keys[0]) {
-		return BadRequest("header %s must be 1 to 255 printable ASCII characters", idempotencyKeyHeader)
+		return apierror.BadRequest("header %s must be 1 to 255 printable ASCII characters", idempotencyKeyHeader)
 	}
 	caller, ok := m.caller(c)
 	if !ok {
@@ -98,7 +100,7 @@ func (m *idempotentRequests) handle(c *fiber.Ctx) error {
 	case claim.Completed():
 		return m.replay(c, claim)
 	}
-	e := newError(http.StatusConflict, "idempotency_key_in_use",
+	e := apierror.New(http.StatusConflict, "idempotency_key_in_use",
 		"a request with %s %q is still in progress; retry it once that one has completed", idempotencyKeyHeader, req.Key)
 	e.Temporary, e.EveryOperation = true, true
 	return e
@@ -176,12 +178,12 @@ func (m *idempotentRequests) replay(c *fiber.Ctx, claim idempotency.Claim) error
 }
 
 // keyReused refuses a key sent with another request than its first.
-func keyReused(req idempotency.Request, claim idempotency.Claim) *Error {
+func keyReused(req idempotency.Request, claim idempotency.Claim) *apierror.Error {
 	first := "this operation with another body or query"
 	if method, path := claim.First(); method != req.Method || path != req.Path {
 		first = method + " " + path
 	}
-	e := newError(http.StatusUnprocessableEntity, "idempotency_key_reused",
+	e := apierror.New(http.StatusUnprocessableEntity, "idempotency_key_reused",
 		"%s %q was first used for %s; send a new key with a new request", idempotencyKeyHeader, req.Key, first)
 	e.EveryOperation = true
 	return e

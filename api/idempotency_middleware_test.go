@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 	"github.com/google/uuid"
@@ -275,9 +277,9 @@ func TestStaleKeyIsResumedUnderItsReservation(t *testing.T) {
 // with the key is refused.
 func TestLaterOutcomesKeepTheReservation(t *testing.T) {
 	for name, fail := range map[string]fiber.Handler{
-		"unavailable": func(*fiber.Ctx) error { return api.Unavailable("the workflow did not answer in time") },
+		"unavailable": func(*fiber.Ctx) error { return apierror.Unavailable("the workflow did not answer in time") },
 		"panic":       func(*fiber.Ctx) error { panic("handler bug") },
-		"busy":        func(*fiber.Ctx) error { return api.TooManyRequests("too many imports") },
+		"busy":        func(*fiber.Ctx) error { return apierror.TooManyRequests("too many imports") },
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := newKeyRig(t)
@@ -304,7 +306,7 @@ func TestLaterOutcomesKeepTheReservation(t *testing.T) {
 // again with another request.
 func TestRefusalsForgetTheKey(t *testing.T) {
 	r := newKeyRig(t)
-	r.setHandler(func(*fiber.Ctx) error { return api.BadRequest("field name is required") })
+	r.setHandler(func(*fiber.Ctx) error { return apierror.BadRequest("field name is required") })
 	if resp := r.post(t, "seller/a", "k", `{}`); resp.status != http.StatusBadRequest {
 		t.Fatalf("%d %s", resp.status, resp.body)
 	}

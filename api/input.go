@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/foundation/recordid"
@@ -17,7 +19,7 @@ func pageIndex(p *int64) (int64, error) {
 		return 0, nil
 	}
 	if *p < 0 || *p > maxPage {
-		return 0, BadRequest("query parameter page must be between 0 and %d, got %d", maxPage, *p)
+		return 0, apierror.BadRequest("query parameter page must be between 0 and %d, got %d", maxPage, *p)
 	}
 	return *p, nil
 }
@@ -31,7 +33,7 @@ func callerAndID(ctx context.Context, what, raw string) (uuid.UUID, uuid.UUID, e
 	}
 	id, err := recordid.Parse(raw)
 	if err != nil {
-		return uuid.Nil, uuid.Nil, NotFound("%s %s not found", what, raw)
+		return uuid.Nil, uuid.Nil, apierror.NotFound("%s %s not found", what, raw)
 	}
 	return claims.SellerID, id, nil
 }

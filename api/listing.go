@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
@@ -77,7 +79,7 @@ func pagedFilter(p listParams) (listing.Filter, error) {
 	f.Limit = listing.DefaultLimit
 	if p.Limit != nil {
 		if *p.Limit < 1 {
-			return f, BadRequest("query parameter limit must be at least 1, got %d", *p.Limit)
+			return f, apierror.BadRequest("query parameter limit must be at least 1, got %d", *p.Limit)
 		}
 		f.Limit = min(*p.Limit, listing.MaxLimit)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
@@ -104,7 +106,7 @@ func (h offerHandlers) VoidOffer(ctx context.Context, req sellerapi.VoidOfferReq
 	if req.Body != nil && req.Body.SupersededById != nil {
 		parsed, err := recordid.Parse(*req.Body.SupersededById)
 		if err != nil {
-			return nil, Unprocessable("superseded_by_id %q is not an offer of the seller", *req.Body.SupersededById)
+			return nil, apierror.Unprocessable("superseded_by_id %q is not an offer of the seller", *req.Body.SupersededById)
 		}
 		by = &parsed
 	}
@@ -146,7 +148,7 @@ func offerViews(list []offers.Stored) []sellerapi.Offer {
 // offerError turns the offer service's errors into the contract's.
 func offerError(err error) error {
 	if errors.Is(err, services.ErrOfferNotFound) {
-		return NotFound("offer not found")
+		return apierror.NotFound("offer not found")
 	}
-	return entityError("offer", err)
+	return apierror.FromService("offer", err)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
@@ -137,7 +139,7 @@ func orderListItems(rows []orders.ListItem) []sellerapi.OrderListItem {
 // orderError turns the order service's errors into the contract's.
 func orderError(err error) error {
 	if errors.Is(err, services.ErrOrderNotFound) {
-		return NotFound("order not found")
+		return apierror.NotFound("order not found")
 	}
-	return entityError("order", err)
+	return apierror.FromService("order", err)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/catalog"
@@ -46,7 +48,7 @@ func (h rentalPricing) resolve(ctx context.Context, reqs []priceRequest) ([]serv
 		return nil, "", err
 	}
 	if len(reqs) > maxPricingItems {
-		return nil, "", TooManyProducts("a pricing request may carry at most %d products (sublines included), got %d", maxPricingItems, len(reqs))
+		return nil, "", apierror.TooManyProducts("a pricing request may carry at most %d products (sublines included), got %d", maxPricingItems, len(reqs))
 	}
 	asked := make([]services.PriceRequest, len(reqs))
 	for i, r := range reqs {
@@ -55,7 +57,7 @@ func (h rentalPricing) resolve(ctx context.Context, reqs []priceRequest) ([]serv
 		}
 	}
 	items, currency, err := h.catalog.Price(ctx, claims.SellerID, asked)
-	return items, currency, badInput(err)
+	return items, currency, apierror.BadInput(err)
 }
 
 // priceInput is a price sent with a pricing request, for the catalog to
@@ -69,7 +71,7 @@ func priceInput(in *sellerapi.PriceInput) *catalog.Money {
 
 func checkQuantity(field string, q int64) error {
 	if q < 1 || q > maxQuantity {
-		return BadRequest("field %s.quantity must be between 1 and %d, got %d", field, maxQuantity, q)
+		return apierror.BadRequest("field %s.quantity must be between 1 and %d, got %d", field, maxQuantity, q)
 	}
 	return nil
 }

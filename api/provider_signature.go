@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/domain/idv"
@@ -14,13 +16,13 @@ import (
 func providerSignature(provider *idv.Provider) func(*fiber.Ctx) error {
 	return func(c *fiber.Ctx) error {
 		if provider == nil {
-			return newError(http.StatusUnauthorized, "Unauthorized", "this deployment has no identity verification provider")
+			return apierror.New(http.StatusUnauthorized, "Unauthorized", "this deployment has no identity verification provider")
 		}
 		switch err := provider.VerifyCallback(c.Body(), c.Get(idvSignatureHeader)); {
 		case errors.Is(err, idv.ErrStale):
-			return newError(http.StatusUnauthorized, "Unauthorized", "the %s header was signed more than %s away from now", idvSignatureHeader, idv.CallbackTolerance)
+			return apierror.New(http.StatusUnauthorized, "Unauthorized", "the %s header was signed more than %s away from now", idvSignatureHeader, idv.CallbackTolerance)
 		case err != nil:
-			return newError(http.StatusUnauthorized, "Unauthorized", "the %s header is missing or does not match the body", idvSignatureHeader)
+			return apierror.New(http.StatusUnauthorized, "Unauthorized", "the %s header is missing or does not match the body", idvSignatureHeader)
 		}
 		return nil
 	}

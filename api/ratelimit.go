@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/config"
@@ -107,7 +109,7 @@ func refuseWithError(_ *fiber.Ctx, q quota) error {
 }
 
 func overLimit(who string, q quota) error {
-	return TooManyRequests("%s has used up its %d requests; retry after %d seconds", who, q.limit, seconds(q.retryAfter))
+	return apierror.TooManyRequests("%s has used up its %d requests; retry after %d seconds", who, q.limit, seconds(q.retryAfter))
 }
 
 // seconds rounds d up to whole seconds, as Retry-After and RateLimit-Reset

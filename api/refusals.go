@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -44,7 +46,7 @@ func refusalStatus(listed map[int]bool) int {
 // contract lists: a refusal status it does not list becomes its refusal
 // status, named after it. The message stays, so the client still learns
 // what was wrong.
-func (o *operation) refusal(e *Error) *Error {
+func (o *operation) refusal(e *apierror.Error) *apierror.Error {
 	if e.EveryOperation || !slices.Contains(refusalStatuses, e.Status) || o.statuses[e.Status] {
 		return e
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tenurehq/tenure/api/apierror"
 )
 
 // maxBodyDepth bounds how deeply a request body may nest objects and
@@ -39,7 +41,7 @@ func decodeBody(raw []byte) (any, error) {
 	end := d.dec.InputOffset()
 	if _, err := d.dec.Token(); !errors.Is(err, io.EOF) {
 		at := int(end) + len(raw[end:]) - len(bytes.TrimLeft(raw[end:], " \t\r\n"))
-		return nil, BadRequest("the request body is not valid JSON: unexpected data after the JSON value at byte %d", at+1)
+		return nil, apierror.BadRequest("the request body is not valid JSON: unexpected data after the JSON value at byte %d", at+1)
 	}
 	return v, nil
 }
@@ -53,7 +55,7 @@ func (d *bodyDecoder) value(depth int) (any, error) {
 	switch t := tok.(type) {
 	case json.Delim:
 		if depth >= maxBodyDepth {
-			return nil, BadRequest("the request body nests objects and arrays more than %d levels deep", maxBodyDepth)
+			return nil, apierror.BadRequest("the request body nests objects and arrays more than %d levels deep", maxBodyDepth)
 		}
 		if t == '{' {
 			return d.object(depth)
@@ -79,7 +81,7 @@ func (d *bodyDecoder) object(depth int) (any, error) {
 		}
 		d.path = append(d.path, key)
 		if _, dup := obj[key]; dup {
-			return nil, BadRequest("%s appears twice in the request body", d.where())
+			return nil, apierror.BadRequest("%s appears twice in the request body", d.where())
 		}
 		v, err := d.value(depth + 1)
 		if err != nil {
@@ -118,10 +120,10 @@ func (d *bodyDecoder) closing() error {
 // from are checked.
 func (d *bodyDecoder) checkText(start int64, s, what string) error {
 	if !utf8.Valid(d.raw[start:d.dec.InputOffset()]) {
-		return BadRequest("%s%s must be valid UTF-8 text", what, d.where())
+		return apierror.BadRequest("%s%s must be valid UTF-8 text", what, d.where())
 	}
 	if strings.ContainsRune(s, 0) {
-		return BadRequest("%s%s must not contain NUL characters", what, d.where())
+		return apierror.BadRequest("%s%s must not contain NUL characters", what, d.where())
 	}
 	return nil
 }
@@ -141,13 +143,13 @@ func (d *bodyDecoder) where() string {
 func (d *bodyDecoder) syntaxError() error {
 	var syntax *json.SyntaxError
 	if !errors.As(json.Unmarshal(d.raw, new(json.RawMessage)), &syntax) {
-		return BadRequest("the request body is not valid JSON")
+		return apierror.BadRequest("the request body is not valid JSON")
 	}
 	at := int(syntax.Offset)
 	if at < 1 || at > len(d.raw) || strings.HasPrefix(syntax.Error(), "unexpected end") {
-		return BadRequest("the request body is not valid JSON: it ends before the JSON value is complete")
+		return apierror.BadRequest("the request body is not valid JSON: it ends before the JSON value is complete")
 	}
-	return BadRequest("the request body is not valid JSON: unexpected %s at byte %d", describeByte(d.raw, at-1), at)
+	return apierror.BadRequest("the request body is not valid JSON: unexpected %s at byte %d", describeByte(d.raw, at-1), at)
 }
 
 // describeByte names the character at i for a message: 'N', or its code

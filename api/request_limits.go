@@ -15,6 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/tenurehq/tenure/foundation/recordid"
@@ -107,9 +109,9 @@ func checkLimits(s *openapi3.Schema, v any, path []string) error {
 	case []any:
 		if max, ok := maxItems(s); ok && len(v) > max {
 			if name, ok := s.Extensions[extMaxItemsError].(string); ok {
-				return newError(http.StatusRequestEntityTooLarge, name, "%s may list at most %d items, got %d", bodyField(path), max, len(v))
+				return apierror.New(http.StatusRequestEntityTooLarge, name, "%s may list at most %d items, got %d", bodyField(path), max, len(v))
 			}
-			return BadRequest("%s must list at most %d items, got %d", bodyField(path), max, len(v))
+			return apierror.BadRequest("%s must list at most %d items, got %d", bodyField(path), max, len(v))
 		}
 		if s.Items == nil {
 			return nil
@@ -129,7 +131,7 @@ func checkObjectLimits(s *openapi3.Schema, obj map[string]any, path []string) er
 	extra := s.AdditionalProperties.Schema
 	if extra != nil {
 		if max, ok := extLimit(s, extMaxProperties); ok && len(obj) > max {
-			return BadRequest("%s may hold at most %d keys, got %d", bodyField(path), max, len(obj))
+			return apierror.BadRequest("%s may hold at most %d keys, got %d", bodyField(path), max, len(obj))
 		}
 	}
 	// Sorted, so the field a refusal names does not depend on map order.
@@ -145,7 +147,7 @@ func checkObjectLimits(s *openapi3.Schema, obj map[string]any, path []string) er
 			continue
 		}
 		if max, ok := extLimit(s, extMaxKeyLength); ok && utf8.RuneCountInString(key) > max {
-			return BadRequest("%s may only have keys of at most %d characters", bodyField(path), max)
+			return apierror.BadRequest("%s may only have keys of at most %d characters", bodyField(path), max)
 		}
 		if err := checkLimits(extra.Value, obj[key], field); err != nil {
 			return err
@@ -169,7 +171,7 @@ func checkLength(where string, s *openapi3.Schema, v string) error {
 		return nil
 	}
 	if n := utf8.RuneCountInString(v); n > max {
-		return BadRequest("%s must be at most %d characters, got %d", where, max, n)
+		return apierror.BadRequest("%s must be at most %d characters, got %d", where, max, n)
 	}
 	return nil
 }
@@ -186,15 +188,15 @@ func checkNumber(where string, s *openapi3.Schema, literal string) error {
 		}
 		_, err := strconv.ParseInt(literal, 10, bits)
 		if errors.Is(err, strconv.ErrRange) {
-			return BadRequest("%s must be an integer between %d and %d", where, int64(-1)<<(bits-1), int64(1)<<(bits-1)-1)
+			return apierror.BadRequest("%s must be an integer between %d and %d", where, int64(-1)<<(bits-1), int64(1)<<(bits-1)-1)
 		}
 		if err != nil {
-			return BadRequest("%s must be an integer", where)
+			return apierror.BadRequest("%s must be an integer", where)
 		}
 	case s.Type.Is(openapi3.TypeNumber):
 		f, err := strconv.ParseFloat(literal, 64)
 		if err != nil || math.IsInf(f, 0) {
-			return BadRequest("%s must be a number between %g and %g", where, -math.MaxFloat64, math.MaxFloat64)
+			return apierror.BadRequest("%s must be a number between %g and %g", where, -math.MaxFloat64, math.MaxFloat64)
 		}
 	}
 	return nil
@@ -206,10 +208,10 @@ var errNotAbsolute = errors.New("not an absolute URI")
 // checkParamText refuses a parameter value PostgreSQL cannot store.
 func checkParamText(where, v string) error {
 	if !utf8.ValidString(v) {
-		return BadRequest("%s must be valid UTF-8 text (percent-encode UTF-8 bytes, e.g. %%C3%%BC for ü)", where)
+		return apierror.BadRequest("%s must be valid UTF-8 text (percent-encode UTF-8 bytes, e.g. %%C3%%BC for ü)", where)
 	}
 	if strings.ContainsRune(v, 0) {
-		return BadRequest("%s must not contain NUL characters", where)
+		return apierror.BadRequest("%s must not contain NUL characters", where)
 	}
 	return nil
 }
@@ -253,7 +255,7 @@ func checkFormat(where string, s *openapi3.Schema, v string) error {
 		_, err = mail.ParseAddress(v)
 	}
 	if err != nil {
-		return BadRequest("%s must be %s", where, formatWords(s.Format))
+		return apierror.BadRequest("%s must be %s", where, formatWords(s.Format))
 	}
 	return nil
 }

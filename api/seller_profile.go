@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/sellers"
@@ -58,7 +60,7 @@ func (h sellerProfiles) UpdateSellerProfile(ctx context.Context, r sellerapi.Upd
 			p.TermsDocuments = docs
 		}
 		if err := p.Refused(h.cfg.Sellers.ContractualEntities, h.cfg.FollowedURLs()); err != nil {
-			return BadRequest("%s", err)
+			return apierror.BadRequest("%s", err)
 		}
 		return nil
 	})
@@ -80,7 +82,7 @@ func (h sellerProfiles) sellerDocuments(current []sellers.TermsDocument, sent []
 	}
 	for i, d := range sent {
 		if terms.Deployment(h.cfg.Terms, d.Type) {
-			return nil, BadRequest("field terms_and_conditions[%d].type: %s is a document of the deployment; the operator replaces those", i, d.Type)
+			return nil, apierror.BadRequest("field terms_and_conditions[%d].type: %s is a document of the deployment; the operator replaces those", i, d.Type)
 		}
 		docs = append(docs, sellers.TermsDocument{Type: d.Type, Language: string(d.Language), URL: d.Url})
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/sellers"
 	"github.com/tenurehq/tenure/foundation/optional"
@@ -51,13 +53,13 @@ func (h shippingMethods) CreateShippingMethod(ctx context.Context, req sellerapi
 	// The contract states the fields' lengths (the guard enforces them),
 	// not that the reference must not be empty.
 	if body.SellerShippingMethodReference == "" {
-		return nil, BadRequest("field seller_shipping_method_reference must not be empty")
+		return nil, apierror.BadRequest("field seller_shipping_method_reference must not be empty")
 	}
 	created, err := h.service.Create(ctx, claims.SellerID, sellers.ShippingMethod{
 		Reference: body.SellerShippingMethodReference, Name: optional.Value(body.Name), InStorePickup: optional.Value(body.IsInStorePickup),
 	})
 	if errors.Is(err, services.ErrShippingMethodExists) {
-		return nil, Unprocessable("a shipping method with seller_shipping_method_reference %q already exists", body.SellerShippingMethodReference)
+		return nil, apierror.Unprocessable("a shipping method with seller_shipping_method_reference %q already exists", body.SellerShippingMethodReference)
 	}
 	if err != nil {
 		return nil, err

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
@@ -51,7 +53,7 @@ func (s simulations) scenarios() map[sellerapi.RunScenarioSimulationParamsScenar
 // RunScenarioSimulation runs a scenario in the sandbox; production has none.
 func (s simulations) RunScenarioSimulation(ctx context.Context, req sellerapi.RunScenarioSimulationRequestObject) (sellerapi.RunScenarioSimulationResponseObject, error) {
 	if s.environment != config.Sandbox {
-		return nil, NotFound("scenario simulations exist only in the sandbox")
+		return nil, apierror.NotFound("scenario simulations exist only in the sandbox")
 	}
 	claims, err := sellerClaims(ctx)
 	if err != nil {
@@ -59,12 +61,12 @@ func (s simulations) RunScenarioSimulation(ctx context.Context, req sellerapi.Ru
 	}
 	run, ok := s.scenarios()[req.ScenarioName]
 	if !ok {
-		return nil, BadRequest("unknown scenario %s", req.ScenarioName)
+		return nil, apierror.BadRequest("unknown scenario %s", req.ScenarioName)
 	}
 	err = run(ctx, claims.SellerID, req.Body.ScenarioInput)
 	var failure *scenarioFailure
 	if errors.As(err, &failure) {
-		return nil, Unprocessable("Error when simulating scenario %s: %s", req.ScenarioName, failure.reason)
+		return nil, apierror.Unprocessable("Error when simulating scenario %s: %s", req.ScenarioName, failure.reason)
 	}
 	if err != nil {
 		return nil, err
@@ -75,11 +77,11 @@ func (s simulations) RunScenarioSimulation(ctx context.Context, req sellerapi.Ru
 // scenarioID reads the id of the offer or order a scenario changes.
 func scenarioID(name sellerapi.RunScenarioSimulationParamsScenarioName, in sellerapi.ScenarioInput) (uuid.UUID, error) {
 	if in.Id == nil {
-		return uuid.Nil, BadRequest("field scenario_input.id is required for %s", name)
+		return uuid.Nil, apierror.BadRequest("field scenario_input.id is required for %s", name)
 	}
 	id, err := recordid.Parse(*in.Id)
 	if err != nil {
-		return uuid.Nil, BadRequest("field scenario_input.id must be a UUID, got %q", *in.Id)
+		return uuid.Nil, apierror.BadRequest("field scenario_input.id must be a UUID, got %q", *in.Id)
 	}
 	return id, nil
 }
@@ -121,7 +123,7 @@ func scenarioOutcome(what string, id uuid.UUID, err error) error {
 	case errors.As(err, &refused):
 		return &scenarioFailure{reason: refused.Message}
 	case errors.Is(err, services.ErrUnavailable):
-		return Unavailable("the %s workflow did not confirm the change in time", what)
+		return apierror.Unavailable("the %s workflow did not confirm the change in time", what)
 	}
 	return err
 }
@@ -129,17 +131,17 @@ func scenarioOutcome(what string, id uuid.UUID, err error) error {
 // scenarioIDs reads the ids a scenario needs.
 func scenarioIDs(name string, in sellerapi.ScenarioInput) ([]uuid.UUID, error) {
 	if in.Ids == nil {
-		return nil, BadRequest("field scenario_input.ids is required for %s", name)
+		return nil, apierror.BadRequest("field scenario_input.ids is required for %s", name)
 	}
 	raw := *in.Ids
 	if len(raw) == 0 || len(raw) > maxSimulationIDs {
-		return nil, BadRequest("field scenario_input.ids must list 1 to %d ids, got %d", maxSimulationIDs, len(raw))
+		return nil, apierror.BadRequest("field scenario_input.ids must list 1 to %d ids, got %d", maxSimulationIDs, len(raw))
 	}
 	ids := make([]uuid.UUID, len(raw))
 	for i, s := range raw {
 		id, err := recordid.Parse(s)
 		if err != nil {
-			return nil, BadRequest("field scenario_input.ids[%d] must be a UUID, got %q", i, s)
+			return nil, apierror.BadRequest("field scenario_input.ids[%d] must be a UUID, got %q", i, s)
 		}
 		ids[i] = id
 	}

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"path"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -66,7 +68,7 @@ func loadStaticFiles(fsys fs.FS, mediaTypes map[string]string) (staticFiles, err
 func (s staticFiles) serve(c *fiber.Ctx) error {
 	file, ok := s.files[c.Params("*")]
 	if c.Params("version") != s.version || !ok {
-		return NotFound("no file %s", c.Path())
+		return apierror.NotFound("no file %s", c.Path())
 	}
 	c.Set(fiber.HeaderContentType, file.mediaType)
 	c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")

@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/base64"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"errors"
 	"fmt"
 	"log/slog"
@@ -217,7 +219,7 @@ func credentialText(clientID, secret string, form url.Values) string {
 // formText says what is wrong with the text of one form field, "" when
 // nothing is (see checkParamText).
 func formText(name, v string) string {
-	var refused *Error
+	var refused *apierror.Error
 	if errors.As(checkParamText(name, v), &refused) {
 		return refused.Message
 	}

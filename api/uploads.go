@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/domain/csvimport"
@@ -42,7 +44,7 @@ func (h importFiles) upload(c *fiber.Ctx) (err error) {
 	}()
 	id, err := recordid.Parse(c.Params("id"))
 	if err != nil {
-		return Forbidden("the upload link is not valid")
+		return apierror.Forbidden("the upload link is not valid")
 	}
 	if err := c.Context().Conn().SetReadDeadline(time.Now().Add(uploadReadTimeout)); err != nil {
 		return err
@@ -60,7 +62,7 @@ func (h importFiles) upload(c *fiber.Ctx) (err error) {
 		return uploadRefusal(refused)
 	}
 	if errors.Is(err, services.ErrImportEnded) {
-		return Conflict("the import ended while the file was being received: create a new import")
+		return apierror.Conflict("the import ended while the file was being received: create a new import")
 	}
 	if err != nil {
 		return err
@@ -72,20 +74,20 @@ func (h importFiles) upload(c *fiber.Ctx) (err error) {
 func uploadRefusal(r *csvimport.UploadError) error {
 	switch r.Status {
 	case http.StatusForbidden:
-		return &Error{Status: r.Status, Name: "Forbidden", Message: r.Message}
+		return &apierror.Error{Status: r.Status, Name: "Forbidden", Message: r.Message}
 	case http.StatusNotFound:
-		return NotFound("%s", r.Message)
+		return apierror.NotFound("%s", r.Message)
 	case http.StatusConflict:
-		return Conflict("%s", r.Message)
+		return apierror.Conflict("%s", r.Message)
 	case http.StatusRequestEntityTooLarge:
-		return newError(r.Status, "request_too_large", "%s", r.Message)
+		return apierror.New(r.Status, "request_too_large", "%s", r.Message)
 	}
-	return BadRequest("%s", r.Message)
+	return apierror.BadRequest("%s", r.Message)
 }
 
 // errorReport serves a job's error report to a holder of its link.
 func (h importFiles) errorReport(c *fiber.Ctx) error {
-	refused := Forbidden("the link to the error report is not valid or has expired: get a new one from the import")
+	refused := apierror.Forbidden("the link to the error report is not valid or has expired: get a new one from the import")
 	id, err := recordid.Parse(c.Params("id"))
 	if err != nil {
 		return refused
@@ -95,7 +97,7 @@ func (h importFiles) errorReport(c *fiber.Ctx) error {
 	case errors.Is(err, services.ErrLinkNotValid):
 		return refused
 	case errors.Is(err, csvimport.ErrNotFound):
-		return NotFound("the import has no error report")
+		return apierror.NotFound("the import has no error report")
 	case err != nil:
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/apierror"
+
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
@@ -123,7 +125,7 @@ func (h webhookEndpoints) TestWebhookEndpoint(ctx context.Context, req sellerapi
 	case errors.Is(err, webhook.ErrNotFound):
 		return nil, endpointNotFound(req.Id)
 	case errors.Is(err, webhook.ErrEndpointDisabled):
-		return nil, Unprocessable("%s", err.Error())
+		return nil, apierror.Unprocessable("%s", err.Error())
 	case err != nil:
 		return nil, err
 	}
@@ -144,18 +146,20 @@ func endpointTarget(ctx context.Context, raw string) (seller, id uuid.UUID, err 
 	return claims.SellerID, id, nil
 }
 
-func endpointNotFound(id string) error { return NotFound("no webhook endpoint with id %s", id) }
+func endpointNotFound(id string) error {
+	return apierror.NotFound("no webhook endpoint with id %s", id)
+}
 
 // endpointError turns the webhook package's refusals into API errors.
 func endpointError(err error) error {
 	var field *webhook.FieldError
 	switch {
 	case errors.As(err, &field) && field.Refused:
-		return Unprocessable("%s", field.Error())
+		return apierror.Unprocessable("%s", field.Error())
 	case errors.As(err, &field):
-		return BadRequest("%s", field.Error())
+		return apierror.BadRequest("%s", field.Error())
 	case errors.Is(err, webhook.ErrTooManyEndpoints):
-		return Unprocessable("%s", err.Error())
+		return apierror.Unprocessable("%s", err.Error())
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package api
+package apierror
 
 import (
 	"errors"
@@ -9,12 +9,12 @@ import (
 	"github.com/tenurehq/tenure/services"
 )
 
-// entityError answers what the offer and order services refuse, the one
+// FromService answers what the offer and order services refuse, the one
 // path of both: input beyond Tenure's limits is 400; a refusal is 422, an
 // offer payload's with the contract's OfferError, any other with the error
 // object; a workflow that did not answer in time is 503. Anything else is left to the error handler, which logs it
 // with the request id and answers an opaque fault.
-func entityError(what string, err error) error {
+func FromService(what string, err error) error {
 	var refused *refusal.Error
 	switch {
 	case errors.As(err, &refused):
@@ -25,13 +25,13 @@ func entityError(what string, err error) error {
 	case errors.Is(err, services.ErrUnavailable):
 		return Unavailable("the %s workflow did not confirm the change in time; read the %s before retrying", what, what)
 	}
-	return badInput(err)
+	return BadInput(err)
 }
 
-// badInput answers input a service found beyond Tenure's limits
+// BadInput answers input a service found beyond Tenure's limits
 // (*refusal.Invalid, whose message names the field) with 400; any other
 // error passes as it is.
-func badInput(err error) error {
+func BadInput(err error) error {
 	var invalid *refusal.Invalid
 	if errors.As(err, &invalid) {
 		return BadRequest("%s", invalid.Message)
