@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/internal/views"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/tenurehq/tenure/api/apiview"
@@ -105,7 +107,7 @@ func (h catalogReads) search(ctx context.Context, q catalog.Query) ([]sellerapi.
 	if err != nil {
 		return nil, 0, err
 	}
-	rows := viewsOf(found.Items, func(it catalog.Item) sellerapi.CatalogProduct { return catalogProduct(it, q.Term, h.engine) })
+	rows := views.Of(found.Items, func(it catalog.Item) sellerapi.CatalogProduct { return catalogProduct(it, q.Term, h.engine) })
 	return rows, found.Total, nil
 }
 

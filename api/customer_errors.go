@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/tenurehq/tenure/api/internal/views"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/gofiber/fiber/v2"
@@ -45,7 +47,7 @@ func customerRefusal(err error) error {
 		return &apierror.Error{Status: http.StatusUnprocessableEntity, Name: "ValidationError", Message: invalid.Message,
 			Body: customerapi.ValidationError{
 				Name: "ValidationError", Message: invalid.Message,
-				Errors: viewsOf(invalid.Fields, func(f endcustomer.FieldError) customerapi.FieldError {
+				Errors: views.Of(invalid.Fields, func(f endcustomer.FieldError) customerapi.FieldError {
 					return customerapi.FieldError{Code: f.Code, Field: f.Field, Message: f.Message}
 				}),
 			}}

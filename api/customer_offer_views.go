@@ -3,6 +3,8 @@ package api
 import (
 	"strings"
 
+	"github.com/tenurehq/tenure/api/internal/views"
+
 	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/offers"
@@ -167,7 +169,7 @@ func customerLineView(l offers.Line, priced pricing.CustomerLine, provider strin
 	v.AvailableContractTerms = &customerapi.LineContractTerms{PayNow: &customerapi.PayNowTerm{Amount: customerMoney(priced.PayNow.Amount), Id: priced.PayNow.ID}}
 	if priced.Rent != nil {
 		v.AvailableContractTerms.Rent = &customerapi.RentTerm{
-			Duration: int64(priced.Rent.Duration), Durations: viewsOf(priced.Rent.Durations, func(m int) int64 { return int64(m) }),
+			Duration: int64(priced.Rent.Duration), Durations: views.Of(priced.Rent.Durations, func(m int) int64 { return int64(m) }),
 			Id: priced.Rent.ID, MonthlyAmount: customerMoney(priced.Rent.Amount),
 		}
 	}
@@ -175,7 +177,7 @@ func customerLineView(l offers.Line, priced pricing.CustomerLine, provider strin
 		v.AppliedDiscountId = &priced.DiscountID
 	}
 	if len(l.Sublines) > 0 {
-		subs := viewsOf(l.Sublines, func(sub offers.Line) customerapi.CustomerOfferSubline { return customerSublineView(sub, provider) })
+		subs := views.Of(l.Sublines, func(sub offers.Line) customerapi.CustomerOfferSubline { return customerSublineView(sub, provider) })
 		v.Sublines = &subs
 	}
 	return v
@@ -215,13 +217,13 @@ func customerSublineView(l offers.Line, provider string) customerapi.CustomerOff
 }
 
 func customerReferences(refs []catalog.Reference) []customerapi.SellerProductReference {
-	return viewsOf(refs, func(r catalog.Reference) customerapi.SellerProductReference {
+	return views.Of(refs, func(r catalog.Reference) customerapi.SellerProductReference {
 		return customerapi.SellerProductReference{Source: r.Source, Reference: r.Reference}
 	})
 }
 
 func contractTermsView(terms []pricing.ContractTerm) []customerapi.ContractTerm {
-	return viewsOf(terms, func(t pricing.ContractTerm) customerapi.ContractTerm {
+	return views.Of(terms, func(t pricing.ContractTerm) customerapi.ContractTerm {
 		v := customerapi.ContractTerm{Id: t.ID, Type: customerapi.ContractTermType(t.Type), Payload: customerapi.ContractTermPayload{Amount: customerMoney(t.Amount)}}
 		if t.Type == pricing.ContractRent {
 			v.Payload.Duration = new(int64(t.Duration))
@@ -231,7 +233,7 @@ func contractTermsView(terms []pricing.ContractTerm) []customerapi.ContractTerm 
 }
 
 func servicesView(services []pricing.LineService) []customerapi.FirstPartyService {
-	return viewsOf(services, func(s pricing.LineService) customerapi.FirstPartyService {
+	return views.Of(services, func(s pricing.LineService) customerapi.FirstPartyService {
 		return customerapi.FirstPartyService{
 			Id: s.ID, Type: s.Type, MonthlyPrice: customerMoney(s.Monthly),
 			AdditionalValues: &customerapi.FirstPartyServiceValues{
@@ -253,7 +255,7 @@ func customerPricingView(d offers.Document, priced pricing.CustomerPrices) custo
 		ItemsSummaries:  []customerapi.ItemPriceSummary{},
 		RentInfo: customerapi.RentInfo{
 			RentOnlyAmount: customerMoney(o.RentOnly),
-			TenureLines: viewsOf(o.TenureLines, func(t pricing.TenureLine) customerapi.TenureLine {
+			TenureLines: views.Of(o.TenureLines, func(t pricing.TenureLine) customerapi.TenureLine {
 				return customerapi.TenureLine{Duration: int64(t.Duration), Amount: customerMoney(t.Amount)}
 			}),
 			TotalRent: customerMoney(o.TotalRent),
@@ -264,7 +266,7 @@ func customerPricingView(d offers.Document, priced pricing.CustomerPrices) custo
 		TotalPurchaseAmount:                    customerMoney(o.Purchase),
 	}
 	if d.Pricing != nil {
-		v.ItemsSummaries = viewsOf(d.Pricing.Items, func(it offers.ItemSummary) customerapi.ItemPriceSummary {
+		v.ItemsSummaries = views.Of(d.Pricing.Items, func(it offers.ItemSummary) customerapi.ItemPriceSummary {
 			return customerapi.ItemPriceSummary{
 				Identifier:              it.LineID,
 				PayNow:                  &customerapi.PayNowAmount{PayNowAmount: customerMoney(it.PayNow.Amount)},
@@ -283,7 +285,7 @@ func customerPricingView(d offers.Document, priced pricing.CustomerPrices) custo
 }
 
 func customerRents(terms []offers.RentTerm) []customerapi.RentAmount {
-	return viewsOf(terms, func(t offers.RentTerm) customerapi.RentAmount {
+	return views.Of(terms, func(t offers.RentTerm) customerapi.RentAmount {
 		return customerapi.RentAmount{Duration: int64(t.Duration), MonthlyAmount: customerMoney(t.Monthly)}
 	})
 }

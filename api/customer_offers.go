@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/tenurehq/tenure/api/internal/views"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/tenurehq/tenure/api/customer/customerapi"
@@ -215,7 +217,7 @@ func (h customerOffers) AcceptOffer(ctx context.Context, r customerapi.AcceptOff
 
 // choicesOf are the customer's choices as sent.
 func choicesOf(r customerapi.CustomizeTermsRequest) []offers.Choice {
-	return viewsOf(r.Lines, func(l customerapi.LineChoice) offers.Choice {
+	return views.Of(r.Lines, func(l customerapi.LineChoice) offers.Choice {
 		services := []string{}
 		if l.SelectedServices != nil {
 			services = *l.SelectedServices

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/internal/views"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/tenurehq/tenure/api/customer/customerapi"
@@ -77,7 +79,7 @@ func (t customerTerms) result(ctx context.Context, o offers.Stored, language, ac
 }
 
 func termsDocuments(docs []terms.Document) []customerapi.TermsDocument {
-	return viewsOf(docs, func(d terms.Document) customerapi.TermsDocument {
+	return views.Of(docs, func(d terms.Document) customerapi.TermsDocument {
 		return customerapi.TermsDocument{Id: d.ID, Type: d.Type, Url: d.URL}
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/tenurehq/tenure/api/internal/views"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/google/uuid"
@@ -62,7 +64,7 @@ func (h discountCodes) ListDiscountCodes(ctx context.Context, r sellerapi.ListDi
 	if err != nil {
 		return nil, err
 	}
-	return sellerapi.ListDiscountCodes200JSONResponse{DiscountCodes: viewsOf(codes, renderDiscountCode), Pagination: pagination(f, total)}, nil
+	return sellerapi.ListDiscountCodes200JSONResponse{DiscountCodes: views.Of(codes, renderDiscountCode), Pagination: pagination(f, total)}, nil
 }
 
 // GetDiscountCode implements getDiscountCode.

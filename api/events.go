@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/tenurehq/tenure/api/internal/views"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/google/uuid"
@@ -65,7 +67,7 @@ func (h events) ListEvents(ctx context.Context, req sellerapi.ListEventsRequestO
 	}
 	pages := (total + size - 1) / size
 	return sellerapi.ListEvents200JSONResponse{
-		Events:     viewsOf(list, eventView),
+		Events:     views.Of(list, eventView),
 		Pagination: sellerapi.Pagination{Page: &page, PageSize: &size, TotalCount: &total, TotalPages: &pages},
 	}, nil
 }

@@ -3,6 +3,8 @@ package api
 import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
+	"github.com/tenurehq/tenure/api/internal/views"
+
 	"github.com/tenurehq/tenure/api/apiview"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/catalog"
@@ -99,7 +101,7 @@ func shippingView(s *offers.Shipping) *sellerapi.OfferShipping {
 // referencesView lists reference pairs; never null, as the contract
 // requires the list.
 func referencesView(refs []catalog.Reference) []sellerapi.SellerProductReference {
-	return viewsOf(refs, apiview.Reference)
+	return views.Of(refs, apiview.Reference)
 }
 
 // offerSublineView is a priced line or subline without its sublines.
@@ -156,7 +158,7 @@ func offerLineView(l offers.Line) sellerapi.OfferLine {
 		Title:                   s.Title,
 	}
 	if len(l.Sublines) > 0 {
-		subs := viewsOf(l.Sublines, offerSublineView)
+		subs := views.Of(l.Sublines, offerSublineView)
 		v.Sublines = &subs
 	}
 	return v

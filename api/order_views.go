@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/tenurehq/tenure/api/apiview"
+	"github.com/tenurehq/tenure/api/internal/views"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/orders"
@@ -127,7 +128,7 @@ func orderLineView(l orders.Line) sellerapi.OrderLine {
 		UnitPrice:                  s.UnitPrice,
 	}
 	if len(l.Sublines) > 0 {
-		subs := viewsOf(l.Sublines, orderSublineView)
+		subs := views.Of(l.Sublines, orderSublineView)
 		v.Sublines = &subs
 	}
 	return v
@@ -136,7 +137,7 @@ func orderLineView(l orders.Line) sellerapi.OrderLine {
 // selectedServicesView lists the services chosen with a line under the
 // published contract's type names; never null.
 func selectedServicesView(services []offers.AgreedService) []sellerapi.FirstPartyService {
-	return viewsOf(services, func(s offers.AgreedService) sellerapi.FirstPartyService {
+	return views.Of(services, func(s offers.AgreedService) sellerapi.FirstPartyService {
 		return sellerapi.FirstPartyService{
 			Id: s.ID, MonthlyPrice: apiview.Money(s.Monthly), Type: sellerapi.FirstPartyServiceType(pricing.ServiceTypes[s.Type]),
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/internal/views"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
@@ -37,7 +39,7 @@ func (h shippingMethods) ListShippingMethods(ctx context.Context, req sellerapi.
 		return nil, err
 	}
 	return sellerapi.ListShippingMethods200JSONResponse{
-		Data:       viewsOf(methods, shippingMethodView),
+		Data:       views.Of(methods, shippingMethodView),
 		Pagination: sellerapi.PageInfo{Page: page, HasMore: hasMore},
 	}, nil
 }

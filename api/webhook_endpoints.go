@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/internal/views"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/google/uuid"
@@ -31,7 +33,7 @@ func (h webhookEndpoints) ListWebhookEndpoints(ctx context.Context, _ sellerapi.
 	if err != nil {
 		return nil, err
 	}
-	return sellerapi.ListWebhookEndpoints200JSONResponse{Data: viewsOf(list, endpointView)}, nil
+	return sellerapi.ListWebhookEndpoints200JSONResponse{Data: views.Of(list, endpointView)}, nil
 }
 
 // CreateWebhookEndpoint registers an endpoint and shows its secret once.
