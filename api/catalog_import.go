@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
@@ -23,7 +25,7 @@ type productImports struct {
 // empty one, and one beyond the contract's 1,000 with 413). Per-product problems reject that product only; they are
 // listed in the result.
 func (h productImports) ImportProducts(ctx context.Context, req sellerapi.ImportProductsRequestObject) (sellerapi.ImportProductsResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +43,7 @@ func (h productImports) ImportProducts(ctx context.Context, req sellerapi.Import
 
 // GetProductImport returns the current or final result of an import.
 func (h productImports) GetProductImport(ctx context.Context, req sellerapi.GetProductImportRequestObject) (sellerapi.GetProductImportResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
@@ -27,7 +29,7 @@ type csvImports struct {
 // CreateCatalogImport records a pending job, starts its workflow and
 // returns the link to upload the file to.
 func (h csvImports) CreateCatalogImport(ctx context.Context, req sellerapi.CreateCatalogImportRequestObject) (sellerapi.CreateCatalogImportResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/internal/views"
 
 	"github.com/tenurehq/tenure/api/apierror"
@@ -94,7 +96,7 @@ func (h catalogReads) page(ctx context.Context, q catalog.Query, limitParam, pag
 }
 
 func (h catalogReads) search(ctx context.Context, q catalog.Query) ([]sellerapi.CatalogProduct, int64, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -114,7 +116,7 @@ func (h catalogReads) search(ctx context.Context, q catalog.Query) ([]sellerapi.
 // CheckProductsSupported reports, per known reference, whether its product
 // can be financed; unknown references are left out.
 func (h catalogReads) CheckProductsSupported(ctx context.Context, req sellerapi.CheckProductsSupportedRequestObject) (sellerapi.CheckProductsSupportedResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}

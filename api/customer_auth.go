@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/tenurehq/tenure/domain/auth"
@@ -16,7 +18,7 @@ import (
 // tokenOffer is the offer a bearer request may act on: the one its token
 // was issued for. Any other offer id answers 404, like an unknown one.
 func tokenOffer(ctx context.Context, rawID string) (auth.OfferClaims, error) {
-	claims, ok := offerClaimsFrom(ctx)
+	claims, ok := guard.OfferClaims(ctx)
 	if !ok {
 		return auth.OfferClaims{}, apierror.Unauthorized("an Authorization: Bearer <access token> header is required")
 	}
@@ -94,7 +96,7 @@ func bearerOffer(ctx context.Context, service *services.CustomerOffers, rawID st
 	// The guard checked the offer's reach a moment ago, perhaps from the
 	// cache; the row just read decides, so that no answer shows the
 	// customer's data of an offer that has left created meanwhile.
-	if err := beyondReach(o.Row.ID, offers.StandingOf(o.Row).Reach()); err != nil {
+	if err := guard.CheckReach(o.Row.ID, offers.StandingOf(o.Row).Reach()); err != nil {
 		return offers.Stored{}, err
 	}
 	return o, nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/netip"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/customer/customerapi"
@@ -11,13 +13,13 @@ import (
 
 type clientKey struct{}
 
-// rememberClient keeps the client's address (see clientIP) in the request
+// rememberClient keeps the client's address (see guard.ClientIP) in the request
 // context of the customer operations: for the records of unauthenticated
 // callers, and for the budget of failed discount codes.
 func rememberClient(proxies []netip.Prefix) customerapi.StrictMiddlewareFunc {
 	return func(f customerapi.StrictHandlerFunc, _ string) customerapi.StrictHandlerFunc {
 		return func(c *fiber.Ctx, args any) (any, error) {
-			if ip, ok := clientIP(c, proxies); ok {
+			if ip, ok := guard.ClientIP(c, proxies); ok {
 				c.SetUserContext(context.WithValue(c.UserContext(), clientKey{}, ip))
 			}
 			return f(c, args)
@@ -37,7 +39,7 @@ func leadAddress(ctx context.Context) string {
 // limits count it.
 func countedAddress(ctx context.Context) string {
 	if ip, ok := ctx.Value(clientKey{}).(netip.Addr); ok {
-		return countedAs(ip)
+		return guard.CountedAs(ip)
 	}
-	return unknownAddress
+	return guard.UnknownAddress
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/gofiber/fiber/v2"
@@ -45,13 +47,13 @@ func attemptsRefused(e *discounts.TooManyAttempts) *apierror.Error {
 	if e.Offer {
 		who = "this offer"
 	}
-	wait := max(1, seconds(e.RetryAfter))
+	wait := max(1, guard.Seconds(e.RetryAfter))
 	refusal := apierror.TooManyRequests("too many discount codes were refused for %s (%d); no code is checked before %d seconds have passed", who, e.Limit, wait)
 	refusal.Header = map[string]string{
-		fiber.HeaderRetryAfter:   strconv.Itoa(wait),
-		headerRateLimitLimit:     strconv.Itoa(e.Limit),
-		headerRateLimitRemaining: "0",
-		headerRateLimitReset:     strconv.Itoa(seconds(e.Reset)),
+		fiber.HeaderRetryAfter:         strconv.Itoa(wait),
+		guard.HeaderRateLimitLimit:     strconv.Itoa(e.Limit),
+		guard.HeaderRateLimitRemaining: "0",
+		guard.HeaderRateLimitReset:     strconv.Itoa(guard.Seconds(e.Reset)),
 	}
 	return refusal
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/internal/views"
 
 	"github.com/tenurehq/tenure/api/apierror"
@@ -129,7 +131,7 @@ func (h customerOffers) PreviewCustomizedTermsAndServices(ctx context.Context, r
 			return nil, err
 		}
 	default:
-		if _, ok := offerClaimsFrom(ctx); !ok {
+		if _, ok := guard.OfferClaims(ctx); !ok {
 			return nil, apierror.Unauthorized("send the offer's shared token as ?token= or an Authorization: Bearer <access token> header")
 		}
 		var err error

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/internal/views"
 
 	"github.com/tenurehq/tenure/api/apierror"
@@ -25,7 +27,7 @@ type discountCodes struct {
 
 // CreateDiscountCode implements createDiscountCode.
 func (h discountCodes) CreateDiscountCode(ctx context.Context, r sellerapi.CreateDiscountCodeRequestObject) (sellerapi.CreateDiscountCodeResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +54,7 @@ func (h discountCodes) CreateDiscountCode(ctx context.Context, r sellerapi.Creat
 
 // ListDiscountCodes implements listDiscountCodes.
 func (h discountCodes) ListDiscountCodes(ctx context.Context, r sellerapi.ListDiscountCodesRequestObject) (sellerapi.ListDiscountCodesResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}

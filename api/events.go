@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/internal/views"
 
 	"github.com/tenurehq/tenure/api/apierror"
@@ -31,7 +33,7 @@ type events struct {
 
 // ListEvents returns one page of the caller's events, oldest first.
 func (h events) ListEvents(ctx context.Context, req sellerapi.ListEventsRequestObject) (sellerapi.ListEventsResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +106,7 @@ func (h events) RedeliverEvent(ctx context.Context, req sellerapi.RedeliverEvent
 }
 
 func eventTarget(ctx context.Context, raw string) (seller, id uuid.UUID, err error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return uuid.Nil, uuid.Nil, err
 	}

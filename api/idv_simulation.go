@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
@@ -109,7 +111,7 @@ func (s idvSimulation) post(c *fiber.Ctx, body []byte) string {
 		return "The simulated provider cannot address Tenure's callback."
 	}
 	req.Header.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-	req.Header.Set(idvSignatureHeader, s.provider.SignCallback(body, time.Now()))
+	req.Header.Set(guard.IDVSignatureHeader, s.provider.SignCallback(body, time.Now()))
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return "The simulated provider could not reach Tenure's callback at " + s.callbackURL + " (http.public_url)."

@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/google/uuid"
@@ -27,7 +29,7 @@ func pageIndex(p *int64) (int64, error) {
 // callerAndID reads the caller's seller and the id of an offer or order in
 // the path; an id that is not a UUID names nothing of the caller's.
 func callerAndID(ctx context.Context, what, raw string) (uuid.UUID, uuid.UUID, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return uuid.Nil, uuid.Nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/google/uuid"
@@ -49,7 +51,7 @@ func listParamsOf(generated any) listParams {
 // listPage is one page of a seller's offers or orders, as list reads them,
 // with its pagination.
 func listPage[T any](ctx context.Context, generated any, list func(context.Context, uuid.UUID, listing.Filter) ([]T, int64, error)) ([]T, sellerapi.Pagination, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, sellerapi.Pagination{}, err
 	}
@@ -64,7 +66,7 @@ func listPage[T any](ctx context.Context, generated any, list func(context.Conte
 // listAll is a seller's offers or orders matching the filters of the
 // deprecated unpaginated lists, at most listing.UnpagedLimit.
 func listAll[T any](ctx context.Context, query, createdBy *string, partnersOnly *bool, list func(context.Context, uuid.UUID, listing.Filter) ([]T, int64, error)) ([]T, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}

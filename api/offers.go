@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/google/uuid"
@@ -33,7 +35,7 @@ func (h offerHandlers) CreatePartnerOffer(ctx context.Context, req sellerapi.Cre
 }
 
 func (h offerHandlers) create(ctx context.Context, p sellerapi.OfferCreateRequest, o offers.Options) (sellerapi.Offer, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return sellerapi.Offer{}, err
 	}
@@ -46,7 +48,7 @@ func (h offerHandlers) create(ctx context.Context, p sellerapi.OfferCreateReques
 
 // ValidateOffer checks and prices a payload without creating anything.
 func (h offerHandlers) ValidateOffer(ctx context.Context, req sellerapi.ValidateOfferRequestObject) (sellerapi.ValidateOfferResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +74,7 @@ func (h offerHandlers) GetOffer(ctx context.Context, req sellerapi.GetOfferReque
 
 // GetOfferByReference returns the caller's newest offer with a reference.
 func (h offerHandlers) GetOfferByReference(ctx context.Context, req sellerapi.GetOfferByReferenceRequestObject) (sellerapi.GetOfferByReferenceResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/google/uuid"
@@ -81,7 +83,7 @@ func (h orderHandlers) SetOrderMetadata(ctx context.Context, req sellerapi.SetOr
 
 // CreateShipment reports shipped items of an order.
 func (h orderHandlers) CreateShipment(ctx context.Context, req sellerapi.CreateShipmentRequestObject) (sellerapi.CreateShipmentResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/tenurehq/tenure/api/apiview"
@@ -43,7 +45,7 @@ type priceRequest struct {
 // resolve finds the requested products in the caller's catalog, the
 // request's prices overriding the catalog's.
 func (h rentalPricing) resolve(ctx context.Context, reqs []priceRequest) ([]services.PricedProduct, string, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, "", err
 	}

@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
@@ -22,7 +24,7 @@ type sellerProfiles struct {
 
 // GetSellerProfile implements getSellerProfile.
 func (h sellerProfiles) GetSellerProfile(ctx context.Context, _ sellerapi.GetSellerProfileRequestObject) (sellerapi.GetSellerProfileResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +38,7 @@ func (h sellerProfiles) GetSellerProfile(ctx context.Context, _ sellerapi.GetSel
 // UpdateSellerProfile implements updateSellerProfile: the fields present
 // change, the operator's fields and document replacements stay.
 func (h sellerProfiles) UpdateSellerProfile(ctx context.Context, r sellerapi.UpdateSellerProfileRequestObject) (sellerapi.UpdateSellerProfileResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}

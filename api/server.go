@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/customer/customerapi"
@@ -36,19 +38,19 @@ type Deps struct {
 // meets them, each behind what the guard checks first.
 func New(d Deps) (*fiber.App, error) {
 	svc := d.Services
-	g, err := newGuard(d.Config, svc, d.Tokens, d.Logger)
+	g, err := guard.New(d.Config, svc, d.Tokens, d.Logger)
 	if err != nil {
 		return nil, err
 	}
 	app := fiber.New(fiber.Config{
 		AppName:               "tenure",
 		DisableStartupMessage: true,
-		ErrorHandler:          errorHandler(d.Logger),
+		ErrorHandler:          guard.ErrorHandler(d.Logger),
 		BodyLimit:             d.Config.HTTP.BodyLimit,
-		// A head that does not fit is refused with 431 (see limitHead).
-		ReadBufferSize: maxHeadLength,
+		// A head that does not fit is refused with 431 (see the guard's limitHead).
+		ReadBufferSize: guard.MaxHeadLength,
 		// Bodies are streamed to the handlers, so a CSV upload never sits
-		// in memory; limitBody keeps the body limit for every other route.
+		// in memory; guard.LimitBody keeps the body limit for every other route.
 		StreamRequestBody: true,
 		// Long enough for a 250 MB upload at about 4 Mbit/s: fasthttp's
 		// read deadline covers the whole request, body included.
@@ -56,7 +58,7 @@ func New(d Deps) (*fiber.App, error) {
 		WriteTimeout: 60 * time.Second,
 		IdleTimeout:  2 * time.Minute,
 	})
-	app.Use(g.front(d.Metrics)...)
+	app.Use(g.Front(d.Metrics)...)
 
 	app.Get("/healthz", healthz)
 	app.Get("/readyz", readiness(svc.Readiness))
@@ -66,15 +68,15 @@ func New(d Deps) (*fiber.App, error) {
 		return nil, err
 	}
 	files := importFiles{imports: svc.CatalogImports}
-	// Registered before limitBody: an upload streams past the body limit.
-	app.Put(uploadPath, named("uploadCatalogImportFile"), g.byAddress(), files.upload)
-	app.Use(limitBody(d.Config.HTTP.BodyLimit))
-	app.Get(errorsPath, named("downloadCatalogImportErrors"), g.byAddress(), files.errorReport)
-	g.mountToken(app)
-	g.keepWhileServing(app)
+	// Registered before guard.LimitBody: an upload streams past the body limit.
+	app.Put(uploadPath, guard.Named("uploadCatalogImportFile"), g.ByAddress(), files.upload)
+	app.Use(guard.LimitBody(d.Config.HTTP.BodyLimit))
+	app.Get(errorsPath, guard.Named("downloadCatalogImportErrors"), g.ByAddress(), files.errorReport)
+	g.MountToken(app)
+	g.KeepWhileServing(app)
 
 	provider := idvProvider(d.Config)
-	customerRoutes, base, err := g.customer(app, provider)
+	customerRoutes, base, err := g.Customer(app, provider)
 	if err != nil {
 		return nil, err
 	}
@@ -82,23 +84,23 @@ func New(d Deps) (*fiber.App, error) {
 		sim := idvSimulation{provider: *provider, callbackURL: d.Config.HTTP.PublicURL + base + "/idv/callback",
 			client: &http.Client{Timeout: 10 * time.Second}}
 		app.Get(simulationPath, sim.show)
-		app.Post(simulationPath, append(g.publicLimits(), sim.report)...)
+		app.Post(simulationPath, append(g.PublicLimits(), sim.report)...)
 	}
 	customerapi.RegisterHandlers(customerRoutes, customerapi.NewStrictHandler(
-		newCustomerAPI(d.Config, svc, provider, EventViews{}.Offer), customerMiddlewares(g.proxies())))
-	if err := customerRoutes.check(); err != nil {
+		newCustomerAPI(d.Config, svc, provider, EventViews{}.Offer), customerMiddlewares(g.Proxies())))
+	if err := customerRoutes.Check(); err != nil {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {
 		return nil, err
 	}
 
-	sellerRoutes, err := g.seller(app)
+	sellerRoutes, err := g.Seller(app)
 	if err != nil {
 		return nil, err
 	}
 	sellerapi.RegisterHandlers(sellerRoutes, sellerapi.NewStrictHandler(newSellerAPI(d.Config, svc), nil))
-	if err := sellerRoutes.check(); err != nil {
+	if err := sellerRoutes.Check(); err != nil {
 		return nil, err
 	}
 	return app, nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/internal/views"
 
 	"github.com/tenurehq/tenure/api/apierror"
@@ -26,7 +28,7 @@ type shippingMethods struct {
 // ListShippingMethods returns one zero-based page of the caller's shipping
 // methods in creation order.
 func (h shippingMethods) ListShippingMethods(ctx context.Context, req sellerapi.ListShippingMethodsRequestObject) (sellerapi.ListShippingMethodsResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +49,7 @@ func (h shippingMethods) ListShippingMethods(ctx context.Context, req sellerapi.
 // CreateShippingMethod adds a shipping method; its reference must be new for
 // the seller.
 func (h shippingMethods) CreateShippingMethod(ctx context.Context, req sellerapi.CreateShippingMethodRequestObject) (sellerapi.CreateShippingMethodResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}

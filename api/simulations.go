@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/apierror"
 
 	"github.com/google/uuid"
@@ -55,7 +57,7 @@ func (s simulations) RunScenarioSimulation(ctx context.Context, req sellerapi.Ru
 	if s.environment != config.Sandbox {
 		return nil, apierror.NotFound("scenario simulations exist only in the sandbox")
 	}
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}

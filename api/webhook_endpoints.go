@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tenurehq/tenure/api/guard"
+
 	"github.com/tenurehq/tenure/api/internal/views"
 
 	"github.com/tenurehq/tenure/api/apierror"
@@ -25,7 +27,7 @@ type webhookEndpoints struct {
 
 // ListWebhookEndpoints returns every endpoint of the caller, oldest first.
 func (h webhookEndpoints) ListWebhookEndpoints(ctx context.Context, _ sellerapi.ListWebhookEndpointsRequestObject) (sellerapi.ListWebhookEndpointsResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +40,7 @@ func (h webhookEndpoints) ListWebhookEndpoints(ctx context.Context, _ sellerapi.
 
 // CreateWebhookEndpoint registers an endpoint and shows its secret once.
 func (h webhookEndpoints) CreateWebhookEndpoint(ctx context.Context, req sellerapi.CreateWebhookEndpointRequestObject) (sellerapi.CreateWebhookEndpointResponseObject, error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +139,7 @@ func (h webhookEndpoints) TestWebhookEndpoint(ctx context.Context, req sellerapi
 // endpointTarget is the caller and the endpoint id of a path. An id that
 // is no UUID names no endpoint: 404, like an unknown one.
 func endpointTarget(ctx context.Context, raw string) (seller, id uuid.UUID, err error) {
-	claims, err := sellerClaims(ctx)
+	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return uuid.Nil, uuid.Nil, err
 	}
