@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/tenurehq/tenure/api/seller"
+
 	"github.com/tenurehq/tenure/api/guard"
 
 	"github.com/gofiber/fiber/v2"
@@ -67,11 +69,11 @@ func New(d Deps) (*fiber.App, error) {
 	if err := mountDocs(app); err != nil {
 		return nil, err
 	}
-	files := importFiles{imports: svc.CatalogImports}
+	files := seller.NewImportFiles(svc.CatalogImports)
 	// Registered before guard.LimitBody: an upload streams past the body limit.
-	app.Put(uploadPath, guard.Named("uploadCatalogImportFile"), g.ByAddress(), files.upload)
+	app.Put(seller.UploadPath, guard.Named("uploadCatalogImportFile"), g.ByAddress(), files.Upload)
 	app.Use(guard.LimitBody(d.Config.HTTP.BodyLimit))
-	app.Get(errorsPath, guard.Named("downloadCatalogImportErrors"), g.ByAddress(), files.errorReport)
+	app.Get(seller.ErrorsPath, guard.Named("downloadCatalogImportErrors"), g.ByAddress(), files.ErrorReport)
 	g.MountToken(app)
 	g.KeepWhileServing(app)
 
@@ -87,7 +89,7 @@ func New(d Deps) (*fiber.App, error) {
 		app.Post(simulationPath, append(g.PublicLimits(), sim.report)...)
 	}
 	customerapi.RegisterHandlers(customerRoutes, customerapi.NewStrictHandler(
-		newCustomerAPI(d.Config, svc, provider, EventViews{}.Offer), customerMiddlewares(g.Proxies())))
+		newCustomerAPI(d.Config, svc, provider, seller.EventViews{}.Offer), customerMiddlewares(g.Proxies())))
 	if err := customerRoutes.Check(); err != nil {
 		return nil, err
 	}
@@ -99,7 +101,7 @@ func New(d Deps) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	sellerapi.RegisterHandlers(sellerRoutes, sellerapi.NewStrictHandler(newSellerAPI(d.Config, svc), nil))
+	sellerapi.RegisterHandlers(sellerRoutes, sellerapi.NewStrictHandler(seller.New(d.Config, svc), nil))
 	if err := sellerRoutes.Check(); err != nil {
 		return nil, err
 	}
