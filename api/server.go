@@ -8,8 +8,9 @@ package api
 
 import (
 	"log/slog"
-	"net/http"
 	"time"
+
+	"github.com/tenurehq/tenure/api/customer"
 
 	"github.com/tenurehq/tenure/api/seller"
 
@@ -77,19 +78,18 @@ func New(d Deps) (*fiber.App, error) {
 	g.MountToken(app)
 	g.KeepWhileServing(app)
 
-	provider := idvProvider(d.Config)
+	provider := customer.Provider(d.Config)
 	customerRoutes, base, err := g.Customer(app, provider)
 	if err != nil {
 		return nil, err
 	}
 	if provider != nil && d.Config.IDV.Provider.URL == "" {
-		sim := idvSimulation{provider: *provider, callbackURL: d.Config.HTTP.PublicURL + base + "/idv/callback",
-			client: &http.Client{Timeout: 10 * time.Second}}
-		app.Get(simulationPath, sim.show)
-		app.Post(simulationPath, append(g.PublicLimits(), sim.report)...)
+		sim := customer.NewSimulation(*provider, d.Config.HTTP.PublicURL+base+"/idv/callback")
+		app.Get(customer.SimulationPath, sim.Show)
+		app.Post(customer.SimulationPath, append(g.PublicLimits(), sim.Report)...)
 	}
 	customerapi.RegisterHandlers(customerRoutes, customerapi.NewStrictHandler(
-		newCustomerAPI(d.Config, svc, provider, seller.EventViews{}.Offer), customerMiddlewares(g.Proxies())))
+		customer.New(d.Config, svc, provider, seller.EventViews{}.Offer), customer.Middlewares(g.Proxies())))
 	if err := customerRoutes.Check(); err != nil {
 		return nil, err
 	}

@@ -1,4 +1,13 @@
-package api
+// Package customer serves the Customer-Facing API, which an offer's end
+// customer (the hosted checkout, or a partner's front end) calls: its
+// handlers read and change the offer through the customer offer services
+// and render it in the contract's views, and it answers the API's own
+// refusals in their shapes. Its server interface and models are generated
+// into api/customer/customerapi from api/openapi/customer.yaml; the guard
+// (api/guard) has checked the customer's token or the offer's shared
+// token before a handler runs. It also serves the sandbox's simulated
+// identity verification provider.
+package customer
 
 import (
 	"encoding/json"
@@ -23,11 +32,11 @@ type customerAPI struct {
 	customerLeads
 }
 
-// newCustomerAPI serves the Customer-Facing API's operations over the
+// New serves the Customer-Facing API's operations over the
 // services; provider is the deployment's identity verification provider
 // (nil without one), offerEvent renders an offer in the events its
 // customer's requests record.
-func newCustomerAPI(cfg *config.Config, svc *services.Services, provider *idv.Provider, offerEvent func(offers.Stored) (json.RawMessage, error)) customerapi.StrictServerInterface {
+func New(cfg *config.Config, svc *services.Services, provider *idv.Provider, offerEvent func(offers.Stored) (json.RawMessage, error)) customerapi.StrictServerInterface {
 	shared := sharedTokens{offers: svc.CustomerOffers, signer: links.NewSigner(cfg.Links.SigningKey)}
 	attempts := discountAttempts{service: svc.DiscountAttempts, offerEvent: offerEvent}
 	return customerAPI{
@@ -40,9 +49,9 @@ func newCustomerAPI(cfg *config.Config, svc *services.Services, provider *idv.Pr
 	}
 }
 
-// customerMiddlewares run around every Customer-Facing operation: they keep
+// Middlewares run around every Customer-Facing operation: they keep
 // the client's address (attributed past the trusted proxies) and answer the
 // API's own refusals in its shapes.
-func customerMiddlewares(proxies []netip.Prefix) []customerapi.StrictMiddlewareFunc {
+func Middlewares(proxies []netip.Prefix) []customerapi.StrictMiddlewareFunc {
 	return []customerapi.StrictMiddlewareFunc{rememberClient(proxies), customerRefusals}
 }

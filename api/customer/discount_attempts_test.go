@@ -1,4 +1,4 @@
-package api_test
+package customer_test
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package api
+package customer
 
 import (
 	"context"
@@ -25,13 +25,13 @@ type customerIDV struct {
 	publicURL string
 }
 
-// simulationPath is where the sandbox's simulated provider lives.
-const simulationPath = "/simulations/identity-verification"
+// SimulationPath is where the sandbox's simulated provider lives.
+const SimulationPath = "/simulations/identity-verification"
 
-// idvProvider is the deployment's provider: the configured one, else in
+// Provider is the deployment's provider: the configured one, else in
 // the sandbox the simulation (signing with a secret derived from the links
 // key), else none.
-func idvProvider(cfg *config.Config) *idv.Provider {
+func Provider(cfg *config.Config) *idv.Provider {
 	p := cfg.IDV.Provider
 	if p.URL != "" {
 		provider := idv.NewProvider(hostOf(p.URL), p.URL, p.Secret, p.SessionTTL)
@@ -40,7 +40,7 @@ func idvProvider(cfg *config.Config) *idv.Provider {
 	if cfg.Environment != config.Sandbox {
 		return nil
 	}
-	provider := idv.NewProvider("simulation", cfg.HTTP.PublicURL+simulationPath,
+	provider := idv.NewProvider("simulation", cfg.HTTP.PublicURL+SimulationPath,
 		links.DeriveKey(cfg.Links.SigningKey, "tenure sandbox identity verification"), p.SessionTTL)
 	return &provider
 }

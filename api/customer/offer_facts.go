@@ -1,4 +1,4 @@
-package api
+package customer
 
 import "github.com/tenurehq/tenure/domain/offers"
 

@@ -1,4 +1,4 @@
-package api
+package customer
 
 import (
 	"bytes"
@@ -18,13 +18,13 @@ import (
 	"github.com/tenurehq/tenure/domain/idv"
 )
 
-// idvSimulation is the sandbox's identity verification provider: a page
+// Simulation is the sandbox's identity verification provider: a page
 // that stands in for a real provider's, with "Verify" and "Fail" buttons.
 // It follows the provider contract like any provider: it accepts only
 // Tenure's signed session links, posts the chosen result to Tenure's
 // callback (at http.public_url) signed with the provider secret, and sends
 // the customer back to the link's return URL.
-type idvSimulation struct {
+type Simulation struct {
 	provider    idv.Provider
 	callbackURL string
 	client      *http.Client
@@ -65,14 +65,20 @@ button:focus-visible { outline: 3px solid #005fcc; outline-offset: 2px; }
 </html>
 `))
 
+// NewSimulation is the sandbox's provider for provider's sessions,
+// posting results to Tenure's callback at callbackURL.
+func NewSimulation(provider idv.Provider, callbackURL string) Simulation {
+	return Simulation{provider: provider, callbackURL: callbackURL, client: &http.Client{Timeout: 10 * time.Second}}
+}
+
 type simulationView struct {
 	Title, Problem, Action          string
 	SessionID, ReturnURL, Signature string
 }
 
-// show renders the page for a session link.
-func (s idvSimulation) show(c *fiber.Ctx) error {
-	v := simulationView{Title: "Identity verification (simulation)", Action: simulationPath,
+// Show renders the page for a session link.
+func (s Simulation) Show(c *fiber.Ctx) error {
+	v := simulationView{Title: "Identity verification (simulation)", Action: SimulationPath,
 		SessionID: c.Query("session_id"), ReturnURL: c.Query("return_url"), Signature: c.Query("signature")}
 	if err := s.provider.VerifyLink(v.SessionID, v.ReturnURL, v.Signature); err != nil {
 		return s.refuse(c, err)
@@ -80,9 +86,9 @@ func (s idvSimulation) show(c *fiber.Ctx) error {
 	return s.render(c, http.StatusOK, v)
 }
 
-// report records the chosen result through the callback and sends the
+// Report records the chosen result through the callback and sends the
 // customer back.
-func (s idvSimulation) report(c *fiber.Ctx) error {
+func (s Simulation) Report(c *fiber.Ctx) error {
 	sessionID, returnURL := c.FormValue("session_id"), c.FormValue("return_url")
 	if err := s.provider.VerifyLink(sessionID, returnURL, c.FormValue("signature")); err != nil {
 		return s.refuse(c, err)
@@ -105,7 +111,7 @@ func (s idvSimulation) report(c *fiber.Ctx) error {
 
 // post sends the signed callback, as a provider's server does, and says
 // what went wrong for the page, or nothing.
-func (s idvSimulation) post(c *fiber.Ctx, body []byte) string {
+func (s Simulation) post(c *fiber.Ctx, body []byte) string {
 	req, err := http.NewRequestWithContext(c.UserContext(), http.MethodPost, s.callbackURL, bytes.NewReader(body))
 	if err != nil {
 		return "The simulated provider cannot address Tenure's callback."
@@ -123,7 +129,7 @@ func (s idvSimulation) post(c *fiber.Ctx, body []byte) string {
 	return ""
 }
 
-func (s idvSimulation) refuse(c *fiber.Ctx, err error) error {
+func (s Simulation) refuse(c *fiber.Ctx, err error) error {
 	problem := "This verification link is not valid. Start the verification again from the checkout."
 	if errors.Is(err, idv.ErrLinkExpired) {
 		problem = "This verification link has expired. Start the verification again from the checkout."
@@ -131,7 +137,7 @@ func (s idvSimulation) refuse(c *fiber.Ctx, err error) error {
 	return s.render(c, http.StatusBadRequest, simulationView{Title: "Identity verification (simulation)", Problem: problem})
 }
 
-func (s idvSimulation) render(c *fiber.Ctx, status int, v simulationView) error {
+func (s Simulation) render(c *fiber.Ctx, status int, v simulationView) error {
 	var page bytes.Buffer
 	if err := simulationPage.Execute(&page, v); err != nil {
 		return err
