@@ -11,11 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 	checkoutpage "github.com/tenurehq/tenure/web/checkout"
 )
 

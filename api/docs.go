@@ -6,10 +6,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/web/docs"
 )

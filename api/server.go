@@ -1,24 +1,23 @@
-// Package api serves Tenure's HTTP interfaces with Fiber: the Seller API
-// (generated from api/openapi/seller.yaml), the Customer-Facing API
-// (generated from api/openapi/customer.yaml), the token endpoint, health
-// checks, the contracts themselves, their rendered reference (embedded from
-// web/docs) and the hosted checkout page (its assets embedded from
-// web/checkout).
+// Package api composes Tenure's HTTP application with Fiber: the guard
+// every request passes first (api/guard), the Seller API (api/seller) and
+// the Customer-Facing API (api/customer), each generated from its contract
+// in api/openapi, the token endpoint, health checks, the contracts
+// themselves, their rendered reference (embedded from web/docs) and the
+// hosted checkout page (its assets embedded from web/checkout). Errors are
+// one type (api/apierror); the services are the API's only way to the
+// workflows and to storage.
 package api
 
 import (
 	"log/slog"
 	"time"
 
-	"github.com/tenurehq/tenure/api/customer"
-
-	"github.com/tenurehq/tenure/api/seller"
-
-	"github.com/tenurehq/tenure/api/guard"
-
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/tenurehq/tenure/api/customer"
 	"github.com/tenurehq/tenure/api/customer/customerapi"
+	"github.com/tenurehq/tenure/api/guard"
+	"github.com/tenurehq/tenure/api/seller"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/auth"

@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"path"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/tenurehq/tenure/api/apierror"
 )
 
 // staticFiles are a folder of files ready to serve, each with its media

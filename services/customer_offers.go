@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"go.temporal.io/sdk/temporal"
-
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/config"

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/tenurehq/tenure/api/guard"
-
 	"github.com/tenurehq/tenure/api/apierror"
-
+	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/foundation/links"

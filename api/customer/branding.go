@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/services"
 )

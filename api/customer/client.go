@@ -4,11 +4,10 @@ import (
 	"context"
 	"net/netip"
 
-	"github.com/tenurehq/tenure/api/guard"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/api/customer/customerapi"
+	"github.com/tenurehq/tenure/api/guard"
 )
 
 type clientKey struct{}

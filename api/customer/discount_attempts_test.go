@@ -10,10 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 	"github.com/tenurehq/tenure/internal/testing/contractcheck"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 )

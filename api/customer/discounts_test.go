@@ -6,12 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/discounts"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 func TestValidateDiscount(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"net/url"
 
 	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/idv"

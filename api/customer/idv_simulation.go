@@ -9,12 +9,11 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/tenurehq/tenure/api/guard"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/customer/customerapi"
+	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/domain/idv"
 )
 

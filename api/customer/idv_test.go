@@ -13,11 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/idv"
 	"github.com/tenurehq/tenure/foundation/links"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 // idvFixture is a sandbox served on a real port (the simulated provider

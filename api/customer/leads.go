@@ -5,7 +5,6 @@ import (
 	"net/mail"
 
 	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/foundation/optional"
 	"github.com/tenurehq/tenure/foundation/recordid"

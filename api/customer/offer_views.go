@@ -3,9 +3,8 @@ package customer
 import (
 	"strings"
 
-	"github.com/tenurehq/tenure/api/internal/views"
-
 	"github.com/tenurehq/tenure/api/customer/customerapi"
+	"github.com/tenurehq/tenure/api/internal/views"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/pricing"

@@ -5,13 +5,10 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/tenurehq/tenure/api/guard"
-
-	"github.com/tenurehq/tenure/api/internal/views"
-
 	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/tenurehq/tenure/api/customer/customerapi"
+	"github.com/tenurehq/tenure/api/guard"
+	"github.com/tenurehq/tenure/api/internal/views"
 	"github.com/tenurehq/tenure/domain/endcustomer"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/pricing"

@@ -5,10 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 func TestBranding(t *testing.T) {

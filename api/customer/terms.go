@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 
-	"github.com/tenurehq/tenure/api/internal/views"
-
 	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/tenurehq/tenure/api/customer/customerapi"
+	"github.com/tenurehq/tenure/api/internal/views"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/terms"
 	"github.com/tenurehq/tenure/foundation/optional"

@@ -9,12 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 func TestTokenRoundTrip(t *testing.T) {

@@ -3,9 +3,9 @@ package guard
 import (
 	"io"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/tenurehq/tenure/api/apierror"
 )
 
 // drainLimit is how far beyond the limit a refused body is still read

@@ -10,13 +10,12 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/domain/auth"
 )
 

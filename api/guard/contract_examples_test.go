@@ -13,14 +13,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/domain/idv"
 	"github.com/tenurehq/tenure/foundation/links"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 

@@ -8,13 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 // customerOperation is one operation of customer.yaml as the tests walk it.

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"log/slog"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/offers"
 )

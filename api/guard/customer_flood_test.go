@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 // withoutCustomerLimits lifts the Customer-Facing API's budgets (per client

@@ -12,17 +12,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/api/guard"
-
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/idv"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/foundation/links"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 // sweepRequest is one request of the sweep: everything a customer

@@ -7,13 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/foundation/links"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 func TestTokenExchange(t *testing.T) {

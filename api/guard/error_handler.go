@@ -8,10 +8,9 @@ import (
 	"net/http"
 	"regexp"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 )
 

@@ -10,12 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 	"github.com/tenurehq/tenure/internal/testing/contractcheck"
 )
 

@@ -13,11 +13,10 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/domain/auth"
 )

@@ -11,10 +11,9 @@ import (
 	"net/netip"
 	"regexp"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/foundation/idempotency"
 )
 

@@ -5,12 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 	"github.com/tenurehq/tenure/workflows/offer"
 )
 

@@ -4,10 +4,9 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/domain/idv"
 )
 

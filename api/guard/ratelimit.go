@@ -5,10 +5,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/config"
 )
 

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 func TestSellerRateLimit(t *testing.T) {

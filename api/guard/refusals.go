@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/tenurehq/tenure/api/apierror"
 )
 
 // refusalStatuses are the statuses that refuse a request's input, in the

@@ -15,10 +15,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/foundation/recordid"
 )
 

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 func TestRotationRevokesIssuedTokens(t *testing.T) {

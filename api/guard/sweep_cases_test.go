@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tenurehq/tenure/api/guard"
-
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/tenurehq/tenure/api/guard"
 )
 
 // sweepCase is one hostile request the sweep sends: a mutation of an

@@ -11,17 +11,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/api/guard"
-
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/golang-jwt/jwt/v5"
 	"go.temporal.io/api/workflowservice/v1"
 
+	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 	"github.com/tenurehq/tenure/internal/testing/contractcheck"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 )

@@ -2,9 +2,6 @@ package guard
 
 import (
 	"encoding/base64"
-
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +12,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/services"
 )

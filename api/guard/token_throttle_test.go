@@ -12,10 +12,8 @@ import (
 	"time"
 
 	"github.com/tenurehq/tenure/api/guard"
-
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 // localCaller sends token requests to a real listener from a chosen

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 func withRefs(pairs ...[2]string) func(map[string]any) {

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/tenurehq/tenure/api/guard"
-
 	"github.com/tenurehq/tenure/api/apierror"
-
+	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/foundation/optional"

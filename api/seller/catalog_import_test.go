@@ -8,11 +8,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"go.temporal.io/api/enums/v1"
 
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 func TestImportFewerThanTenProductsCompletesAtOnce(t *testing.T) {

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/tenurehq/tenure/api/guard"
-
 	"github.com/tenurehq/tenure/api/apierror"
-
+	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/domain/refusal"

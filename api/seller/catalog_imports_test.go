@@ -12,12 +12,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/foundation/links"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 // csvJob is a CSV import job as GET returns it.

@@ -5,14 +5,11 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/tenurehq/tenure/api/guard"
-
-	"github.com/tenurehq/tenure/api/internal/views"
-
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/api/apierror"
+	"github.com/tenurehq/tenure/api/guard"
+	"github.com/tenurehq/tenure/api/internal/views"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/discounts"
 	"github.com/tenurehq/tenure/foundation/optional"

@@ -3,12 +3,10 @@ package seller
 import (
 	"context"
 
-	"github.com/tenurehq/tenure/api/guard"
-
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/api/apierror"
+	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/foundation/recordid"
 )
 

@@ -6,12 +6,10 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/tenurehq/tenure/api/guard"
-
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/api/apierror"
+	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/foundation/listing"
 	"github.com/tenurehq/tenure/foundation/optional"

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tenurehq/tenure/api/guard"
-
 	"github.com/tenurehq/tenure/api/apierror"
-
+	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/pricing"

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 // pricingCatalog imports the products the pricing tests price (default

@@ -3,10 +3,8 @@ package seller
 import (
 	"context"
 
-	"github.com/tenurehq/tenure/api/guard"
-
 	"github.com/tenurehq/tenure/api/apierror"
-
+	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/sellers"

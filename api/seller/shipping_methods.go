@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 
-	"github.com/tenurehq/tenure/api/guard"
-
-	"github.com/tenurehq/tenure/api/internal/views"
-
 	"github.com/tenurehq/tenure/api/apierror"
-
+	"github.com/tenurehq/tenure/api/guard"
+	"github.com/tenurehq/tenure/api/internal/views"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/sellers"
 	"github.com/tenurehq/tenure/foundation/optional"

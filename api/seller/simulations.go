@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tenurehq/tenure/api/guard"
-
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/api/apierror"
+	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/refusal"

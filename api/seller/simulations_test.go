@@ -5,13 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenurehq/tenure/internal/testing/apitest"
-
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/fixtures"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 	"github.com/tenurehq/tenure/workflows/sandbox"
 )
 

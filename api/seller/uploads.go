@@ -5,10 +5,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/tenurehq/tenure/api/apierror"
-
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
