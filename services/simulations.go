@@ -24,6 +24,7 @@ type UnknownRecord struct {
 	ID   uuid.UUID
 }
 
+// Error names the record, as a simulation's failure does.
 func (e *UnknownRecord) Error() string { return fmt.Sprintf("%s %s not found", e.What, e.ID) }
 
 // MarkProductsUnsupported makes the seller's products with these ids
