@@ -48,8 +48,8 @@ bench-webhooks: temporal-cli
 generate:
 	go tool sqlc generate
 	go run ./api/openapi/genenums $(CONTRACTS)
-	go tool oapi-codegen -config api/sellerapi/oapi-codegen.yaml api/openapi/seller.yaml
-	go tool oapi-codegen -config api/customerapi/oapi-codegen.yaml api/openapi/customer.yaml
+	go tool oapi-codegen -config api/seller/sellerapi/oapi-codegen.yaml api/openapi/seller.yaml
+	go tool oapi-codegen -config api/customer/customerapi/oapi-codegen.yaml api/openapi/customer.yaml
 	go run ./web/checkout/genlegalforms -o $(LEGAL_FORMS_JS)
 
 ## check-generated: fail when committed generated code differs from what make generate writes
@@ -60,10 +60,10 @@ check-generated:
 	for api in seller customer; do \
 	diff -q api/openapi/$$api.yaml $$tmp/contracts/$$api.yaml >/dev/null || \
 	{ echo "api/openapi/$$api.yaml lists stale enumerations: run make generate and commit the result"; exit 1; }; \
-	sed "s#^output: .*#output: $$tmp/$${api}api.gen.go#" api/$${api}api/oapi-codegen.yaml > $$tmp/$$api.yaml && \
+	sed "s#^output: .*#output: $$tmp/$${api}api.gen.go#" api/$${api}/$${api}api/oapi-codegen.yaml > $$tmp/$$api.yaml && \
 	go tool oapi-codegen -config $$tmp/$$api.yaml api/openapi/$$api.yaml && \
-	diff -q api/$${api}api/$${api}api.gen.go $$tmp/$${api}api.gen.go >/dev/null || \
-	{ echo "api/$${api}api is stale: run make generate and commit the result"; exit 1; }; \
+	diff -q api/$${api}/$${api}api/$${api}api.gen.go $$tmp/$${api}api.gen.go >/dev/null || \
+	{ echo "api/$${api}/$${api}api is stale: run make generate and commit the result"; exit 1; }; \
 	done; \
 	go run ./web/checkout/genlegalforms -o $$tmp/legal-forms.js && \
 	diff -q $(LEGAL_FORMS_JS) $$tmp/legal-forms.js >/dev/null || \

@@ -69,18 +69,17 @@ func folderOf(pkg string) string {
 	return parts[0]
 }
 
-// moduleImports maps every package of the repository (by directory) to the
-// packages of the module its non-test files import.
-func moduleImports(t *testing.T) map[string][]string {
+// sourceImports calls visit with the import paths of every non-test Go
+// file below root (hidden folders, testdata and bin left out).
+func sourceImports(t *testing.T, root string, visit func(path string, imports []string)) {
 	t.Helper()
-	out := map[string][]string{}
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bin") {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bin") {
 				return filepath.SkipDir
 			}
 			return nil
@@ -92,12 +91,29 @@ func moduleImports(t *testing.T) map[string][]string {
 		if err != nil {
 			return err
 		}
+		imports := make([]string, len(f.Imports))
+		for i, imp := range f.Imports {
+			imports[i], _ = strconv.Unquote(imp.Path.Value)
+		}
+		visit(path, imports)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// moduleImports maps every package of the repository (by directory) to the
+// packages of the module its non-test files import.
+func moduleImports(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	sourceImports(t, ".", func(path string, imports []string) {
 		pkg := filepath.ToSlash(filepath.Dir(path))
 		if _, ok := out[pkg]; !ok {
 			out[pkg] = nil
 		}
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
+		for _, p := range imports {
 			if p == module {
 				p = module + "/."
 			}
@@ -105,11 +121,7 @@ func moduleImports(t *testing.T) map[string][]string {
 				out[pkg] = append(out[pkg], rest)
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return out
 }
 
@@ -151,6 +163,34 @@ func TestDependenciesPointOneWay(t *testing.T) {
 	if loop := folderLoop(folders); loop != nil {
 		t.Errorf("top folders import each other: %s", strings.Join(loop, " → "))
 	}
+}
+
+// behindServices are what the API reaches only through services: storage,
+// the activities, the workflows and the Temporal SDK.
+var behindServices = []string{module + "/db", module + "/activities", module + "/workflows", "go.temporal.io"}
+
+// behindTheDoor reports whether an import path is one of behindServices
+// or a package below one.
+func behindTheDoor(importPath string) bool {
+	for _, p := range behindServices {
+		if importPath == p || strings.HasPrefix(importPath, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// services is the API's only door into the workflows and storage: no
+// package under api/ imports db/..., activities, workflows/... or the
+// Temporal SDK. Handlers render and translate what the services return.
+func TestServicesAreTheAPIsDoor(t *testing.T) {
+	sourceImports(t, "api", func(path string, imports []string) {
+		for _, p := range imports {
+			if behindTheDoor(p) {
+				t.Errorf("%s imports %s: services is the door from api into storage, workflows and Temporal; ask a service", path, p)
+			}
+		}
+	})
 }
 
 // folderLoop is a cycle of the folder graph, or nil.
@@ -218,5 +258,13 @@ func TestLayerCheckFindsViolations(t *testing.T) {
 	}
 	if folderLoop(map[string]map[string]bool{"a": {"b": true}, "b": {"c": true}}) != nil {
 		t.Error("a chain is no loop")
+	}
+	for path, behind := range map[string]bool{
+		module + "/db/dbgen": true, module + "/workflows/offer": true, module + "/activities": true, "go.temporal.io/sdk/client": true,
+		module + "/services": false, module + "/domain/offers": false, module + "/dbtools": false,
+	} {
+		if behindTheDoor(path) != behind {
+			t.Errorf("behindTheDoor(%s) = %v", path, !behind)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 	checkoutpage "github.com/tenurehq/tenure/web/checkout"
 )
 
@@ -25,69 +26,69 @@ const checkoutPolicy = "default-src 'self'; script-src 'self'; style-src 'self';
 // assetPaths are the versioned asset paths a shell references.
 var assetPaths = regexp.MustCompile(`(?:href|src)="(/checkout/assets/[^"]+)"`)
 
-func (h *harness) get(t *testing.T, target string, header map[string]string) response {
+func get(t *testing.T, h *apitest.Harness, target string, header map[string]string) apitest.Response {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, target, nil)
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	return h.send(t, req)
+	return h.Send(t, req)
 }
 
-func checkSecurityHeaders(t *testing.T, what string, r response, policy string) {
+func checkSecurityHeaders(t *testing.T, what string, r apitest.Response, policy string) {
 	t.Helper()
 	for name, want := range map[string]string{
 		"Content-Security-Policy": policy,
 		"Referrer-Policy":         "no-referrer",
 		"X-Content-Type-Options":  "nosniff",
 	} {
-		if got := r.header.Get(name); got != want {
+		if got := r.Header.Get(name); got != want {
 			t.Errorf("%s: %s is %q, want %q", what, name, got, want)
 		}
 	}
 }
 
 func TestCheckoutPageIsTheShellInTheBrowsersLanguage(t *testing.T) {
-	h := newHarness(t)
+	h := apitest.New(t)
 	page := "/checkout/offers/" + uuid.NewString() + "?token=anything"
 	for _, c := range []struct{ acceptLanguage, lang, title string }{
 		{"de-DE,de;q=0.9,en;q=0.8", "de", "Ihr Angebot wird geladen"},
 		{"nl-BE,nl;q=0.9", "nl", "Uw aanbieding wordt geladen"},
 		{"fr-FR,fr;q=0.9", "en", "Loading your offer"},
 	} {
-		r := h.get(t, page, map[string]string{"Accept-Language": c.acceptLanguage})
-		if r.status != http.StatusOK || r.header.Get("Content-Type") != "text/html; charset=utf-8" {
-			t.Fatalf("%s: %d %s", c.acceptLanguage, r.status, r.header.Get("Content-Type"))
+		r := get(t, h, page, map[string]string{"Accept-Language": c.acceptLanguage})
+		if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+			t.Fatalf("%s: %d %s", c.acceptLanguage, r.Status, r.Header.Get("Content-Type"))
 		}
-		body := string(r.body)
+		body := string(r.Body)
 		if !strings.Contains(body, `<html lang="`+c.lang+`">`) || !strings.Contains(body, c.title) {
 			t.Errorf("%s: want lang %s and %q in\n%s", c.acceptLanguage, c.lang, c.title, body)
 		}
 		if strings.Contains(body, "<script>") || strings.Contains(body, "<style") || strings.Contains(body, " style=") {
 			t.Errorf("the shell has inline script or style, which the policy forbids:\n%s", body)
 		}
-		if got := r.header.Get("Cache-Control"); got != "no-store" {
+		if got := r.Header.Get("Cache-Control"); got != "no-store" {
 			t.Errorf("the page's address carries the shared token; Cache-Control %q, want no-store", got)
 		}
 		checkSecurityHeaders(t, "page", r, checkoutPolicy)
 	}
 
-	r := h.get(t, "/checkout/offers/not-an-offer", nil)
-	if r.status != http.StatusNotFound || !strings.Contains(string(r.body), `type="module"`) {
-		t.Errorf("an id that is no offer's gets the shell with 404 (the page explains the link): %d %s", r.status, r.body)
+	r := get(t, h, "/checkout/offers/not-an-offer", nil)
+	if r.Status != http.StatusNotFound || !strings.Contains(string(r.Body), `type="module"`) {
+		t.Errorf("an id that is no offer's gets the shell with 404 (the page explains the link): %d %s", r.Status, r.Body)
 	}
 	checkSecurityHeaders(t, "page of a wrong id", r, checkoutPolicy)
-	if got := r.header.Get("Cache-Control"); got != "no-store" {
+	if got := r.Header.Get("Cache-Control"); got != "no-store" {
 		t.Errorf("the page of a wrong id: Cache-Control %q, want no-store", got)
 	}
 }
 
 func TestCheckoutAssetsAreVersionedCachedAndCompressed(t *testing.T) {
-	h := newHarness(t)
-	shell := h.get(t, "/checkout/offers/"+uuid.NewString(), nil)
-	refs := assetPaths.FindAllStringSubmatch(string(shell.body), -1)
+	h := apitest.New(t)
+	shell := get(t, h, "/checkout/offers/"+uuid.NewString(), nil)
+	refs := assetPaths.FindAllStringSubmatch(string(shell.Body), -1)
 	if len(refs) < 3 {
-		t.Fatalf("the shell references %d assets: %s", len(refs), shell.body)
+		t.Fatalf("the shell references %d assets: %s", len(refs), shell.Body)
 	}
 	mediaTypes := map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 	var version string
@@ -100,23 +101,23 @@ func TestCheckoutAssetsAreVersionedCachedAndCompressed(t *testing.T) {
 		if parts[0] != version || len(version) != 16 {
 			t.Errorf("%s: every asset is under one 16-character version, got %q and %q", path, version, parts[0])
 		}
-		plain := h.get(t, path, nil)
-		if plain.status != http.StatusOK || plain.header.Get("Content-Encoding") != "" {
-			t.Fatalf("%s: %d, encoding %q", path, plain.status, plain.header.Get("Content-Encoding"))
+		plain := get(t, h, path, nil)
+		if plain.Status != http.StatusOK || plain.Header.Get("Content-Encoding") != "" {
+			t.Fatalf("%s: %d, encoding %q", path, plain.Status, plain.Header.Get("Content-Encoding"))
 		}
 		ext := path[strings.LastIndex(path, "."):]
-		if got := plain.header.Get("Content-Type"); got != mediaTypes[ext] {
+		if got := plain.Header.Get("Content-Type"); got != mediaTypes[ext] {
 			t.Errorf("%s: Content-Type %q, want %q", path, got, mediaTypes[ext])
 		}
-		if got := plain.header.Get("Cache-Control"); got != "public, max-age=31536000, immutable" {
+		if got := plain.Header.Get("Cache-Control"); got != "public, max-age=31536000, immutable" {
 			t.Errorf("%s: Cache-Control %q", path, got)
 		}
 		checkSecurityHeaders(t, path, plain, checkoutPolicy)
-		zipped := h.get(t, path, map[string]string{"Accept-Encoding": "gzip, deflate, br"})
-		if zipped.header.Get("Content-Encoding") != "gzip" || zipped.header.Get("Vary") != "Accept-Encoding" {
-			t.Fatalf("%s: a browser accepting gzip gets it: %v", path, zipped.header)
+		zipped := get(t, h, path, map[string]string{"Accept-Encoding": "gzip, deflate, br"})
+		if zipped.Header.Get("Content-Encoding") != "gzip" || zipped.Header.Get("Vary") != "Accept-Encoding" {
+			t.Fatalf("%s: a browser accepting gzip gets it: %v", path, zipped.Header)
 		}
-		if got := gunzip(t, zipped.body); !bytes.Equal(got, plain.body) {
+		if got := gunzip(t, zipped.Body); !bytes.Equal(got, plain.Body) {
 			t.Errorf("%s: the gzip form is not the file", path)
 		}
 	}
@@ -131,23 +132,23 @@ func TestCheckoutAssetsAreVersionedCachedAndCompressed(t *testing.T) {
 // checkNotFoundUnder requires each path to answer 404 with the API's error
 // body and the security headers of the page it would belong to: another
 // release's asset, a missing one, one outside the folder.
-func checkNotFoundUnder(t *testing.T, h *harness, policy string, paths ...string) {
+func checkNotFoundUnder(t *testing.T, h *apitest.Harness, policy string, paths ...string) {
 	t.Helper()
 	for _, path := range paths {
-		r := h.get(t, path, nil)
-		if r.status != http.StatusNotFound {
-			t.Errorf("%s: %d, want 404", path, r.status)
+		r := get(t, h, path, nil)
+		if r.Status != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", path, r.Status)
 		}
-		r.apiError(t)
+		r.APIError(t)
 		checkSecurityHeaders(t, path, r, policy)
 	}
 }
 
 func TestCheckoutFrameAncestorsComeFromTheConfiguration(t *testing.T) {
-	h := newHarness(t, func(c *config.Config) {
+	h := apitest.New(t, func(c *config.Config) {
 		c.Checkout.FrameAncestors = []string{"https://shop.example", "http://127.0.0.1:3000"}
 	})
-	r := h.get(t, "/checkout/offers/"+uuid.NewString(), nil)
+	r := get(t, h, "/checkout/offers/"+uuid.NewString(), nil)
 	want := strings.Replace(checkoutPolicy, "frame-ancestors 'none'", "frame-ancestors https://shop.example http://127.0.0.1:3000", 1)
 	checkSecurityHeaders(t, "page", r, want)
 }
@@ -157,17 +158,17 @@ func TestCheckoutFrameAncestorsComeFromTheConfiguration(t *testing.T) {
 // message catalog of three, and the steps a customer may never reach),
 // which the issue bounds at 150 KB.
 func TestCheckoutFirstLoadIsLight(t *testing.T) {
-	h := newHarness(t)
-	shell := h.get(t, "/checkout/offers/"+uuid.NewString(), map[string]string{"Accept-Encoding": "gzip"})
-	total := len(compress(t, shell.body))
-	version := strings.SplitN(strings.TrimPrefix(assetPaths.FindStringSubmatch(string(shell.body))[1], "/checkout/assets/"), "/", 2)[0]
+	h := apitest.New(t)
+	shell := get(t, h, "/checkout/offers/"+uuid.NewString(), map[string]string{"Accept-Encoding": "gzip"})
+	total := len(compress(t, shell.Body))
+	version := strings.SplitN(strings.TrimPrefix(assetPaths.FindStringSubmatch(string(shell.Body))[1], "/checkout/assets/"), "/", 2)[0]
 	files := 0
 	for _, name := range checkoutAssetNames(t) {
-		r := h.get(t, "/checkout/assets/"+version+"/"+name, map[string]string{"Accept-Encoding": "gzip"})
-		if r.status != http.StatusOK {
-			t.Fatalf("%s: %d", name, r.status)
+		r := get(t, h, "/checkout/assets/"+version+"/"+name, map[string]string{"Accept-Encoding": "gzip"})
+		if r.Status != http.StatusOK {
+			t.Fatalf("%s: %d", name, r.Status)
 		}
-		total += len(r.body)
+		total += len(r.Body)
 		files++
 	}
 	t.Logf("shell and %d assets: %d bytes compressed (%.1f KB)", files, total, float64(total)/1024)

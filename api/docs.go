@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/api/openapi"
 	"github.com/tenurehq/tenure/web/docs"
 )
@@ -122,7 +123,7 @@ func (p docsPage) page(c *fiber.Ctx) error {
 		view.APIs = append(view.APIs, docsLink{Title: ref.Title, Path: docsPath + "/" + ref.Name, Current: current})
 	}
 	if view.Contract == "" {
-		return NotFound("no API reference %s: the references are %s", c.Path(), docsPath)
+		return apierror.NotFound("no API reference %s: the references are %s", c.Path(), docsPath)
 	}
 	var out bytes.Buffer
 	if err := p.template.Execute(&out, view); err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/tenurehq/tenure/api/openapi"
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 	"github.com/tenurehq/tenure/internal/testing/browsertest"
 )
 
@@ -27,8 +28,8 @@ import (
 // operation of customer.yaml; the page writes no error to the console and
 // asks nothing of another origin.
 func TestDocsRenderBothContractsInChromium(t *testing.T) {
-	h := newHarness(t)
-	b := newDocsBrowser(t, h.serve(t))
+	h := apitest.New(t)
+	b := newDocsBrowser(t, h.Serve(t))
 
 	b.Open(b.base + "/docs")
 	b.waitOperations(operationIDs(openapi.Seller))
@@ -57,13 +58,13 @@ func TestDocsRenderBothContractsInChromium(t *testing.T) {
 // names the server of `tenure dev` (http://127.0.0.1:8080), which the
 // page's policy would not let it reach.
 func TestDocsTryItOutCallsThisTenure(t *testing.T) {
-	h := newHarness(t)
-	s := h.seller(t)
-	if r := h.do(t, http.MethodPost, "/v1/shipping-method/method", h.token(t, s, "client"),
-		map[string]any{"seller_shipping_method_reference": "docs-courier", "name": "Docs Courier"}); r.status != http.StatusCreated {
-		t.Fatalf("creating a shipping method: %d %s", r.status, r.body)
+	h := apitest.New(t)
+	s := h.Seller(t)
+	if r := h.Do(t, http.MethodPost, "/v1/shipping-method/method", h.Token(t, s, "client"),
+		map[string]any{"seller_shipping_method_reference": "docs-courier", "name": "Docs Courier"}); r.Status != http.StatusCreated {
+		t.Fatalf("creating a shipping method: %d %s", r.Status, r.Body)
 	}
-	b := newDocsBrowser(t, h.serve(t))
+	b := newDocsBrowser(t, h.Serve(t))
 	b.Open(b.base + "/docs/seller")
 	b.WaitText(`.servers select`, "This Tenure")
 	b.Click(`.btn.authorize`)

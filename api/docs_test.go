@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tenurehq/tenure/internal/testing/apitest"
 )
 
 // docsPolicy is the Content-Security-Policy of the API reference and its
@@ -22,31 +24,31 @@ var (
 )
 
 func TestDocsOpensTheSellerAPIReference(t *testing.T) {
-	h := newHarness(t)
+	h := apitest.New(t)
 	for _, path := range []string{"/docs", "/docs/"} {
-		r := h.get(t, path, nil)
-		if r.status != http.StatusFound || r.header.Get("Location") != "/docs/seller" {
-			t.Errorf("%s: %d to %q, want 302 to /docs/seller", path, r.status, r.header.Get("Location"))
+		r := get(t, h, path, nil)
+		if r.Status != http.StatusFound || r.Header.Get("Location") != "/docs/seller" {
+			t.Errorf("%s: %d to %q, want 302 to /docs/seller", path, r.Status, r.Header.Get("Location"))
 		}
 		checkSecurityHeaders(t, path, r, docsPolicy)
 	}
 }
 
 func TestDocsRendersEachContractWithLocalFilesOnly(t *testing.T) {
-	h := newHarness(t)
+	h := apitest.New(t)
 	for _, c := range []struct{ page, contract, title, other string }{
 		{"/docs/seller", "/openapi/seller.yaml", "Seller API reference", "/docs/customer"},
 		{"/docs/customer", "/openapi/customer.yaml", "Customer-Facing API reference", "/docs/seller"},
 	} {
-		r := h.get(t, c.page, nil)
-		if r.status != http.StatusOK || r.header.Get("Content-Type") != "text/html; charset=utf-8" {
-			t.Fatalf("%s: %d %s", c.page, r.status, r.header.Get("Content-Type"))
+		r := get(t, h, c.page, nil)
+		if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+			t.Fatalf("%s: %d %s", c.page, r.Status, r.Header.Get("Content-Type"))
 		}
-		if got := r.header.Get("Cache-Control"); got != "no-cache" {
+		if got := r.Header.Get("Cache-Control"); got != "no-cache" {
 			t.Errorf("%s: Cache-Control %q, want no-cache (the page names the assets' version)", c.page, got)
 		}
 		checkSecurityHeaders(t, c.page, r, docsPolicy)
-		body := string(r.body)
+		body := string(r.Body)
 		for _, want := range []string{
 			"<title>" + c.title, `data-contract="` + c.contract + `"`,
 			`<a href="` + c.page + `" aria-current="page">`, `<a href="` + c.other + `">`,
@@ -71,7 +73,7 @@ func TestDocsRendersEachContractWithLocalFilesOnly(t *testing.T) {
 // checkLocalFile wants address, which page references, to be a data: URL
 // (the empty icon, so the browser asks for no favicon) or a path of this
 // server that answers, and a style sheet to load data: URLs only.
-func checkLocalFile(t *testing.T, h *harness, page, address string) {
+func checkLocalFile(t *testing.T, h *apitest.Harness, page, address string) {
 	t.Helper()
 	if strings.HasPrefix(address, "data:") {
 		return
@@ -80,37 +82,37 @@ func checkLocalFile(t *testing.T, h *harness, page, address string) {
 		t.Errorf("%s references %q, which is not a path of this server", page, address)
 		return
 	}
-	r := h.get(t, address, nil)
-	if r.status != http.StatusOK {
-		t.Errorf("%s references %s, which answers %d", page, address, r.status)
+	r := get(t, h, address, nil)
+	if r.Status != http.StatusOK {
+		t.Errorf("%s references %s, which answers %d", page, address, r.Status)
 		return
 	}
 	if !strings.HasPrefix(address, "/docs/assets/") {
 		return
 	}
-	if got := r.header.Get("Cache-Control"); got != "public, max-age=31536000, immutable" {
+	if got := r.Header.Get("Cache-Control"); got != "public, max-age=31536000, immutable" {
 		t.Errorf("%s: Cache-Control %q", address, got)
 	}
 	checkSecurityHeaders(t, address, r, docsPolicy)
 	if strings.HasSuffix(address, ".css") {
-		for _, u := range cssURLs.FindAllStringSubmatch(string(r.body), -1) {
+		for _, u := range cssURLs.FindAllStringSubmatch(string(r.Body), -1) {
 			if !strings.HasPrefix(u[1], "data:") {
 				t.Errorf("%s loads %q: a style sheet of the reference loads data: URLs only", address, u[1])
 			}
 		}
 	}
-	zipped := h.get(t, address, map[string]string{"Accept-Encoding": "gzip"})
-	if zipped.header.Get("Content-Encoding") != "gzip" || !bytes.Equal(gunzip(t, zipped.body), r.body) {
-		t.Errorf("%s: a browser accepting gzip gets the file compressed: %v", address, zipped.header)
+	zipped := get(t, h, address, map[string]string{"Accept-Encoding": "gzip"})
+	if zipped.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(gunzip(t, zipped.Body), r.Body) {
+		t.Errorf("%s: a browser accepting gzip gets the file compressed: %v", address, zipped.Header)
 	}
 }
 
 func TestDocsAssetsHaveTheirMediaTypes(t *testing.T) {
-	h := newHarness(t)
-	page := h.get(t, "/docs/seller", nil)
-	script := regexp.MustCompile(`src="(/docs/assets/[0-9a-f]{16})/docs.js"`).FindStringSubmatch(string(page.body))
+	h := apitest.New(t)
+	page := get(t, h, "/docs/seller", nil)
+	script := regexp.MustCompile(`src="(/docs/assets/[0-9a-f]{16})/docs.js"`).FindStringSubmatch(string(page.Body))
 	if script == nil {
-		t.Fatalf("the page loads no versioned docs.js: %s", page.body)
+		t.Fatalf("the page loads no versioned docs.js: %s", page.Body)
 	}
 	base := script[1]
 	for path, want := range map[string]string{
@@ -120,20 +122,20 @@ func TestDocsAssetsHaveTheirMediaTypes(t *testing.T) {
 		base + "/swagger-ui/LICENSE":                          "text/plain; charset=utf-8",
 		base + "/swagger-ui/swagger-ui-bundle.js.LICENSE.txt": "text/plain; charset=utf-8",
 	} {
-		r := h.get(t, path, nil)
-		if r.status != http.StatusOK || r.header.Get("Content-Type") != want {
-			t.Errorf("%s: %d %q, want 200 %q", path, r.status, r.header.Get("Content-Type"), want)
+		r := get(t, h, path, nil)
+		if r.Status != http.StatusOK || r.Header.Get("Content-Type") != want {
+			t.Errorf("%s: %d %q, want 200 %q", path, r.Status, r.Header.Get("Content-Type"), want)
 		}
 	}
-	if r := h.get(t, base+"/swagger-ui/LICENSE", nil); !strings.Contains(string(r.body), "Apache License") {
-		t.Errorf("the renderer's licence is not served beside it: %.200s", r.body)
+	if r := get(t, h, base+"/swagger-ui/LICENSE", nil); !strings.Contains(string(r.Body), "Apache License") {
+		t.Errorf("the renderer's licence is not served beside it: %.200s", r.Body)
 	}
 }
 
 func TestDocsRefusesWhatItDoesNotHave(t *testing.T) {
-	h := newHarness(t)
-	page := h.get(t, "/docs/seller", nil)
-	version := regexp.MustCompile(`/docs/assets/([0-9a-f]{16})/`).FindStringSubmatch(string(page.body))[1]
+	h := apitest.New(t)
+	page := get(t, h, "/docs/seller", nil)
+	version := regexp.MustCompile(`/docs/assets/([0-9a-f]{16})/`).FindStringSubmatch(string(page.Body))[1]
 	checkNotFoundUnder(t, h, docsPolicy,
 		"/docs/merchant",
 		"/docs/assets",

@@ -1,85 +1,58 @@
-// Package api serves Tenure's HTTP interfaces with Fiber: the Seller API
-// (generated from api/openapi/seller.yaml), the Customer-Facing API
-// (generated from api/openapi/customer.yaml), the token endpoint, health
-// checks, the contracts themselves, their rendered reference (embedded from
-// web/docs) and the hosted checkout page (its assets embedded from
-// web/checkout).
+// Package api composes Tenure's HTTP application with Fiber: the guard
+// every request passes first (api/guard), the Seller API (api/seller) and
+// the Customer-Facing API (api/customer), each generated from its contract
+// in api/openapi, the token endpoint, health checks, the contracts
+// themselves, their rendered reference (embedded from web/docs) and the
+// hosted checkout page (its assets embedded from web/checkout). Errors are
+// one type (api/apierror); the services are the API's only way to the
+// workflows and to storage.
 package api
 
 import (
-	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/recover"
-	"go.temporal.io/sdk/client"
 
-	"github.com/tenurehq/tenure/api/openapi"
-	"github.com/tenurehq/tenure/api/sellerapi"
+	"github.com/tenurehq/tenure/api/customer"
+	"github.com/tenurehq/tenure/api/customer/customerapi"
+	"github.com/tenurehq/tenure/api/guard"
+	"github.com/tenurehq/tenure/api/seller"
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/auth"
-	"github.com/tenurehq/tenure/domain/catalog"
-	"github.com/tenurehq/tenure/domain/webhook"
-	"github.com/tenurehq/tenure/foundation/links"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 	"github.com/tenurehq/tenure/services"
-	"github.com/tenurehq/tenure/workflows/delivery"
 )
 
-// Deps are what the HTTP server needs from the rest of Tenure.
+// Deps are what the HTTP server needs from the rest of Tenure. The
+// services are its only way to the workflows and to storage.
 type Deps struct {
 	Config   *config.Config
-	Store    *db.Store
-	Temporal client.Client
+	Services *services.Services
 	Tokens   *auth.Tokens
 	Logger   *slog.Logger
 	// Metrics counts requests; nil counts nothing.
 	Metrics *telemetry.Metrics
 }
 
-// sellerAPI implements the generated Seller API interface, one embedded
-// group per resource.
-type sellerAPI struct {
-	shippingMethods
-	productImports
-	catalogReads
-	rentalPricing
-	simulations
-	webhookEndpoints
-	events
-	offerHandlers
-	orderHandlers
-	csvImports
-	sellerProfiles
-	discountCodes
-}
-
-// New builds the HTTP application.
+// New builds the HTTP application: the routes in the order a request
+// meets them, each behind what the guard checks first.
 func New(d Deps) (*fiber.App, error) {
-	operations, err := loadContract(openapi.Seller)
+	svc := d.Services
+	g, err := guard.New(d.Config, svc, d.Tokens, d.Logger)
 	if err != nil {
 		return nil, err
 	}
-	limits, err := newRateLimits(d.Config, time.Now)
-	if err != nil {
-		return nil, err
-	}
-	token, err := newTokenEndpoint(d.Store, d.Tokens, d.Logger, limits)
-	if err != nil {
-		return nil, err
-	}
-
 	app := fiber.New(fiber.Config{
 		AppName:               "tenure",
 		DisableStartupMessage: true,
-		ErrorHandler:          errorHandler(d.Logger),
+		ErrorHandler:          guard.ErrorHandler(d.Logger),
 		BodyLimit:             d.Config.HTTP.BodyLimit,
-		// A head that does not fit is refused with 431 (see limitHead).
-		ReadBufferSize: maxHeadLength,
+		// A head that does not fit is refused with 431 (see the guard's limitHead).
+		ReadBufferSize: guard.MaxHeadLength,
 		// Bodies are streamed to the handlers, so a CSV upload never sits
-		// in memory; limitBody keeps the body limit for every other route.
+		// in memory; guard.LimitBody keeps the body limit for every other route.
 		StreamRequestBody: true,
 		// Long enough for a 250 MB upload at about 4 Mbit/s: fasthttp's
 		// read deadline covers the whole request, body included.
@@ -87,97 +60,49 @@ func New(d Deps) (*fiber.App, error) {
 		WriteTimeout: 60 * time.Second,
 		IdleTimeout:  2 * time.Minute,
 	})
-	app.Use(requestIDMiddleware, observeRequests(d.Metrics), accessLog(d.Logger), recover.New(recover.Config{
-		EnableStackTrace: true,
-		StackTraceHandler: func(c *fiber.Ctx, e any) {
-			d.Logger.Error("panic while serving a request", "request_id", requestID(c), "panic", e)
-		},
-	}), limitHead)
+	app.Use(g.Front(d.Metrics)...)
 
 	app.Get("/healthz", healthz)
-	app.Get("/readyz", readiness(telemetry.NewReadiness(d.Store.Pool, d.Temporal)))
+	app.Get("/readyz", readiness(svc.Readiness))
 	app.Get("/openapi/seller.yaml", sellerContract)
 	app.Get("/openapi/customer.yaml", customerContract)
 	if err := mountDocs(app); err != nil {
 		return nil, err
 	}
-	files, jobs, err := newImportFiles(d)
-	if err != nil {
-		return nil, err
-	}
-	// The routes callable without a token are limited per client address;
-	// health checks and the contract are not, so orchestrators always get in.
-	byAddress := limits.perAddress(refuseWithError)
-	// Registered before limitBody: an upload streams past the body limit.
-	app.Put(uploadPath, named("uploadCatalogImportFile"), byAddress, files.upload)
-	app.Use(limitBody(d.Config.HTTP.BodyLimit))
-	app.Get(errorsPath, named("downloadCatalogImportErrors"), byAddress, files.errorReport)
-	app.Post("/oauth2/token", named("issueToken"), limits.perAddress(token.overLimit), token.handle)
+	files := seller.NewImportFiles(svc.CatalogImports)
+	// Registered before guard.LimitBody: an upload streams past the body limit.
+	app.Put(seller.UploadPath, guard.Named("uploadCatalogImportFile"), g.ByAddress(), files.Upload)
+	app.Use(guard.LimitBody(d.Config.HTTP.BodyLimit))
+	app.Get(seller.ErrorsPath, guard.Named("downloadCatalogImportErrors"), g.ByAddress(), files.ErrorReport)
+	g.MountToken(app)
+	g.KeepWhileServing(app)
 
-	keys, err := newKeyLedger(d)
+	provider := customer.Provider(d.Config)
+	customerRoutes, base, err := g.Customer(app, provider)
 	if err != nil {
 		return nil, err
 	}
-	keys.purgeWhileServing(app, d.Logger)
-
-	// Seller tokens and customer tokens are revoked by one mechanism: a
-	// cache of credentials' generations and offers' standings kept while
-	// PostgreSQL announces their changes.
-	revocations := auth.NewRevocations(d.Store, d.Logger)
-	listenForRevocations(app, revocations)
-	customerTokens := auth.NewOfferTokens(d.Config.Auth.SigningKey, d.Config.Auth.CustomerTokenTTL)
-	token.offers = &offerTokenExchange{store: d.Store, signer: links.NewSigner(d.Config.Links.SigningKey), tokens: customerTokens}
-	// The Customer-Facing operations anyone may call are limited per client
-	// address, like the other routes callable without a token, and take
-	// small bodies only.
-	publicLimits := []fiber.Handler{byAddress, limitPublicBody}
-	engine, err := d.Config.Pricing.NewEngine()
-	if err != nil {
-		return nil, err
+	if provider != nil && d.Config.IDV.Provider.URL == "" {
+		sim := customer.NewSimulation(*provider, d.Config.HTTP.PublicURL+base+"/idv/callback")
+		app.Get(customer.SimulationPath, sim.Show)
+		app.Post(customer.SimulationPath, append(g.PublicLimits(), sim.Report)...)
 	}
-	offerService := services.NewOffers(d.Config, d.Store, d.Temporal, engine)
-	dispatcher := delivery.NewDispatcher(d.Store, d.Temporal, d.Config.Webhooks)
-	customerKeys := &idempotentRequests{ledger: keys, caller: customerCaller(limits.proxies), logger: d.Logger}
-	bearer := customerBearer{tokens: customerTokens, revocations: revocations, logger: d.Logger}
-	if err := mountCustomerAPI(app, d, offerService, bearer, customerKeys, limits, publicLimits, dispatcher); err != nil {
+	customerapi.RegisterHandlers(customerRoutes, customerapi.NewStrictHandler(
+		customer.New(d.Config, svc, provider, seller.EventViews{}.Offer), customer.Middlewares(g.Proxies())))
+	if err := customerRoutes.Check(); err != nil {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {
 		return nil, err
 	}
 
-	// Every /v1 request, routed or not, needs a valid token first.
-	app.Use("/v1", bearerAuth(d.Tokens, revocations, d.Logger), limits.perSeller)
-	endpoints, err := webhook.NewEndpoints(d.Store, d.Config)
+	sellerRoutes, err := g.Seller(app)
 	if err != nil {
 		return nil, err
 	}
-	orderService := services.NewOrders(d.Config, d.Store, d.Temporal)
-	impl := sellerAPI{
-		shippingMethods: shippingMethods{store: d.Store},
-		productImports: productImports{
-			imports:  catalog.Imports{Store: d.Store, Importer: catalog.Importer{Policy: catalog.NewPolicy(d.Config)}},
-			temporal: d.Temporal,
-		},
-		catalogReads:  catalogReads{store: d.Store, engine: engine},
-		rentalPricing: rentalPricing{store: d.Store, engine: engine},
-		simulations: simulations{
-			store: d.Store, environment: d.Config.Environment, offers: offerService, orders: orderService,
-		},
-		webhookEndpoints: webhookEndpoints{store: d.Store, endpoints: endpoints, dispatcher: dispatcher},
-		events:           events{store: d.Store, dispatcher: dispatcher},
-		offerHandlers:    offerHandlers{service: offerService},
-		orderHandlers:    orderHandlers{service: orderService},
-		csvImports:       csvImports{jobs: jobs, temporal: d.Temporal},
-		sellerProfiles:   sellerProfiles{store: d.Store, cfg: d.Config},
-		discountCodes:    discountCodes{store: d.Store, now: time.Now},
-	}
-	router := newGuardedRouter(app, operations)
-	sellerapi.RegisterHandlers(idempotentRouter{guardedRouter: router, requests: &idempotentRequests{
-		ledger: keys, caller: sellerCaller, logger: d.Logger, holdBeforeRecord: d.Config.Idempotency.TestHoldBeforeRecord,
-	}}, sellerapi.NewStrictHandler(impl, nil))
-	if len(router.unguarded) > 0 {
-		return nil, fmt.Errorf("routes without a contract operation: %v", router.unguarded)
+	sellerapi.RegisterHandlers(sellerRoutes, sellerapi.NewStrictHandler(seller.New(d.Config, svc), nil))
+	if err := sellerRoutes.Check(); err != nil {
+		return nil, err
 	}
 	return app, nil
 }

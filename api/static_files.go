@@ -8,6 +8,8 @@ import (
 	"path"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/tenurehq/tenure/api/apierror"
 )
 
 // staticFiles are a folder of files ready to serve, each with its media
@@ -66,7 +68,7 @@ func loadStaticFiles(fsys fs.FS, mediaTypes map[string]string) (staticFiles, err
 func (s staticFiles) serve(c *fiber.Ctx) error {
 	file, ok := s.files[c.Params("*")]
 	if c.Params("version") != s.version || !ok {
-		return NotFound("no file %s", c.Path())
+		return apierror.NotFound("no file %s", c.Path())
 	}
 	c.Set(fiber.HeaderContentType, file.mediaType)
 	c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")

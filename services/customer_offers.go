@@ -8,9 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/discounts"
 	"github.com/tenurehq/tenure/domain/endcustomer"
 	"github.com/tenurehq/tenure/domain/idv"
@@ -26,13 +29,30 @@ import (
 // update of the offer's workflow, refused by its validator unless the
 // offer is open (created).
 type CustomerOffers struct {
-	Offers *Offers
+	Offers  *Offers
+	Sellers *Sellers
 	// Entities are the billing countries of a contractual entity id ("" is
 	// the default); ok is false for an entity the deployment lacks.
 	Entities func(id string) (resolved string, countries []string, ok bool)
 	// IDV decides which offers need identity verification.
 	IDV endcustomer.IDVRules
-	Now func() time.Time
+	// Terms are the deployment's own terms and conditions documents.
+	Terms config.TermsConfig
+	Now   func() time.Time
+}
+
+// Find reads an offer by its id alone, whatever its seller: the customer's
+// credentials name the offer, not the seller. An unknown one is
+// ErrOfferNotFound.
+func (c *CustomerOffers) Find(ctx context.Context, offerID uuid.UUID) (offers.Stored, error) {
+	row, err := c.Offers.Store.FindOffer(ctx, offerID)
+	if db.IsNotFound(err) {
+		return offers.Stored{}, ErrOfferNotFound
+	}
+	if err != nil {
+		return offers.Stored{}, err
+	}
+	return offers.Decode(row)
 }
 
 // ValidationFailed names every field of the customer's data that is bad
@@ -199,15 +219,11 @@ func missingForAcceptance(d offers.Document) []endcustomer.FieldError {
 // verified refuses an offer whose required identity verification has not
 // succeeded.
 func (c *CustomerOffers) verified(ctx context.Context, o offers.Stored) error {
-	var purchase int64
-	if o.Document.Pricing != nil {
-		purchase = o.Document.Pricing.InsteadOf.Gross
-	}
 	latest, err := idv.Latest(ctx, c.Offers.Store.Queries, o.Row.SellerID, o.Row.ID)
 	if err != nil {
 		return err
 	}
-	if !idv.AllowsAcceptance(c.IDV.Applies(purchase, o.Document.EndCustomer().LegalForm), latest, c.Now()) {
+	if !idv.AllowsAcceptance(c.requiresIDV(o), latest, c.Now()) {
 		return invalidFields("the offer cannot be accepted yet", []endcustomer.FieldError{{
 			Code: endcustomer.CodeRequired, Field: "identity_verification", Message: "the customer's identity must be verified first (GET /offers/{id}/id-verification)",
 		}})

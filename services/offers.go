@@ -1,7 +1,9 @@
-// Package services is what the API (and the operator's command line) asks
-// of offers and orders: it builds offers, starts and updates their
-// workflows and waits until a change is persisted, and reads them from
-// PostgreSQL. Rendering them is the API's.
+// Package services is the API's only door into the workflows and storage,
+// and what the operator's command line and the sandbox seeding ask of
+// offers and orders. A service starts and updates workflows and waits
+// until a change is persisted, or reads and writes PostgreSQL through the
+// domain packages, and answers in domain types; rendering them is the
+// API's. New builds every service of a deployment.
 package services
 
 import (
@@ -146,6 +148,23 @@ func (s *Offers) Void(ctx context.Context, sellerID, offerID uuid.UUID, supersed
 		return offers.Stored{}, err
 	}
 	return s.Get(ctx, sellerID, offerID)
+}
+
+// SubmitForReview submits an open offer for review, as its customer's
+// checkout does.
+func (s *Offers) SubmitForReview(ctx context.Context, sellerID, offerID uuid.UUID) error {
+	return s.Change(ctx, sellerID, offerID, offer.SubmitForReview)
+}
+
+// Accept accepts an offer under review, as a positive risk decision does.
+func (s *Offers) Accept(ctx context.Context, sellerID, offerID uuid.UUID) error {
+	return s.Change(ctx, sellerID, offerID, offer.Accept)
+}
+
+// Decline declines an offer under review, as a negative risk decision
+// does.
+func (s *Offers) Decline(ctx context.Context, sellerID, offerID uuid.UUID) error {
+	return s.Change(ctx, sellerID, offerID, offer.Decline)
 }
 
 // Change sends the update of a trigger of the offer's table (submit for

@@ -45,6 +45,27 @@ func (s *Orders) Change(ctx context.Context, sellerID, orderID uuid.UUID, t stat
 	return s.Get(ctx, sellerID, orderID)
 }
 
+// Acknowledge acknowledges an order (from created).
+func (s *Orders) Acknowledge(ctx context.Context, sellerID, orderID uuid.UUID) (orders.Stored, error) {
+	return s.Change(ctx, sellerID, orderID, order.Acknowledge)
+}
+
+// Accept confirms an order (from created or acknowledged), which activates
+// its rental contracts.
+func (s *Orders) Accept(ctx context.Context, sellerID, orderID uuid.UUID) (orders.Stored, error) {
+	return s.Change(ctx, sellerID, orderID, order.Accept)
+}
+
+// Reject rejects an order (from created or acknowledged).
+func (s *Orders) Reject(ctx context.Context, sellerID, orderID uuid.UUID) (orders.Stored, error) {
+	return s.Change(ctx, sellerID, orderID, order.Reject)
+}
+
+// Cancel cancels an order, as Tenure or the customer would.
+func (s *Orders) Cancel(ctx context.Context, sellerID, orderID uuid.UUID) (orders.Stored, error) {
+	return s.Change(ctx, sellerID, orderID, order.Cancel)
+}
+
 // Ship records a shipment of an order.
 func (s *Orders) Ship(ctx context.Context, sellerID, orderID uuid.UUID, shipment orders.Shipment) error {
 	if err := orders.CheckShipment(shipment, s.URLs); err != nil {
@@ -83,7 +104,7 @@ func (s *Orders) Get(ctx context.Context, sellerID, orderID uuid.UUID) (orders.S
 }
 
 // List returns one page of a seller's orders and how many match in all.
-func (s *Orders) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter) ([]dbgen.ListOrdersRow, int64, error) {
+func (s *Orders) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter) ([]orders.ListItem, int64, error) {
 	rows, err := s.Store.ListOrders(ctx, dbgen.ListOrdersParams{
 		SellerID: sellerID, Query: f.QueryPattern(), CreatedBy: f.CreatedByList(), PartnersOnly: f.PartnersOnly,
 		IDGt: f.IDGt, IDGte: f.IDGte, IDLt: f.IDLt, IDLte: f.IDLte,
@@ -91,9 +112,16 @@ func (s *Orders) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter)
 		Descending: f.Descending, RowLimit: f.Limit, RowOffset: f.Offset(),
 	})
 	if err != nil || len(rows) == 0 {
-		return rows, 0, err
+		return nil, 0, err
 	}
-	return rows, rows[0].TotalCount, nil
+	out := make([]orders.ListItem, len(rows))
+	for i, r := range rows {
+		out[i] = orders.ListItem{
+			ID: r.ID, OfferID: r.OfferID, SellerOfferReference: r.SellerOfferReference, Status: orders.Status(r.Status),
+			AgentName: r.AgentName, CompanyName: r.CompanyName, FullName: r.FullName, CreatedAt: r.CreatedAt,
+		}
+	}
+	return out, rows[0].TotalCount, nil
 }
 
 // update sends an update to an order's workflow and explains a refusal:

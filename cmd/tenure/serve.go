@@ -16,6 +16,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/foundation/telemetry"
+	"github.com/tenurehq/tenure/services"
 )
 
 func serveCommand(file func() string) *cobra.Command {
@@ -55,10 +56,13 @@ func listen(key, addr string) (net.Listener, error) {
 
 // serveHTTP serves the APIs on ln until ctx ends, then drains open requests.
 func serveHTTP(ctx context.Context, ln net.Listener, cfg *config.Config, store *db.Store, tc client.Client, logger *slog.Logger, metrics *telemetry.Metrics) error {
+	svc, err := services.New(cfg, store, tc, logger)
+	if err != nil {
+		return err
+	}
 	app, err := api.New(api.Deps{
 		Config:   cfg,
-		Store:    store,
-		Temporal: tc,
+		Services: svc,
 		Tokens:   auth.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL),
 		Logger:   logger,
 		Metrics:  metrics,

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
 
-	"github.com/tenurehq/tenure/api"
+	"github.com/tenurehq/tenure/api/seller"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/services"
@@ -45,7 +45,7 @@ func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc cli
 	}
 	obs.watchWorker(store, logger)
 	workers, err := workflows.NewWorkers(tc, workflows.Deps{
-		Config: cfg, Store: store, Logger: logger, Views: api.EventViews{}, Fixtures: fixtures, Metrics: obs.metrics,
+		Config: cfg, Store: store, Logger: logger, Views: seller.EventViews{}, Fixtures: fixtures, Metrics: obs.metrics,
 	})
 	if err != nil {
 		return err

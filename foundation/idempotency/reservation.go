@@ -1,12 +1,15 @@
-// Package idempotency carries the reservation of a request sent with an
-// Idempotency-Key from the API's middleware to the code that makes the
-// request's effect, so that a retry after a crash repeats the same effect
-// instead of making a second one: the resource the request creates gets the
-// id reserved with the key, and the workflow update it sends gets an update
-// id derived from it, which Temporal deduplicates.
+// Package idempotency is the one place of safe retries. Its ledger records
+// in PostgreSQL the requests sent with an Idempotency-Key: who runs each
+// one under a lease, and its outcome, which every retry gets. Its
+// reservation carries what a key reserved from the API's middleware (which
+// claims the key) to the code that makes the request's effect, so that a
+// retry after a crash repeats the same effect instead of making a second
+// one: the resource the request creates gets the id reserved with the key,
+// and the workflow update it sends gets an update id derived from it,
+// which Temporal deduplicates.
 //
-// The package has no dependencies beyond the context, so services and
-// workflow clients can use it without knowing about HTTP.
+// The reservation needs nothing but the context, so services, domain
+// packages and workflow clients use it without knowing about HTTP.
 package idempotency
 
 import (

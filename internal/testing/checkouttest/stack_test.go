@@ -52,7 +52,7 @@ func newStack(t *testing.T, tune ...func(*config.Config)) *stack {
 	store := testenv.Database(t)
 	tc := testenv.Temporal(t)
 	testenv.Worker(t, cfg, store, tc)
-	app, err := api.New(api.Deps{Config: cfg, Store: store, Temporal: tc,
+	app, err := api.New(api.Deps{Config: cfg, Services: testenv.Services(t, cfg, store, tc),
 		Tokens: auth.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL), Logger: testenv.AppLogger()})
 	if err != nil {
 		t.Fatal(err)

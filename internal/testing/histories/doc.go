@@ -1,7 +1,7 @@
 // Package histories records the event histories that the workflow packages
 // replay in their tests (workflows/*/testdata/histories), and the stored
 // offers and orders with the views the Seller API rendered from them
-// (api/testdata/views). It drives Tenure's real stack: the API and the
+// (api/seller/testdata/views). It drives Tenure's real stack: the API and the
 // worker over PostgreSQL and the Temporal dev server. Recording runs on
 // demand only, from the code whose histories are wanted:
 //

@@ -535,7 +535,7 @@ func (s *stack) saveViews() {
 		if err != nil {
 			s.t.Fatal(err)
 		}
-		s.write(filepath.Join("api", "testdata", "views", fmt.Sprintf("%s-%s.json", c.kind, c.name)), raw)
+		s.write(filepath.Join("api", "seller", "testdata", "views", fmt.Sprintf("%s-%s.json", c.kind, c.name)), raw)
 	}
 }
 

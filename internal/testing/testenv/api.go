@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/foundation/telemetry"
+	"github.com/tenurehq/tenure/services"
 )
 
 // API serves Tenure's HTTP API on a free port of 127.0.0.1 until the test
@@ -24,8 +25,19 @@ func API(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) str
 // ObservedAPI is API counting into metrics (none when nil).
 func ObservedAPI(t testing.TB, cfg *config.Config, store *db.Store, c client.Client, metrics *telemetry.Metrics) string {
 	t.Helper()
-	return ServeAPI(t, api.Deps{Config: cfg, Store: store, Temporal: c,
+	return ServeAPI(t, api.Deps{Config: cfg, Services: Services(t, cfg, store, c),
 		Tokens: auth.NewTokens(cfg.Auth.SigningKey, cfg.Auth.TokenTTL), Logger: AppLogger(), Metrics: metrics})
+}
+
+// Services are the services of a configuration over a store and a
+// Temporal client, as tenure serve builds them.
+func Services(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) *services.Services {
+	t.Helper()
+	s, err := services.New(cfg, store, c, AppLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // ServeAPI is API with the dependencies given, such as a metrics registry.

@@ -8,7 +8,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
-	"github.com/tenurehq/tenure/api"
+	"github.com/tenurehq/tenure/api/seller"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/foundation/telemetry"
@@ -51,7 +51,7 @@ func ObservedWorker(t testing.TB, cfg *config.Config, store *db.Store, c client.
 		t.Fatal(err)
 	}
 	workers, err := workflows.NewWorkers(c, workflows.Deps{
-		Config: cfg, Store: store, Logger: AppLogger(), Views: api.EventViews{}, Fixtures: fixtures, Metrics: metrics,
+		Config: cfg, Store: store, Logger: AppLogger(), Views: seller.EventViews{}, Fixtures: fixtures, Metrics: metrics,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,39 @@
+package seller
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/api/apierror"
+	"github.com/tenurehq/tenure/api/guard"
+	"github.com/tenurehq/tenure/foundation/recordid"
+)
+
+// maxPage bounds page indexes so offsets stay far from overflow.
+const maxPage = 1_000_000
+
+// pageIndex reads an optional zero-based page parameter.
+func pageIndex(p *int64) (int64, error) {
+	if p == nil {
+		return 0, nil
+	}
+	if *p < 0 || *p > maxPage {
+		return 0, apierror.BadRequest("query parameter page must be between 0 and %d, got %d", maxPage, *p)
+	}
+	return *p, nil
+}
+
+// callerAndID reads the caller's seller and the id of an offer or order in
+// the path; an id that is not a UUID names nothing of the caller's.
+func callerAndID(ctx context.Context, what, raw string) (uuid.UUID, uuid.UUID, error) {
+	claims, err := guard.SellerClaims(ctx)
+	if err != nil {
+		return uuid.Nil, uuid.Nil, err
+	}
+	id, err := recordid.Parse(raw)
+	if err != nil {
+		return uuid.Nil, uuid.Nil, apierror.NotFound("%s %s not found", what, raw)
+	}
+	return claims.SellerID, id, nil
+}

@@ -1,0 +1,111 @@
+package seller
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/internal/testing/histories"
+)
+
+// recorded reads the recordings matching pattern in testdata/views.
+func recorded[T any](t *testing.T, pattern string) map[string]T {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "views", pattern))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recordings %s: %v", pattern, err)
+	}
+	out := map[string]T{}
+	for _, f := range files {
+		var v T
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out[filepath.Base(f)] = v
+	}
+	return out
+}
+
+// sameBytes fails unless got is, byte for byte, the recorded JSON (which
+// the recording indented).
+func sameBytes(t *testing.T, what string, got []byte, recorded json.RawMessage) {
+	t.Helper()
+	var want bytes.Buffer
+	if err := json.Compact(&want, recorded); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("%s changed:\n got %s\nwant %s", what, got, want.Bytes())
+	}
+}
+
+// finalEvent is the payload of the event announcing the status the
+// recording ended in, if the spec has one.
+func finalEvent(events []histories.Event, kind, status string) (json.RawMessage, bool) {
+	for _, e := range events {
+		if e.Type == kind+"."+status {
+			return e.Payload, true
+		}
+	}
+	return nil, false
+}
+
+// Offers stored by earlier code (documents of version 0) render, byte for
+// byte, as GET answered for them then, and as the webhook of their last
+// status carried them.
+func TestRecordedOffersRenderAsBefore(t *testing.T) {
+	for name, rec := range recorded[histories.Offer](t, "offer-*.json") {
+		t.Run(name, func(t *testing.T) {
+			row := rec.Row
+			row.Document = rec.Document
+			stored, err := offers.Decode(row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.Marshal(offerView(stored))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameBytes(t, "GET /v1/offers/{id}", got, rec.View)
+			if payload, ok := finalEvent(rec.Events, "offer", row.Status); ok {
+				sameBytes(t, "the offer."+row.Status+" payload", got, payload)
+			}
+		})
+	}
+}
+
+// Orders stored by earlier code render, byte for byte, as GET and the
+// order operations answered for them then.
+func TestRecordedOrdersRenderAsBefore(t *testing.T) {
+	for name, rec := range recorded[histories.Order](t, "order-*.json") {
+		t.Run(name, func(t *testing.T) {
+			row := rec.Row
+			row.Document, row.Metadata = rec.Document, rec.Metadata
+			stored, err := orders.Decode(row, rec.Assets, rec.TrackingURLs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.Marshal(orderView(stored))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameBytes(t, "GET /v1/orders/{id}", got, rec.View)
+			status := row.Status
+			if payload, ok := finalEvent(rec.Events, "order", status); ok {
+				sameBytes(t, "the order."+status+" payload", got, payload)
+			}
+			if got, err = json.Marshal(orderSummaryView(stored)); err != nil {
+				t.Fatal(err)
+			}
+			sameBytes(t, "the order summary", got, rec.Summary)
+		})
+	}
+}
