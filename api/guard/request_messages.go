@@ -151,9 +151,10 @@ func formatWords(format string) string {
 	return "in the format " + format
 }
 
-// enumWords lists the allowed values of a short enum.
+// enumWords lists the allowed values of an enum short enough to read in
+// one message (the webhook event types are the longest, at 16).
 func enumWords(values []any) string {
-	if len(values) > 12 {
+	if len(values) > 20 {
 		return "the values the API contract lists"
 	}
 	words := make([]string, len(values))

@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/api"
+	"github.com/tenurehq/tenure/api/seller"
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/internal/testing/contracttest"
@@ -124,7 +124,7 @@ func worker(t *testing.T, f *contracttest.Fixture, tc client.Client) *workflows.
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := workflows.NewWorkers(tc, workflows.Deps{Config: f.Config, Store: f.Store, Logger: testenv.AppLogger(), Views: api.EventViews{}, Fixtures: fixtures})
+	ws, err := workflows.NewWorkers(tc, workflows.Deps{Config: f.Config, Store: f.Store, Logger: testenv.AppLogger(), Views: seller.EventViews{}, Fixtures: fixtures})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/activities"
-	"github.com/tenurehq/tenure/api"
+	"github.com/tenurehq/tenure/api/seller"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
@@ -60,18 +60,18 @@ type Fixture struct {
 func New(t testing.TB, store *db.Store, starters activities.Starters) *Fixture {
 	t.Helper()
 	cfg := testenv.Config(t)
-	seller, err := auth.CreateSeller(t.Context(), store, "Contract Shop", "EUR")
+	shop, err := auth.CreateSeller(t.Context(), store, "Contract Shop", "EUR")
 	if err != nil {
 		t.Fatal(err)
 	}
 	acts, err := activities.New(activities.Deps{
 		Config: cfg, Store: store, Logger: testenv.AppLogger(),
-		Dispatcher: delivery.NewDispatcher(store, nil, cfg.Webhooks), Views: api.EventViews{}, Starters: starters,
+		Dispatcher: delivery.NewDispatcher(store, nil, cfg.Webhooks), Views: seller.EventViews{}, Starters: starters,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Fixture{Store: store, Config: cfg, SellerID: seller.Seller.ID, Orders: acts.Orders, Contracts: acts.Contracts}
+	return &Fixture{Store: store, Config: cfg, SellerID: shop.Seller.ID, Orders: acts.Orders, Contracts: acts.Contracts}
 }
 
 // Order writes an order of the lines, in created, as the acceptance of an
