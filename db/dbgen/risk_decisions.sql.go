@@ -23,7 +23,7 @@ WITH held AS (
       AND o.status IN ('pending_review', 'accepted')
       AND NOT EXISTS (SELECT 1 FROM orders r WHERE r.offer_id = d.offer_id AND r.status IN ('canceled', 'rejected'))
 ), contracted AS (
-    SELECT h.offer_id, sum(i.net) FILTER (WHERE i.status IN ('scheduled', 'due', 'failed')) AS open_net
+    SELECT h.offer_id, coalesce(sum(i.net) FILTER (WHERE i.status IN ('scheduled', 'due', 'failed')), 0) AS open_net
     FROM held h
     JOIN orders r ON r.offer_id = h.offer_id
     JOIN rental_contracts c ON c.order_id = r.id
