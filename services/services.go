@@ -30,6 +30,7 @@ type Services struct {
 	Pricing          *pricing.Engine
 	Offers           *Offers
 	Orders           *Orders
+	Contracts        *Contracts
 	CustomerOffers   *CustomerOffers
 	DiscountAttempts *DiscountAttempts
 	Leads            *Leads
@@ -73,9 +74,10 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 	webhooks := &Webhooks{Store: store, Endpoints: endpoints, Dispatcher: delivery.NewDispatcher(store, temporal, cfg.Webhooks)}
 	budget := cfg.RateLimit.DiscountCodes
 	return &Services{
-		Pricing: engine,
-		Offers:  offerService,
-		Orders:  NewOrders(cfg, store, temporal),
+		Pricing:   engine,
+		Offers:    offerService,
+		Orders:    NewOrders(cfg, store, temporal),
+		Contracts: NewContracts(cfg, store, temporal),
 		CustomerOffers: &CustomerOffers{
 			Offers: offerService, Sellers: sellerService, Entities: cfg.Sellers.ContractualEntity,
 			IDV: cfg.IDV.Rules(), Terms: cfg.Terms, Now: time.Now,

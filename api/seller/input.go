@@ -7,6 +7,7 @@ import (
 
 	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/api/guard"
+	"github.com/tenurehq/tenure/foundation/listing"
 	"github.com/tenurehq/tenure/foundation/recordid"
 )
 
@@ -22,6 +23,18 @@ func pageIndex(p *int64) (int64, error) {
 		return 0, apierror.BadRequest("query parameter page must be between 0 and %d, got %d", maxPage, *p)
 	}
 	return *p, nil
+}
+
+// pageLimit reads the page size of a paginated list: at least 1, the
+// default when absent, capped at listing.MaxLimit as the spec says.
+func pageLimit(l *int64) (int64, error) {
+	if l == nil {
+		return listing.DefaultLimit, nil
+	}
+	if *l < 1 {
+		return 0, apierror.BadRequest("query parameter limit must be at least 1, got %d", *l)
+	}
+	return min(*l, listing.MaxLimit), nil
 }
 
 // callerAndID reads the caller's seller and the id of an offer or order in

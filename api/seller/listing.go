@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/foundation/listing"
@@ -76,13 +75,11 @@ func listAll[T any](ctx context.Context, query, createdBy *string, partnersOnly 
 // capped at 100 as the spec says; page zero-based) and reads the filters.
 func pagedFilter(p listParams) (listing.Filter, error) {
 	f := unpagedFilter(p.Query, p.CreatedBy, p.PartnersOnly)
-	f.Limit = listing.DefaultLimit
-	if p.Limit != nil {
-		if *p.Limit < 1 {
-			return f, apierror.BadRequest("query parameter limit must be at least 1, got %d", *p.Limit)
-		}
-		f.Limit = min(*p.Limit, listing.MaxLimit)
+	limit, err := pageLimit(p.Limit)
+	if err != nil {
+		return f, err
 	}
+	f.Limit = limit
 	page, err := pageIndex(p.Page)
 	if err != nil {
 		return f, err

@@ -24,6 +24,7 @@ type sellerAPI struct {
 	events
 	offerHandlers
 	orderHandlers
+	contractHandlers
 	csvImports
 	sellerProfiles
 	discountCodes
@@ -38,12 +39,14 @@ func New(cfg *config.Config, svc *services.Services) sellerapi.StrictServerInter
 		catalogReads:    catalogReads{catalog: svc.Catalog, engine: engine},
 		rentalPricing:   rentalPricing{catalog: svc.Catalog, engine: engine},
 		simulations: simulations{
-			environment: cfg.Environment, offers: svc.Offers, orders: svc.Orders, simulations: svc.Simulations,
+			environment: cfg.Environment, offers: svc.Offers, orders: svc.Orders, contracts: svc.Contracts,
+			simulations: svc.Simulations,
 		},
 		webhookEndpoints: webhookEndpoints{webhooks: svc.Webhooks},
 		events:           events{webhooks: svc.Webhooks},
 		offerHandlers:    offerHandlers{service: svc.Offers},
 		orderHandlers:    orderHandlers{service: svc.Orders},
+		contractHandlers: contractHandlers{service: svc.Contracts},
 		csvImports:       csvImports{imports: svc.CatalogImports},
 		sellerProfiles:   sellerProfiles{sellers: svc.Sellers, cfg: cfg},
 		discountCodes:    discountCodes{service: svc.DiscountCodes},

@@ -11,7 +11,9 @@ import (
 	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/refusal"
+	"github.com/tenurehq/tenure/foundation/civil"
 	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
 )
@@ -21,11 +23,14 @@ const maxSimulationIDs = 1000
 
 // simulations serves the sandbox scenario simulations through a dispatch
 // table. The offer and order scenarios are the services' changes that the
-// production triggers make (checkout, risk decision, cancellation).
+// production triggers make (checkout, risk decision, cancellation); the
+// contract scenarios start a term without a shipment and move a contract's
+// clock.
 type simulations struct {
 	environment config.Environment
 	offers      *services.Offers
 	orders      *services.Orders
+	contracts   *services.Contracts
 	simulations *services.Simulations
 }
 
@@ -47,6 +52,8 @@ func (s simulations) scenarios() map[sellerapi.RunScenarioSimulationParamsScenar
 		sellerapi.MarkOfferDeclined:             s.changeOffer(sellerapi.MarkOfferDeclined, s.offers.Decline),
 		sellerapi.MarkOfferVoided:               s.changeOffer(sellerapi.MarkOfferVoided, s.voidOffer),
 		sellerapi.MarkOrderCancelled:            s.cancelOrder,
+		sellerapi.MarkContractStarted:           s.markContractStarted,
+		sellerapi.AdvanceContractClock:          s.advanceContractClock,
 	}
 }
 
@@ -113,12 +120,57 @@ func (s simulations) cancelOrder(ctx context.Context, sellerID uuid.UUID, in sel
 	return scenarioOutcome("order", id, err)
 }
 
+// markContractStarted starts a contract's term on its today, as the
+// shipment of its last asset would.
+func (s simulations) markContractStarted(ctx context.Context, sellerID uuid.UUID, in sellerapi.ScenarioInput) error {
+	id, err := scenarioID(sellerapi.MarkContractStarted, in)
+	if err != nil {
+		return err
+	}
+	_, err = s.contracts.MarkStarted(ctx, sellerID, id)
+	return scenarioOutcome("contract", id, err)
+}
+
+// advanceContractClock moves a contract's clock forward by months or to a
+// day, firing everything due on the way.
+func (s simulations) advanceContractClock(ctx context.Context, sellerID uuid.UUID, in sellerapi.ScenarioInput) error {
+	id, err := scenarioID(sellerapi.AdvanceContractClock, in)
+	if err != nil {
+		return err
+	}
+	months, to, err := clockAdvance(in)
+	if err != nil {
+		return err
+	}
+	_, err = s.contracts.AdvanceClock(ctx, sellerID, id, months, to)
+	return scenarioOutcome("contract", id, err)
+}
+
+// clockAdvance reads how far advance_contract_clock moves the clock: by
+// months (1 to contracts.MaxClockAdvanceMonths) or to a day, exactly one of
+// them. Whether the day is after the contract's today is the workflow's to
+// say.
+func clockAdvance(in sellerapi.ScenarioInput) (int, *civil.Date, error) {
+	switch {
+	case in.Months != nil && in.To != nil:
+		return 0, nil, apierror.BadRequest("fields scenario_input.months and scenario_input.to exclude each other: give one of them for %s", sellerapi.AdvanceContractClock)
+	case in.Months == nil && in.To == nil:
+		return 0, nil, apierror.BadRequest("field scenario_input.months or scenario_input.to is required for %s", sellerapi.AdvanceContractClock)
+	case in.To != nil:
+		day := civil.DateOf(in.To.Time)
+		return 0, &day, nil
+	case *in.Months < 1 || *in.Months > contracts.MaxClockAdvanceMonths:
+		return 0, nil, apierror.BadRequest("field scenario_input.months must be between 1 and %d, got %d", contracts.MaxClockAdvanceMonths, *in.Months)
+	}
+	return int(*in.Months), nil, nil
+}
+
 // scenarioOutcome turns an unknown id or a refused change into the reason
 // the simulation could not run.
 func scenarioOutcome(what string, id uuid.UUID, err error) error {
 	var refused *refusal.Error
 	switch {
-	case errors.Is(err, services.ErrOfferNotFound), errors.Is(err, services.ErrOrderNotFound):
+	case errors.Is(err, services.ErrOfferNotFound), errors.Is(err, services.ErrOrderNotFound), errors.Is(err, services.ErrContractNotFound):
 		return &scenarioFailure{reason: fmt.Sprintf("%s %s not found", what, id)}
 	case errors.As(err, &refused):
 		return &scenarioFailure{reason: refused.Message}

@@ -40,6 +40,12 @@ const (
 	ScopeDiscountRead Scope = "seller-discount:read"
 	// ScopeDiscountEdit creates and deactivates discount codes.
 	ScopeDiscountEdit Scope = "seller-discount:edit"
+	// ScopeContractRead reads rental contracts and their termination
+	// quotes.
+	ScopeContractRead Scope = "seller-contract:read"
+	// ScopeContractEdit records returns, buy-outs, extensions and
+	// terminations of rental contracts.
+	ScopeContractEdit Scope = "seller-contract:edit"
 )
 
 // SellerScopes is every scope a seller's client may be granted.
@@ -50,6 +56,7 @@ var SellerScopes = []Scope{
 	ScopeShippingMethodRead, ScopeUserInfoRead,
 	ScopeWebhookRead, ScopeWebhookEdit,
 	ScopeBrandingEdit, ScopeDiscountRead, ScopeDiscountEdit,
+	ScopeContractRead, ScopeContractEdit,
 }
 
 // ClientScope is the scope value sellers send to the token endpoint to ask

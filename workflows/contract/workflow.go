@@ -19,9 +19,6 @@ import (
 // continues as new: a year of monthly installments, about a hundred events.
 const stepsPerRun = 12
 
-// maxAdvanceMonths bounds one move of the sandbox clock.
-const maxAdvanceMonths = 120
-
 // returnNamespace scopes the return ids the workflow derives.
 var returnNamespace = uuid.MustParse("5d0c2b7e-93a1-5f64-8e2d-4b7a6c1f0e39")
 
@@ -161,12 +158,12 @@ func (w *contractWorkflow) clockTarget(ctx workflow.Context, req AdvanceClockReq
 		return civil.Date{}, entity.Refuse(refusal.New(refusal.InvalidClockAdvance, "advance the clock by months or to a day, one of them"))
 	case req.To != nil && !req.To.After(today):
 		return civil.Date{}, entity.Refuse(refusal.New(refusal.InvalidClockAdvance, "the contract's clock reads %s and moves only forward, not to %s", today, *req.To))
-	case req.To != nil && req.To.After(today.AddMonths(maxAdvanceMonths)):
-		return civil.Date{}, entity.Refuse(refusal.New(refusal.InvalidClockAdvance, "the clock moves at most %d months at once", maxAdvanceMonths))
+	case req.To != nil && req.To.After(today.AddMonths(contracts.MaxClockAdvanceMonths)):
+		return civil.Date{}, entity.Refuse(refusal.New(refusal.InvalidClockAdvance, "the clock moves at most %d months at once", contracts.MaxClockAdvanceMonths))
 	case req.To != nil:
 		return *req.To, nil
-	case req.Months < 1 || req.Months > maxAdvanceMonths:
-		return civil.Date{}, entity.Refuse(refusal.New(refusal.InvalidClockAdvance, "the clock moves by 1 to %d months, not %d", maxAdvanceMonths, req.Months))
+	case req.Months < 1 || req.Months > contracts.MaxClockAdvanceMonths:
+		return civil.Date{}, entity.Refuse(refusal.New(refusal.InvalidClockAdvance, "the clock moves by 1 to %d months, not %d", contracts.MaxClockAdvanceMonths, req.Months))
 	}
 	return today.AddMonths(req.Months), nil
 }

@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/endcustomer"
 	"github.com/tenurehq/tenure/domain/sellers"
 	"github.com/tenurehq/tenure/domain/webhook"
@@ -52,6 +53,13 @@ var tables = map[string]func() []string{
 	"product-types":            func() []string { return config.ProductTypes },
 	"subscribable-event-types": func() []string { return webhook.SubscribableTypes },
 	"event-types":              func() []string { return webhook.EventTypes },
+	"contract-statuses": func() []string {
+		statuses := make([]string, len(contracts.Statuses))
+		for i, s := range contracts.Statuses {
+			statuses[i] = string(s)
+		}
+		return statuses
+	},
 }
 
 func main() {

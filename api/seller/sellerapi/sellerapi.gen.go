@@ -15,6 +15,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/oapi-codegen/runtime"
 	openapi_types "github.com/oapi-codegen/runtime/types"
+	"github.com/tenurehq/tenure/domain/contracts"
+	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/foundation/civil"
 )
 
 // Defines values for ContractMonths.
@@ -523,6 +526,8 @@ func (e ListOrdersPaginatedParamsSortOrder) Valid() bool {
 
 // Defines values for RunScenarioSimulationParamsScenarioName.
 const (
+	AdvanceContractClock          RunScenarioSimulationParamsScenarioName = "advance_contract_clock"
+	MarkContractStarted           RunScenarioSimulationParamsScenarioName = "mark_contract_started"
 	MarkOfferAccepted             RunScenarioSimulationParamsScenarioName = "mark_offer_accepted"
 	MarkOfferDeclined             RunScenarioSimulationParamsScenarioName = "mark_offer_declined"
 	MarkOfferForReview            RunScenarioSimulationParamsScenarioName = "mark_offer_for_review"
@@ -535,6 +540,10 @@ const (
 // Valid indicates whether the value is a known member of the RunScenarioSimulationParamsScenarioName enum.
 func (e RunScenarioSimulationParamsScenarioName) Valid() bool {
 	switch e {
+	case AdvanceContractClock:
+		return true
+	case MarkContractStarted:
+		return true
 	case MarkOfferAccepted:
 		return true
 	case MarkOfferDeclined:
@@ -776,8 +785,103 @@ type Company struct {
 	VatNumber *string `json:"vat_number,omitempty"`
 }
 
+// Contract Tenure extension: a rental contract, one per rented order line, as `getContract` returns it and the `contract.*` webhook events send it. Its dates are days (`YYYY-MM-DD`) of the contract's clock, which a sandbox's `advance_contract_clock` may have moved ahead of the calendar.
+type Contract = contracts.Stored
+
+// ContractAmount An amount of a contract. `gross` and `net` are in integer minor units of the currency (cents): 119000 is 1,190.00.
+type ContractAmount = pricing.Money
+
+// ContractAsset One rented unit, shipped with a serial number and given back at the end of a contract that ends by a return.
+type ContractAsset = contracts.Asset
+
+// ContractAssetReturn The return of one asset.
+type ContractAssetReturn = contracts.AssetReturn
+
+// ContractCharge A one-off amount the contract's customer owes beside the installments.
+type ContractCharge = contracts.Charge
+
+// ContractEndOfTerm The end-of-term options the notice offered, with their prices.
+type ContractEndOfTerm = contracts.EndOfTerm
+
+// ContractExtension An extension offered at the end of a term.
+type ContractExtension = contracts.Extension
+
+// ContractExtensionMode `term`: a new term of fixed months; `monthly`: month by month.
+type ContractExtensionMode = contracts.ExtensionMode
+
+// ContractExtensionRequest The extension to take.
+type ContractExtensionRequest struct {
+	// Mode `term`: a new term of fixed months; `monthly`: month by month.
+	Mode ContractExtensionMode `json:"mode"`
+}
+
+// ContractInstallment One monthly installment of a contract's schedule.
+type ContractInstallment = contracts.Installment
+
 // ContractMonths Contract length in months; 0 for pay-now lines.
 type ContractMonths int64
+
+// ContractOutcome How a contract ended.
+type ContractOutcome = contracts.Outcome
+
+// ContractPage One page of contracts.
+type ContractPage struct {
+	// Contracts Contracts on this page, oldest first.
+	Contracts []Contract `json:"contracts"`
+
+	// Pagination Position of a page in a paginated list.
+	Pagination Pagination `json:"pagination"`
+}
+
+// ContractPeriod The days an installment pays for, both included.
+type ContractPeriod = civil.Period
+
+// ContractProduct The product a contract rents, as its order line names it.
+type ContractProduct = contracts.Product
+
+// ContractQuotedInstallment An installment a termination quote replaces.
+type ContractQuotedInstallment = contracts.QuotedInstallment
+
+// ContractRental What the contract rents for.
+type ContractRental = contracts.Rental
+
+// ContractReturnRequest Assets given back in one parcel.
+type ContractReturnRequest struct {
+	// SerialNumbers Serial numbers of the returned assets, as reported in their shipment.
+	SerialNumbers []string `json:"serial_numbers"`
+
+	// TrackingUrl Tracking link of the parcel the assets came back in.
+	TrackingUrl string `json:"tracking_url"`
+}
+
+// ContractSchedule A started contract's term and installments.
+type ContractSchedule = contracts.Schedule
+
+// ContractStatus Where a contract is in its life:
+//
+//   - `awaiting_delivery`: the order is confirmed; the term starts when the line's last asset is shipped.
+//   - `running`: the term runs; installments fall due each month.
+//   - `ending`: the notice date has passed; the end-of-term options are offered until one is taken.
+//   - `monthly`: the end date passed without a choice, or month by month was chosen; an installment a month.
+//   - `returned`, `bought_out`, `terminated`, `canceled` (the order was cancelled before the term started):
+//     final.
+//   - `defaulted`, `written_off`: collections (reserved).
+type ContractStatus = contracts.Status
+
+// ContractTakenExtension An extension the contract took.
+type ContractTakenExtension = contracts.TakenExtension
+
+// ContractTerm The first day of a contract and its months so far.
+type ContractTerm = contracts.Term
+
+// ContractTerminationQuote The price of ending a contract early on a day.
+type ContractTerminationQuote = contracts.StoredQuote
+
+// ContractTerminationRequest The termination quote accepted.
+type ContractTerminationRequest struct {
+	// QuoteId Id of a quote of `getContractTerminationQuote`.
+	QuoteId openapi_types.UUID `json:"quote_id"`
+}
 
 // ContractTermsAvailability Which ways of paying are open for a product.
 type ContractTermsAvailability struct {
@@ -2137,13 +2241,19 @@ type SalesAgent struct {
 // SalesChannel Channel the offer was made in.
 type SalesChannel string
 
-// ScenarioInput Target of a simulation. Offer and order scenarios (`mark_offer_*`, `mark_order_cancelled`) need `id`; `mark_product_unsupported` and `mark_shipping_method_unsupported` need `ids`. Other members are ignored.
+// ScenarioInput Target of a simulation. Offer, order and contract scenarios (`mark_offer_*`, `mark_order_cancelled`, `mark_contract_started`, `advance_contract_clock`) need `id`; `mark_product_unsupported` and `mark_shipping_method_unsupported` need `ids`; `advance_contract_clock` needs `months` or `to` as well. Other members are ignored.
 type ScenarioInput struct {
-	// Id Id of the offer or order.
+	// Id Id of the offer, order or contract.
 	Id *string `json:"id,omitempty"`
 
 	// Ids Ids of the products or shipping methods.
-	Ids                  *[]string              `json:"ids,omitempty"`
+	Ids *[]string `json:"ids,omitempty"`
+
+	// Months `advance_contract_clock`: months to move the contract's clock by, 1 to 120 (Tenure extension).
+	Months *int64 `json:"months,omitempty"`
+
+	// To `advance_contract_clock`: the day (`YYYY-MM-DD`) to move the contract's clock to, after its today (Tenure extension).
+	To                   *openapi_types.Date    `json:"to,omitempty"`
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
@@ -2151,7 +2261,7 @@ type ScenarioInput struct {
 //
 // Example: {"scenario_input":{"id":"0190f5c2-7a51-7cc4-9d0e-5f3c2b1a4e77"}}
 type ScenarioSimulationRequest struct {
-	// ScenarioInput Target of a simulation. Offer and order scenarios (`mark_offer_*`, `mark_order_cancelled`) need `id`; `mark_product_unsupported` and `mark_shipping_method_unsupported` need `ids`. Other members are ignored.
+	// ScenarioInput Target of a simulation. Offer, order and contract scenarios (`mark_offer_*`, `mark_order_cancelled`, `mark_contract_started`, `advance_contract_clock`) need `id`; `mark_product_unsupported` and `mark_shipping_method_unsupported` need `ids`; `advance_contract_clock` needs `months` or `to` as well. Other members are ignored.
 	ScenarioInput ScenarioInput `json:"scenario_input"`
 }
 
@@ -2659,6 +2769,9 @@ type WebhookEndpointWithSecret struct {
 // AcceptLanguage defines model for AcceptLanguage.
 type AcceptLanguage = string
 
+// ContractID defines model for ContractID.
+type ContractID = string
+
 // DiscountCodeID defines model for DiscountCodeID.
 type DiscountCodeID = string
 
@@ -2823,6 +2936,87 @@ type FilterProductsPaginatedParams struct {
 	// Page Zero-based page index, 0 to 1,000,000; other values answer 422.
 	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
 
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ListContractsParams defines parameters for ListContracts.
+type ListContractsParams struct {
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 400.
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// IdGt Only contracts whose id is greater than this UUID. Ids are time-ordered: pass the last id of the previous page to walk the whole list (keyset pagination).
+	IdGt *openapi_types.UUID `form:"id_gt,omitempty" json:"id_gt,omitempty"`
+
+	// Status Only contracts in this status.
+	Status *ContractStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// OrderId Only the contracts of this order.
+	OrderId *openapi_types.UUID `form:"order_id,omitempty" json:"order_id,omitempty"`
+
+	// EndingBefore Only contracts whose current term ends (`end_date`) before this day (`YYYY-MM-DD`); contracts whose term has not started have no end and are left out.
+	EndingBefore *openapi_types.Date `form:"ending_before,omitempty" json:"ending_before,omitempty"`
+}
+
+// BuyOutContractParams defines parameters for BuyOutContract.
+type BuyOutContractParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ExtendContractParams defines parameters for ExtendContract.
+type ExtendContractParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RecordContractReturnParams defines parameters for RecordContractReturn.
+type RecordContractReturnParams struct {
+	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
+	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
+	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
+	// body, JSON compared by value) gets that answer again, with the header `Idempotent-Replayed: true`, and
+	// changes nothing. While the first request still runs, a retry answers 409 (`idempotency_key_in_use`); a key
+	// sent with another request answers 422 (`idempotency_key_reused`); a malformed key answers 400. These answers
+	// carry an `Error` object (`application/vnd.goa.error`) on every operation. Refusals of the request as sent
+	// (400, 401, 403) are not kept, so the key can be sent again; answers that say "later" (408, 409, 429, 5xx)
+	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
+	// made twice.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// TerminateContractParams defines parameters for TerminateContract.
+type TerminateContractParams struct {
 	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
 	// ASCII characters that is new for the seller, such as a UUID; keys are kept 24 hours. The first request with a
 	// key runs and its answer is kept; a retry with the same key and the same request (method, path, query and
@@ -3287,6 +3481,15 @@ type CalculateProductPricingJSONRequestBody = ProductPricingRequest
 // FilterProductsPaginatedJSONRequestBody defines body for FilterProductsPaginated for application/json ContentType.
 type FilterProductsPaginatedJSONRequestBody = ProductFilterRequest
 
+// ExtendContractJSONRequestBody defines body for ExtendContract for application/json ContentType.
+type ExtendContractJSONRequestBody = ContractExtensionRequest
+
+// RecordContractReturnJSONRequestBody defines body for RecordContractReturn for application/json ContentType.
+type RecordContractReturnJSONRequestBody = ContractReturnRequest
+
+// TerminateContractJSONRequestBody defines body for TerminateContract for application/json ContentType.
+type TerminateContractJSONRequestBody = ContractTerminationRequest
+
 // CreateDiscountCodeJSONRequestBody defines body for CreateDiscountCode for application/json ContentType.
 type CreateDiscountCodeJSONRequestBody = DiscountCodeCreateRequest
 
@@ -3367,6 +3570,22 @@ func (a *ScenarioInput) UnmarshalJSON(b []byte) error {
 		delete(object, "ids")
 	}
 
+	if raw, found := object["months"]; found {
+		err = json.Unmarshal(raw, &a.Months)
+		if err != nil {
+			return fmt.Errorf("error reading 'months': %w", err)
+		}
+		delete(object, "months")
+	}
+
+	if raw, found := object["to"]; found {
+		err = json.Unmarshal(raw, &a.To)
+		if err != nil {
+			return fmt.Errorf("error reading 'to': %w", err)
+		}
+		delete(object, "to")
+	}
+
 	if len(object) != 0 {
 		a.AdditionalProperties = make(map[string]interface{})
 		for fieldName, fieldBuf := range object {
@@ -3397,6 +3616,20 @@ func (a ScenarioInput) MarshalJSON() ([]byte, error) {
 		object["ids"], err = json.Marshal(a.Ids)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'ids': %w", err)
+		}
+	}
+
+	if a.Months != nil {
+		object["months"], err = json.Marshal(a.Months)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'months': %w", err)
+		}
+	}
+
+	if a.To != nil {
+		object["to"], err = json.Marshal(a.To)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'to': %w", err)
 		}
 	}
 
@@ -3454,6 +3687,27 @@ type ServerInterface interface {
 	// FilterProductsPaginated Search and filter products, paginated
 	// (POST /v1/catalog/products_paginated)
 	FilterProductsPaginated(c *fiber.Ctx, params FilterProductsPaginatedParams) error
+	// ListContracts List rental contracts
+	// (GET /v1/contracts)
+	ListContracts(c *fiber.Ctx, params ListContractsParams) error
+	// GetContract Get a rental contract
+	// (GET /v1/contracts/{id})
+	GetContract(c *fiber.Ctx, id ContractID) error
+	// BuyOutContract Buy out a contract
+	// (POST /v1/contracts/{id}/buy-out)
+	BuyOutContract(c *fiber.Ctx, id ContractID, params BuyOutContractParams) error
+	// ExtendContract Extend a contract
+	// (POST /v1/contracts/{id}/extensions)
+	ExtendContract(c *fiber.Ctx, id ContractID, params ExtendContractParams) error
+	// RecordContractReturn Record returned assets
+	// (POST /v1/contracts/{id}/returns)
+	RecordContractReturn(c *fiber.Ctx, id ContractID, params RecordContractReturnParams) error
+	// TerminateContract Terminate a contract early
+	// (POST /v1/contracts/{id}/termination)
+	TerminateContract(c *fiber.Ctx, id ContractID, params TerminateContractParams) error
+	// GetContractTerminationQuote Quote an early termination
+	// (GET /v1/contracts/{id}/termination-quote)
+	GetContractTerminationQuote(c *fiber.Ctx, id ContractID) error
 	// ListDiscountCodes List discount codes
 	// (GET /v1/discount-codes)
 	ListDiscountCodes(c *fiber.Ctx, params ListDiscountCodesParams) error
@@ -4178,6 +4432,340 @@ func (siw *ServerInterfaceWrapper) FilterProductsPaginated(c *fiber.Ctx) error {
 
 	handler := func(c *fiber.Ctx) error {
 		return siw.Handler.FilterProductsPaginated(c, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// ListContracts operation middleware
+func (siw *ServerInterfaceWrapper) ListContracts(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListContractsParams
+
+	var query url.Values
+	query, err = url.ParseQuery(string(c.Request().URI().QueryString()))
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for query string: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", query, &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter limit: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", query, &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter page: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "id_gt" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id_gt", query, &params.IdGt, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id_gt: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", query, &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter status: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "order_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "order_id", query, &params.OrderId, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter order_id: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "ending_before" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "ending_before", query, &params.EndingBefore, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter ending_before: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.ListContracts(c, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// GetContract operation middleware
+func (siw *ServerInterfaceWrapper) GetContract(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ContractID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.GetContract(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// BuyOutContract operation middleware
+func (siw *ServerInterfaceWrapper) BuyOutContract(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ContractID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params BuyOutContractParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.BuyOutContract(c, id, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// ExtendContract operation middleware
+func (siw *ServerInterfaceWrapper) ExtendContract(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ContractID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ExtendContractParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.ExtendContract(c, id, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// RecordContractReturn operation middleware
+func (siw *ServerInterfaceWrapper) RecordContractReturn(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ContractID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RecordContractReturnParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.RecordContractReturn(c, id, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// TerminateContract operation middleware
+func (siw *ServerInterfaceWrapper) TerminateContract(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ContractID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params TerminateContractParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Idempotency-Key, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Idempotency-Key: %w", err).Error())
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.TerminateContract(c, id, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// GetContractTerminationQuote operation middleware
+func (siw *ServerInterfaceWrapper) GetContractTerminationQuote(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id ContractID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.GetContractTerminationQuote(c, id)
 	}
 
 	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
@@ -5967,11 +6555,31 @@ func RegisterHandlersWithOptions(router fiber.Router, si ServerInterface, option
 
 	router.Post(options.BaseURL+"/v1/discount-codes/:id/deactivate", wrapper.DeactivateDiscountCode)
 
+	router.Get(options.BaseURL+"/v1/contracts", wrapper.ListContracts)
+
+	router.Get(options.BaseURL+"/v1/contracts/:id", wrapper.GetContract)
+
+	router.Post(options.BaseURL+"/v1/contracts/:id/returns", wrapper.RecordContractReturn)
+
+	router.Post(options.BaseURL+"/v1/contracts/:id/buy-out", wrapper.BuyOutContract)
+
+	router.Post(options.BaseURL+"/v1/contracts/:id/extensions", wrapper.ExtendContract)
+
+	router.Get(options.BaseURL+"/v1/contracts/:id/termination-quote", wrapper.GetContractTerminationQuote)
+
+	router.Post(options.BaseURL+"/v1/contracts/:id/termination", wrapper.TerminateContract)
+
 	router.Post(options.BaseURL+"/v1/scenario_simulations/:scenario_name", wrapper.RunScenarioSimulation)
 
 }
 
 type BadRequestApplicationvndGoaErrorResponse struct {
+	Body io.Reader
+
+	ContentLength int64
+}
+
+type ContractRefusedApplicationvndGoaErrorResponse struct {
 	Body io.Reader
 
 	ContentLength int64
@@ -7031,6 +7639,636 @@ type FilterProductsPaginated422ApplicationvndGoaErrorResponse struct {
 }
 
 func (response FilterProductsPaginated422ApplicationvndGoaErrorResponse) VisitFilterProductsPaginatedResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ListContractsRequestObject struct {
+	Params ListContractsParams
+}
+
+type ListContractsResponseObject interface {
+	VisitListContractsResponse(ctx *fiber.Ctx) error
+}
+
+type ListContracts200JSONResponse ContractPage
+
+func (response ListContracts200JSONResponse) VisitListContractsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type ListContracts400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response ListContracts400ApplicationvndGoaErrorResponse) VisitListContractsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ListContracts401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListContracts401JSONResponse) VisitListContractsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type ListContracts403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListContracts403JSONResponse) VisitListContractsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetContractRequestObject struct {
+	Id ContractID `json:"id"`
+}
+
+type GetContractResponseObject interface {
+	VisitGetContractResponse(ctx *fiber.Ctx) error
+}
+
+type GetContract200JSONResponse Contract
+
+func (response GetContract200JSONResponse) VisitGetContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type GetContract400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response GetContract400ApplicationvndGoaErrorResponse) VisitGetContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetContract401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetContract401JSONResponse) VisitGetContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type GetContract403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetContract403JSONResponse) VisitGetContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetContract404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response GetContract404ApplicationvndGoaErrorResponse) VisitGetContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type BuyOutContractRequestObject struct {
+	Id     ContractID `json:"id"`
+	Params BuyOutContractParams
+}
+
+type BuyOutContractResponseObject interface {
+	VisitBuyOutContractResponse(ctx *fiber.Ctx) error
+}
+
+type BuyOutContract200JSONResponse Contract
+
+func (response BuyOutContract200JSONResponse) VisitBuyOutContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type BuyOutContract400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response BuyOutContract400ApplicationvndGoaErrorResponse) VisitBuyOutContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type BuyOutContract401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response BuyOutContract401JSONResponse) VisitBuyOutContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type BuyOutContract403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response BuyOutContract403JSONResponse) VisitBuyOutContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type BuyOutContract404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response BuyOutContract404ApplicationvndGoaErrorResponse) VisitBuyOutContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type BuyOutContract422ApplicationvndGoaErrorResponse struct {
+	ContractRefusedApplicationvndGoaErrorResponse
+}
+
+func (response BuyOutContract422ApplicationvndGoaErrorResponse) VisitBuyOutContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ExtendContractRequestObject struct {
+	Id     ContractID `json:"id"`
+	Params ExtendContractParams
+	Body   *ExtendContractJSONRequestBody
+}
+
+type ExtendContractResponseObject interface {
+	VisitExtendContractResponse(ctx *fiber.Ctx) error
+}
+
+type ExtendContract200JSONResponse Contract
+
+func (response ExtendContract200JSONResponse) VisitExtendContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type ExtendContract400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response ExtendContract400ApplicationvndGoaErrorResponse) VisitExtendContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ExtendContract401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ExtendContract401JSONResponse) VisitExtendContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type ExtendContract403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ExtendContract403JSONResponse) VisitExtendContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type ExtendContract404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response ExtendContract404ApplicationvndGoaErrorResponse) VisitExtendContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ExtendContract413ApplicationvndGoaErrorResponse struct {
+	TooLargeApplicationvndGoaErrorResponse
+}
+
+func (response ExtendContract413ApplicationvndGoaErrorResponse) VisitExtendContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(413)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ExtendContract422ApplicationvndGoaErrorResponse struct {
+	ContractRefusedApplicationvndGoaErrorResponse
+}
+
+func (response ExtendContract422ApplicationvndGoaErrorResponse) VisitExtendContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type RecordContractReturnRequestObject struct {
+	Id     ContractID `json:"id"`
+	Params RecordContractReturnParams
+	Body   *RecordContractReturnJSONRequestBody
+}
+
+type RecordContractReturnResponseObject interface {
+	VisitRecordContractReturnResponse(ctx *fiber.Ctx) error
+}
+
+type RecordContractReturn200JSONResponse Contract
+
+func (response RecordContractReturn200JSONResponse) VisitRecordContractReturnResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type RecordContractReturn400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response RecordContractReturn400ApplicationvndGoaErrorResponse) VisitRecordContractReturnResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type RecordContractReturn401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RecordContractReturn401JSONResponse) VisitRecordContractReturnResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type RecordContractReturn403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RecordContractReturn403JSONResponse) VisitRecordContractReturnResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type RecordContractReturn404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response RecordContractReturn404ApplicationvndGoaErrorResponse) VisitRecordContractReturnResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type RecordContractReturn413ApplicationvndGoaErrorResponse struct {
+	TooLargeApplicationvndGoaErrorResponse
+}
+
+func (response RecordContractReturn413ApplicationvndGoaErrorResponse) VisitRecordContractReturnResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(413)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type RecordContractReturn422ApplicationvndGoaErrorResponse struct {
+	ContractRefusedApplicationvndGoaErrorResponse
+}
+
+func (response RecordContractReturn422ApplicationvndGoaErrorResponse) VisitRecordContractReturnResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type TerminateContractRequestObject struct {
+	Id     ContractID `json:"id"`
+	Params TerminateContractParams
+	Body   *TerminateContractJSONRequestBody
+}
+
+type TerminateContractResponseObject interface {
+	VisitTerminateContractResponse(ctx *fiber.Ctx) error
+}
+
+type TerminateContract200JSONResponse Contract
+
+func (response TerminateContract200JSONResponse) VisitTerminateContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type TerminateContract400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response TerminateContract400ApplicationvndGoaErrorResponse) VisitTerminateContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type TerminateContract401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response TerminateContract401JSONResponse) VisitTerminateContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type TerminateContract403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response TerminateContract403JSONResponse) VisitTerminateContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type TerminateContract404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response TerminateContract404ApplicationvndGoaErrorResponse) VisitTerminateContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type TerminateContract413ApplicationvndGoaErrorResponse struct {
+	TooLargeApplicationvndGoaErrorResponse
+}
+
+func (response TerminateContract413ApplicationvndGoaErrorResponse) VisitTerminateContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(413)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type TerminateContract422ApplicationvndGoaErrorResponse struct {
+	ContractRefusedApplicationvndGoaErrorResponse
+}
+
+func (response TerminateContract422ApplicationvndGoaErrorResponse) VisitTerminateContractResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetContractTerminationQuoteRequestObject struct {
+	Id ContractID `json:"id"`
+}
+
+type GetContractTerminationQuoteResponseObject interface {
+	VisitGetContractTerminationQuoteResponse(ctx *fiber.Ctx) error
+}
+
+type GetContractTerminationQuote200JSONResponse ContractTerminationQuote
+
+func (response GetContractTerminationQuote200JSONResponse) VisitGetContractTerminationQuoteResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type GetContractTerminationQuote400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response GetContractTerminationQuote400ApplicationvndGoaErrorResponse) VisitGetContractTerminationQuoteResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetContractTerminationQuote401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetContractTerminationQuote401JSONResponse) VisitGetContractTerminationQuoteResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type GetContractTerminationQuote403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetContractTerminationQuote403JSONResponse) VisitGetContractTerminationQuoteResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetContractTerminationQuote404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response GetContractTerminationQuote404ApplicationvndGoaErrorResponse) VisitGetContractTerminationQuoteResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetContractTerminationQuote422ApplicationvndGoaErrorResponse struct {
+	ContractRefusedApplicationvndGoaErrorResponse
+}
+
+func (response GetContractTerminationQuote422ApplicationvndGoaErrorResponse) VisitGetContractTerminationQuoteResponse(ctx *fiber.Ctx) error {
 	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
 	if response.ContentLength != 0 {
 		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
@@ -9933,6 +11171,27 @@ type StrictServerInterface interface {
 	// FilterProductsPaginated Search and filter products, paginated
 	// (POST /v1/catalog/products_paginated)
 	FilterProductsPaginated(ctx context.Context, request FilterProductsPaginatedRequestObject) (FilterProductsPaginatedResponseObject, error)
+	// ListContracts List rental contracts
+	// (GET /v1/contracts)
+	ListContracts(ctx context.Context, request ListContractsRequestObject) (ListContractsResponseObject, error)
+	// GetContract Get a rental contract
+	// (GET /v1/contracts/{id})
+	GetContract(ctx context.Context, request GetContractRequestObject) (GetContractResponseObject, error)
+	// BuyOutContract Buy out a contract
+	// (POST /v1/contracts/{id}/buy-out)
+	BuyOutContract(ctx context.Context, request BuyOutContractRequestObject) (BuyOutContractResponseObject, error)
+	// ExtendContract Extend a contract
+	// (POST /v1/contracts/{id}/extensions)
+	ExtendContract(ctx context.Context, request ExtendContractRequestObject) (ExtendContractResponseObject, error)
+	// RecordContractReturn Record returned assets
+	// (POST /v1/contracts/{id}/returns)
+	RecordContractReturn(ctx context.Context, request RecordContractReturnRequestObject) (RecordContractReturnResponseObject, error)
+	// TerminateContract Terminate a contract early
+	// (POST /v1/contracts/{id}/termination)
+	TerminateContract(ctx context.Context, request TerminateContractRequestObject) (TerminateContractResponseObject, error)
+	// GetContractTerminationQuote Quote an early termination
+	// (GET /v1/contracts/{id}/termination-quote)
+	GetContractTerminationQuote(ctx context.Context, request GetContractTerminationQuoteRequestObject) (GetContractTerminationQuoteResponseObject, error)
 	// ListDiscountCodes List discount codes
 	// (GET /v1/discount-codes)
 	ListDiscountCodes(ctx context.Context, request ListDiscountCodesRequestObject) (ListDiscountCodesResponseObject, error)
@@ -10520,6 +11779,241 @@ func (sh *strictHandler) FilterProductsPaginated(ctx *fiber.Ctx, params FilterPr
 		return err
 	} else if validResponse, ok := response.(FilterProductsPaginatedResponseObject); ok {
 		if err := validResponse.VisitFilterProductsPaginatedResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListContracts operation middleware
+func (sh *strictHandler) ListContracts(ctx *fiber.Ctx, params ListContractsParams) error {
+	var request ListContractsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.ListContracts(ctx.UserContext(), request.(ListContractsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListContracts")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListContractsResponseObject); ok {
+		if err := validResponse.VisitListContractsResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetContract operation middleware
+func (sh *strictHandler) GetContract(ctx *fiber.Ctx, id ContractID) error {
+	var request GetContractRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContract(ctx.UserContext(), request.(GetContractRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContract")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetContractResponseObject); ok {
+		if err := validResponse.VisitGetContractResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// BuyOutContract operation middleware
+func (sh *strictHandler) BuyOutContract(ctx *fiber.Ctx, id ContractID, params BuyOutContractParams) error {
+	var request BuyOutContractRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.BuyOutContract(ctx.UserContext(), request.(BuyOutContractRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "BuyOutContract")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(BuyOutContractResponseObject); ok {
+		if err := validResponse.VisitBuyOutContractResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ExtendContract operation middleware
+func (sh *strictHandler) ExtendContract(ctx *fiber.Ctx, id ContractID, params ExtendContractParams) error {
+	var request ExtendContractRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body ExtendContractJSONRequestBody
+	var err error
+	// The validation middleware stores the value a kin-openapi validator
+	// validated in the Fiber context. Bind that value, matching member
+	// names exactly, so the handler receives what was validated instead
+	// of a second, case-insensitive decode.
+	if v := ctx.Locals(validatedBodyLocalsKey); v == nil || runtime.BindJSONValue(v, &body) != nil {
+		err = ctx.BodyParser(&body)
+	}
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, err.Error())
+	}
+	request.Body = &body
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.ExtendContract(ctx.UserContext(), request.(ExtendContractRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ExtendContract")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ExtendContractResponseObject); ok {
+		if err := validResponse.VisitExtendContractResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RecordContractReturn operation middleware
+func (sh *strictHandler) RecordContractReturn(ctx *fiber.Ctx, id ContractID, params RecordContractReturnParams) error {
+	var request RecordContractReturnRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body RecordContractReturnJSONRequestBody
+	var err error
+	// The validation middleware stores the value a kin-openapi validator
+	// validated in the Fiber context. Bind that value, matching member
+	// names exactly, so the handler receives what was validated instead
+	// of a second, case-insensitive decode.
+	if v := ctx.Locals(validatedBodyLocalsKey); v == nil || runtime.BindJSONValue(v, &body) != nil {
+		err = ctx.BodyParser(&body)
+	}
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, err.Error())
+	}
+	request.Body = &body
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.RecordContractReturn(ctx.UserContext(), request.(RecordContractReturnRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RecordContractReturn")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RecordContractReturnResponseObject); ok {
+		if err := validResponse.VisitRecordContractReturnResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// TerminateContract operation middleware
+func (sh *strictHandler) TerminateContract(ctx *fiber.Ctx, id ContractID, params TerminateContractParams) error {
+	var request TerminateContractRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body TerminateContractJSONRequestBody
+	var err error
+	// The validation middleware stores the value a kin-openapi validator
+	// validated in the Fiber context. Bind that value, matching member
+	// names exactly, so the handler receives what was validated instead
+	// of a second, case-insensitive decode.
+	if v := ctx.Locals(validatedBodyLocalsKey); v == nil || runtime.BindJSONValue(v, &body) != nil {
+		err = ctx.BodyParser(&body)
+	}
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, err.Error())
+	}
+	request.Body = &body
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.TerminateContract(ctx.UserContext(), request.(TerminateContractRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "TerminateContract")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(TerminateContractResponseObject); ok {
+		if err := validResponse.VisitTerminateContractResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetContractTerminationQuote operation middleware
+func (sh *strictHandler) GetContractTerminationQuote(ctx *fiber.Ctx, id ContractID) error {
+	var request GetContractTerminationQuoteRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.GetContractTerminationQuote(ctx.UserContext(), request.(GetContractTerminationQuoteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetContractTerminationQuote")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetContractTerminationQuoteResponseObject); ok {
+		if err := validResponse.VisitGetContractTerminationQuoteResponse(ctx); err != nil {
 			return err
 		}
 	} else if response != nil {
