@@ -207,3 +207,17 @@ func (f OfferFixture) CreateDiscountCode(t *testing.T, body map[string]any) stri
 	resp.Decode(t, &c)
 	return c.ID
 }
+
+// ConfirmedContract creates an accepted order, confirms it and returns the
+// order and the rental contract its line became (awaiting delivery).
+func (f OfferFixture) ConfirmedContract(t *testing.T, reference string) (orderID, contractID string) {
+	t.Helper()
+	orderID = f.AcceptedOrder(t, reference)
+	if resp := f.Harness.Do(t, http.MethodPost, "/v1/orders/"+orderID+"/accept", f.Token, nil); resp.Status != http.StatusOK {
+		t.Fatalf("confirm order: %d %s", resp.Status, resp.Body)
+	}
+	if err := f.Harness.Store.Pool.QueryRow(t.Context(), "SELECT id::text FROM rental_contracts WHERE order_id = $1", orderID).Scan(&contractID); err != nil {
+		t.Fatal(err)
+	}
+	return orderID, contractID
+}
