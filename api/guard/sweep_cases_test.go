@@ -111,6 +111,8 @@ func example(s *openapi3.Schema, field string, ids exampleIDs) any {
 			return "0193c3a8-7c1e-7b3e-9a4e-4b1f2d3c4e5f"
 		case "date-time":
 			return time.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
+		case "date":
+			return time.Now().AddDate(0, 1, 0).UTC().Format(time.DateOnly)
 		case "email":
 			return "buyer@example.com"
 		case "uri":

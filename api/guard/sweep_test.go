@@ -101,6 +101,9 @@ func (sw *sweep) fixtures(t *testing.T) exampleIDs {
 	imported := h.ImportProducts(t, sw.a.Token, apitest.ProductJSON("sku", "sweep", "Sweep product", 1000))
 	offer := sw.a.CreateOffer(t, apitest.OfferPayload("sweep-offer"))
 	order := sw.a.AcceptedOrder(t, "sweep-order")
+	// A contract awaiting delivery: every change of it is refused by its
+	// status, unless the sweep's mutation is refused first.
+	_, contract := sw.a.ConfirmedContract(t, "sweep-contract")
 	csvJob, _ := h.CreateCSVImport(t, sw.a.Token, "sweep.csv")
 
 	receiver := testenv.NewReceiver(t, testenv.Always(http.StatusNoContent))
@@ -139,6 +142,7 @@ func (sw *sweep) fixtures(t *testing.T) exampleIDs {
 			"/v1/catalog/import/{id}":                 imported.ID,
 			"/v1/catalog/imports/{id}":                csvJob,
 			"/v1/discount-codes/{id}":                 code.ID,
+			"/v1/contracts/{id}":                      contract,
 		},
 		byField: map[string]string{
 			"order_id": order, "superseded_by_id": offer.ID, "scenario_input.id": offer.ID, "scenario_input.ids": offer.ID,

@@ -850,7 +850,7 @@ type ContractReturnRequest struct {
 	// SerialNumbers Serial numbers of the returned assets, as reported in their shipment.
 	SerialNumbers []string `json:"serial_numbers"`
 
-	// TrackingUrl Tracking link of the parcel the assets came back in.
+	// TrackingUrl Tracking link of the parcel the assets came back in; a followed URL (see the conventions), 400 otherwise.
 	TrackingUrl string `json:"tracking_url"`
 }
 
