@@ -55,24 +55,24 @@ func (h contractHandlers) GetContract(ctx context.Context, req sellerapi.GetCont
 // RecordContractReturn records assets of a contract given back.
 func (h contractHandlers) RecordContractReturn(ctx context.Context, req sellerapi.RecordContractReturnRequestObject) (sellerapi.RecordContractReturnResponseObject, error) {
 	r := contracts.Return{SerialNumbers: req.Body.SerialNumbers, TrackingURL: req.Body.TrackingUrl}
-	c, err := h.change(ctx, req.Id, func(ctx context.Context, s *services.Contracts, seller, id uuid.UUID) (contracts.Stored, error) {
-		return s.RecordReturn(ctx, seller, id, r)
+	c, err := h.change(ctx, req.Id, func(ctx context.Context, seller, id uuid.UUID) (contracts.Stored, error) {
+		return h.service.RecordReturn(ctx, seller, id, r)
 	})
 	return sellerapi.RecordContractReturn200JSONResponse(c), err
 }
 
 // BuyOutContract ends a contract by a buy-out.
 func (h contractHandlers) BuyOutContract(ctx context.Context, req sellerapi.BuyOutContractRequestObject) (sellerapi.BuyOutContractResponseObject, error) {
-	c, err := h.change(ctx, req.Id, func(ctx context.Context, s *services.Contracts, seller, id uuid.UUID) (contracts.Stored, error) {
-		return s.BuyOut(ctx, seller, id)
+	c, err := h.change(ctx, req.Id, func(ctx context.Context, seller, id uuid.UUID) (contracts.Stored, error) {
+		return h.service.BuyOut(ctx, seller, id)
 	})
 	return sellerapi.BuyOutContract200JSONResponse(c), err
 }
 
 // ExtendContract extends a contract by a term or month by month.
 func (h contractHandlers) ExtendContract(ctx context.Context, req sellerapi.ExtendContractRequestObject) (sellerapi.ExtendContractResponseObject, error) {
-	c, err := h.change(ctx, req.Id, func(ctx context.Context, s *services.Contracts, seller, id uuid.UUID) (contracts.Stored, error) {
-		return s.Extend(ctx, seller, id, req.Body.Mode)
+	c, err := h.change(ctx, req.Id, func(ctx context.Context, seller, id uuid.UUID) (contracts.Stored, error) {
+		return h.service.Extend(ctx, seller, id, req.Body.Mode)
 	})
 	return sellerapi.ExtendContract200JSONResponse(c), err
 }
@@ -93,20 +93,20 @@ func (h contractHandlers) GetContractTerminationQuote(ctx context.Context, req s
 
 // TerminateContract accepts a termination quote of a contract.
 func (h contractHandlers) TerminateContract(ctx context.Context, req sellerapi.TerminateContractRequestObject) (sellerapi.TerminateContractResponseObject, error) {
-	c, err := h.change(ctx, req.Id, func(ctx context.Context, s *services.Contracts, seller, id uuid.UUID) (contracts.Stored, error) {
-		return s.Terminate(ctx, seller, id, req.Body.QuoteId)
+	c, err := h.change(ctx, req.Id, func(ctx context.Context, seller, id uuid.UUID) (contracts.Stored, error) {
+		return h.service.Terminate(ctx, seller, id, req.Body.QuoteId)
 	})
 	return sellerapi.TerminateContract200JSONResponse(c), err
 }
 
 // change runs one of the contract service's changes on the contract of
 // the path and returns the contract as persisted after it.
-func (h contractHandlers) change(ctx context.Context, rawID string, do func(context.Context, *services.Contracts, uuid.UUID, uuid.UUID) (contracts.Stored, error)) (contracts.Stored, error) {
+func (h contractHandlers) change(ctx context.Context, rawID string, do func(ctx context.Context, seller, id uuid.UUID) (contracts.Stored, error)) (contracts.Stored, error) {
 	seller, id, err := callerAndID(ctx, "contract", rawID)
 	if err != nil {
 		return contracts.Stored{}, err
 	}
-	c, err := do(ctx, h.service, seller, id)
+	c, err := do(ctx, seller, id)
 	if err != nil {
 		return contracts.Stored{}, contractError(err)
 	}
