@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/orders"
 	"github.com/tenurehq/tenure/internal/testing/histories"
@@ -60,7 +63,8 @@ func finalEvent(events []histories.Event, kind, status string) (json.RawMessage,
 
 // Offers stored by earlier code (documents of version 0) render, byte for
 // byte, as GET answered for them then, and as the webhook of their last
-// status carried them.
+// status carried them; only the sandbox's declined offer gains the
+// additive risk_decision, the simulated decline, which is checked apart.
 func TestRecordedOffersRenderAsBefore(t *testing.T) {
 	for name, rec := range recorded[histories.Offer](t, "offer-*.json") {
 		t.Run(name, func(t *testing.T) {
@@ -70,7 +74,21 @@ func TestRecordedOffersRenderAsBefore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := json.Marshal(offerView(stored))
+			review := offers.ReviewByRules
+			if strings.HasPrefix(name, "offer-sandbox-") {
+				review = offers.ReviewBySimulation
+			}
+			view := offerView(stored, review)
+			if name == "offer-sandbox-declined.json" {
+				want := sellerapi.OfferRiskDecision{Outcome: "decline", Language: "en", Reasons: []sellerapi.OfferRiskReason{
+					{Code: "simulated", Text: offers.SimulatedDecline.EN},
+				}}
+				if d := view.RiskDecision; d == nil || !reflect.DeepEqual(*d, want) {
+					t.Errorf("the sandbox's declined offer shows the risk decision %+v, want %+v", d, want)
+				}
+				view.RiskDecision = nil
+			}
+			got, err := json.Marshal(view)
 			if err != nil {
 				t.Fatal(err)
 			}
