@@ -88,7 +88,7 @@ func New(d Deps) (*fiber.App, error) {
 		app.Post(customer.SimulationPath, append(g.PublicLimits(), sim.Report)...)
 	}
 	customerapi.RegisterHandlers(customerRoutes, customerapi.NewStrictHandler(
-		customer.New(d.Config, svc, provider, seller.EventViews{}.Offer), customer.Middlewares(g.Proxies())))
+		customer.New(d.Config, svc, provider, seller.NewEventViews(d.Config).Offer), customer.Middlewares(g.Proxies())))
 	if err := customerRoutes.Check(); err != nil {
 		return nil, err
 	}

@@ -11,8 +11,9 @@ import (
 )
 
 // offerView is an offer as GET /v1/offers/{id} returns it and as the offer
-// webhooks send it: the document with what the workflow decided.
-func offerView(o offers.Stored) sellerapi.Offer {
+// webhooks send it: the document with what the workflow decided; review is
+// how the environment decides offers under review (riskDecisionView).
+func offerView(o offers.Stored, review offers.Review) sellerapi.Offer {
 	d, row := o.Document, o.Row
 	v := sellerapi.Offer{
 		CheckoutRedirectUrl:    d.CheckoutURL,
@@ -22,6 +23,7 @@ func offerView(o offers.Stored) sellerapi.Offer {
 		Id:                     row.ID.String(),
 		Lines:                  make([]sellerapi.OfferLine, len(d.Lines)),
 		Metadata:               metadataView(d.Metadata),
+		RiskDecision:           riskDecisionView(o, review),
 		SalesAgent:             salesAgentView(d.SalesAgent),
 		SalesChannel:           sellerapi.SalesChannel(row.SalesChannel),
 		SellerOfferRedirectUrl: d.SellerURL,

@@ -41,7 +41,7 @@ func (h offerHandlers) create(ctx context.Context, p sellerapi.OfferCreateReques
 	if err != nil {
 		return sellerapi.Offer{}, offerError(err)
 	}
-	return offerView(created), nil
+	return offerView(created, h.service.Review), nil
 }
 
 // ValidateOffer checks and prices a payload without creating anything.
@@ -67,7 +67,7 @@ func (h offerHandlers) GetOffer(ctx context.Context, req sellerapi.GetOfferReque
 	if err != nil {
 		return nil, offerError(err)
 	}
-	return sellerapi.GetOffer200JSONResponse(offerView(o)), nil
+	return sellerapi.GetOffer200JSONResponse(offerView(o, h.service.Review)), nil
 }
 
 // GetOfferByReference returns the caller's newest offer with a reference.
@@ -80,7 +80,7 @@ func (h offerHandlers) GetOfferByReference(ctx context.Context, req sellerapi.Ge
 	if err != nil {
 		return nil, offerError(err)
 	}
-	return sellerapi.GetOfferByReference200JSONResponse(offerView(o)), nil
+	return sellerapi.GetOfferByReference200JSONResponse(offerView(o, h.service.Review)), nil
 }
 
 // EditOffer replaces an offer by a superseding one and returns it (202).
@@ -93,7 +93,7 @@ func (h offerHandlers) EditOffer(ctx context.Context, req sellerapi.EditOfferReq
 	if err != nil {
 		return nil, offerError(err)
 	}
-	return sellerapi.EditOffer202JSONResponse(offerView(o)), nil
+	return sellerapi.EditOffer202JSONResponse(offerView(o, h.service.Review)), nil
 }
 
 // VoidOffer voids an offer, optionally naming the one superseding it.
@@ -114,7 +114,7 @@ func (h offerHandlers) VoidOffer(ctx context.Context, req sellerapi.VoidOfferReq
 	if err != nil {
 		return nil, offerError(err)
 	}
-	return sellerapi.VoidOffer200JSONResponse(offerView(o)), nil
+	return sellerapi.VoidOffer200JSONResponse(offerView(o, h.service.Review)), nil
 }
 
 // ListOffers returns the caller's offers matching the filters, oldest
@@ -125,7 +125,7 @@ func (h offerHandlers) ListOffers(ctx context.Context, req sellerapi.ListOffersR
 	if err != nil {
 		return nil, err
 	}
-	return sellerapi.ListOffers200JSONResponse(offerViews(list)), nil
+	return sellerapi.ListOffers200JSONResponse(offerViews(list, h.service.Review)), nil
 }
 
 // ListOffersPaginated returns one page of the caller's offers.
@@ -134,13 +134,13 @@ func (h offerHandlers) ListOffersPaginated(ctx context.Context, req sellerapi.Li
 	if err != nil {
 		return nil, err
 	}
-	return sellerapi.ListOffersPaginated200JSONResponse{Offers: offerViews(list), Pagination: page}, nil
+	return sellerapi.ListOffersPaginated200JSONResponse{Offers: offerViews(list, h.service.Review), Pagination: page}, nil
 }
 
-func offerViews(list []offers.Stored) []sellerapi.Offer {
+func offerViews(list []offers.Stored, review offers.Review) []sellerapi.Offer {
 	out := make([]sellerapi.Offer, len(list))
 	for i, o := range list {
-		out[i] = offerView(o)
+		out[i] = offerView(o, review)
 	}
 	return out
 }

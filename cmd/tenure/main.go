@@ -42,6 +42,7 @@ func rootCommand() *cobra.Command {
 		sellersCommand(file),
 		offersCommand(file),
 		riskCommand(file),
+		contractsCommand(file),
 		leadsCommand(file),
 		temporalCLICommand(file),
 	)

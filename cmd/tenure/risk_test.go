@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +20,7 @@ import (
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/risk"
 	"github.com/tenurehq/tenure/internal/testing/customerclient"
+	"github.com/tenurehq/tenure/internal/testing/sellerclient"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
@@ -99,10 +102,11 @@ default: {outcome: accept, reason: {code: ok, en: "OK.", de: "OK.", nl: "OK."}}
 
 // Production with a rule set of the deployment's own, a shadow set beside
 // it and real checkouts: a custom CEL rule declines (the offer.declined
-// webhook reaches the seller's receiver and the offer keeps the reason), a
-// manual review shows its reasons to an operator, who declines it (its
-// reservation goes), and the shadow set and a candidate are backtested
-// against the log.
+// webhook reaches the seller's receiver with the rule's reason code and
+// text, and the offer keeps the reason), a manual review shows its reasons
+// to an operator and to the seller, the operator declines it (its
+// reservation goes, its webhook names the review's reason), and the
+// shadow set and a candidate are backtested against the log.
 func TestProductionRiskRulesEndToEnd(t *testing.T) {
 	s := newCheckoutStackWith(t, config.Production, withRules(writeRules(t, "live.yaml", liveRules), writeRules(t, "shadow.yaml", shadowRules)))
 	ctx := t.Context()
@@ -124,23 +128,15 @@ func TestProductionRiskRulesEndToEnd(t *testing.T) {
 		t.Fatalf("the offer left to an operator is %s", status)
 	}
 
-	// The decline by the custom rule reached the seller's webhook receiver,
-	// and the offer (whose document the webhook's body is rendered from)
-	// keeps the rules' reason.
-	s.receiver.WaitDelivered(t, 6, time.Minute)
-	var body struct {
-		ID     string `json:"id"`
-		Status string `json:"status"`
-	}
-	for _, r := range s.receiver.Requests() {
-		if r.Header.Get("webhook-event-type") == "offer.declined" {
-			if err := json.Unmarshal(r.Body, &body); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if body.ID != declined.String() || body.Status != "declined" {
-		t.Errorf("the offer.declined webhook carried %+v, want offer %s", body, declined)
+	// The decline by the custom rule reached the seller's webhook receiver
+	// with the rule's reason code and its text in the language the
+	// customer checked out in (German: the billing address is in Berlin),
+	// and the offer keeps the rules' reason.
+	tooMany := offerRiskDecision{Language: "de", Outcome: "decline", Reasons: []offerRiskReason{
+		{Code: "too_many_servers", Text: "Wir vermieten einem Unternehmen höchstens zwei Server auf einmal."},
+	}}
+	if body := s.declinedEvent(t, declined); body.Status != "declined" || !reflect.DeepEqual(body.RiskDecision, &tooMany) {
+		t.Errorf("the offer.declined webhook carried %+v, want the risk decision %+v", body, tooMany)
 	}
 	stored, err := offers.Load(ctx, s.store.Queries, s.sellerID(t, declined), declined)
 	if err != nil {
@@ -169,8 +165,22 @@ func TestProductionRiskRulesEndToEnd(t *testing.T) {
 	if got := s.exposure(t); got != 1_500_000 {
 		t.Errorf("exposure %d, want the accepted and the manual offer's 1500000", got)
 	}
+	// The seller sees the offer under review with the reason it waits for
+	// a person, and, once the operator declined it, the offer.declined
+	// webhook says the rules had left it to an operator, and why.
+	twoServers := offerRiskDecision{Language: "de", Outcome: "manual", Reasons: []offerRiskReason{
+		{Code: "two_servers", Text: "Zwei Server prüft ein Mensch."},
+	}}
+	var seen offerBody
+	if status, raw, err := s.seller.Do(ctx, http.MethodGet, sellerclient.OfferPath(manual.String()), nil, &seen); status != http.StatusOK || err != nil ||
+		seen.Status != "pending_review" || !reflect.DeepEqual(seen.RiskDecision, &twoServers) {
+		t.Errorf("GET of the offer under review: %d %v %s, want the risk decision %+v", status, err, raw, twoServers)
+	}
 	if out := string(tenureCLI(t, s.env, "offers", "decide", manual.String(), "--decline")); !strings.Contains(out, "is declined") {
 		t.Errorf("decide --decline printed %q", out)
+	}
+	if body := s.declinedEvent(t, manual); !reflect.DeepEqual(body.RiskDecision, &twoServers) {
+		t.Errorf("the operator's offer.declined webhook carried %+v, want the risk decision %+v", body, twoServers)
 	}
 	if got := s.exposure(t); got != 500_000 {
 		t.Errorf("after the operator's decline: exposure %d, want 500000", got)
@@ -197,6 +207,51 @@ func TestProductionRiskRulesEndToEnd(t *testing.T) {
 	}
 	if strings.Contains(report, accepted.String()) || strings.Contains(report, declined.String()) {
 		t.Errorf("the candidate's backtest flips offers it decides alike:\n%s", report)
+	}
+}
+
+// offerBody is what the tests read of an offer's view or event body.
+type offerBody struct {
+	ID           string             `json:"id"`
+	Status       string             `json:"status"`
+	RiskDecision *offerRiskDecision `json:"risk_decision"`
+}
+
+// offerRiskDecision is an offer's risk_decision as the seller reads it.
+type offerRiskDecision struct {
+	Language string            `json:"language"`
+	Outcome  string            `json:"outcome"`
+	Reasons  []offerRiskReason `json:"reasons"`
+}
+
+// offerRiskReason is one reason of an offerRiskDecision.
+type offerRiskReason struct {
+	Code string `json:"code"`
+	Text string `json:"text"`
+}
+
+// declinedEvent waits for the offer.declined webhook of an offer at the
+// stack's receiver and reads its body.
+func (s checkoutStack) declinedEvent(t *testing.T, id uuid.UUID) offerBody {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		for _, r := range s.receiver.Requests() {
+			var body offerBody
+			if r.Header.Get("webhook-event-type") != "offer.declined" {
+				continue
+			}
+			if err := json.Unmarshal(r.Body, &body); err != nil {
+				t.Fatal(err)
+			}
+			if body.ID == id.String() {
+				return body
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no offer.declined webhook of offer %s reached the receiver", id)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -45,7 +45,7 @@ func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc cli
 	}
 	obs.watchWorker(store, logger)
 	workers, err := workflows.NewWorkers(tc, workflows.Deps{
-		Config: cfg, Store: store, Logger: logger, Views: seller.EventViews{}, Fixtures: fixtures, Metrics: obs.metrics,
+		Config: cfg, Store: store, Logger: logger, Views: seller.NewEventViews(cfg), Fixtures: fixtures, Metrics: obs.metrics,
 	})
 	if err != nil {
 		return err

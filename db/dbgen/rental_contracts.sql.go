@@ -126,6 +126,19 @@ func (q *Queries) GetContractRecord(ctx context.Context, arg GetContractRecordPa
 	return i, err
 }
 
+const getContractSeller = `-- name: GetContractSeller :one
+SELECT seller_id FROM rental_contracts WHERE id = $1
+`
+
+// The seller of a contract, for operators who name a contract by its id
+// alone.
+func (q *Queries) GetContractSeller(ctx context.Context, id uuid.UUID) (uuid.UUID, error) {
+	row := q.db.QueryRow(ctx, getContractSeller, id)
+	var seller_id uuid.UUID
+	err := row.Scan(&seller_id)
+	return seller_id, err
+}
+
 const getRentalContract = `-- name: GetRentalContract :one
 SELECT id, order_id, seller_id, line_position, product_id, quantity, start_date, duration_months, monthly_net, monthly_gross, currency, created_at, offer_id, seller_offer_reference, status, tax_rate, purchase_net, legacy, end_date, notice_date, end_of_term, extensions, clock_offset_seconds, ended_on, ended_at, updated_at FROM rental_contracts WHERE seller_id = $1 AND id = $2
 `
@@ -173,7 +186,7 @@ const listContractRecords = `-- name: ListContractRecords :many
 SELECT c.id, c.order_id, c.seller_id, c.line_position, c.product_id, c.quantity, c.start_date, c.duration_months, c.monthly_net, c.monthly_gross, c.currency, c.created_at, c.offer_id, c.seller_offer_reference, c.status, c.tax_rate, c.purchase_net, c.legacy, c.end_date, c.notice_date, c.end_of_term, c.extensions, c.clock_offset_seconds, c.ended_on, c.ended_at, c.updated_at, o.document AS order_document, count(*) OVER () AS total_count
 FROM rental_contracts c
 JOIN orders o ON o.id = c.order_id
-WHERE c.seller_id = $1
+WHERE ($1::uuid IS NULL OR c.seller_id = $1)
   AND ($2::text IS NULL OR c.status = $2)
   AND ($3::uuid IS NULL OR c.order_id = $3)
   AND ($4::date IS NULL OR c.end_date < $4)
@@ -183,7 +196,7 @@ LIMIT $7::bigint OFFSET $6::bigint
 `
 
 type ListContractRecordsParams struct {
-	SellerID     uuid.UUID
+	SellerID     *uuid.UUID
 	Status       *string
 	OrderID      *uuid.UUID
 	EndingBefore *time.Time
@@ -198,8 +211,9 @@ type ListContractRecordsRow struct {
 	TotalCount     int64
 }
 
-// One page of a seller's contracts with the filters of the contract list,
-// oldest first; total_count counts every match, ignoring limit and offset.
+// One page of contracts with the filters of the contract list, oldest
+// first: a seller's, or every seller's for operators (seller_id null);
+// total_count counts every match, ignoring limit and offset.
 func (q *Queries) ListContractRecords(ctx context.Context, arg ListContractRecordsParams) ([]ListContractRecordsRow, error) {
 	rows, err := q.db.Query(ctx, listContractRecords,
 		arg.SellerID,

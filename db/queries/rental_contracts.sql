@@ -9,6 +9,11 @@ ON CONFLICT (order_id, line_position) DO NOTHING;
 -- name: GetRentalContract :one
 SELECT * FROM rental_contracts WHERE seller_id = $1 AND id = $2;
 
+-- name: GetContractSeller :one
+-- The seller of a contract, for operators who name a contract by its id
+-- alone.
+SELECT seller_id FROM rental_contracts WHERE id = $1;
+
 -- name: LockRentalContract :one
 -- The contract a change is made to, locked until its transaction ends.
 SELECT * FROM rental_contracts WHERE seller_id = $1 AND id = $2 FOR UPDATE;
@@ -21,12 +26,13 @@ JOIN orders o ON o.id = c.order_id
 WHERE c.seller_id = $1 AND c.id = $2;
 
 -- name: ListContractRecords :many
--- One page of a seller's contracts with the filters of the contract list,
--- oldest first; total_count counts every match, ignoring limit and offset.
+-- One page of contracts with the filters of the contract list, oldest
+-- first: a seller's, or every seller's for operators (seller_id null);
+-- total_count counts every match, ignoring limit and offset.
 SELECT sqlc.embed(c), o.document AS order_document, count(*) OVER () AS total_count
 FROM rental_contracts c
 JOIN orders o ON o.id = c.order_id
-WHERE c.seller_id = sqlc.arg(seller_id)
+WHERE (sqlc.narg(seller_id)::uuid IS NULL OR c.seller_id = sqlc.narg(seller_id))
   AND (sqlc.narg(status)::text IS NULL OR c.status = sqlc.narg(status))
   AND (sqlc.narg(order_id)::uuid IS NULL OR c.order_id = sqlc.narg(order_id))
   AND (sqlc.narg(ending_before)::date IS NULL OR c.end_date < sqlc.narg(ending_before))

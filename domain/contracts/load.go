@@ -45,6 +45,15 @@ type ListFilter struct {
 
 // List reads one page of a seller's contracts and how many match in all.
 func List(ctx context.Context, q *dbgen.Queries, sellerID uuid.UUID, f ListFilter) ([]Stored, int64, error) {
+	return list(ctx, q, &sellerID, f)
+}
+
+// ListEverySeller is List over every seller's contracts, for operators.
+func ListEverySeller(ctx context.Context, q *dbgen.Queries, f ListFilter) ([]Stored, int64, error) {
+	return list(ctx, q, nil, f)
+}
+
+func list(ctx context.Context, q *dbgen.Queries, sellerID *uuid.UUID, f ListFilter) ([]Stored, int64, error) {
 	if f.Limit < 1 || f.Limit > listing.MaxLimit || f.Page < 0 || f.Page > listing.MaxPage {
 		return nil, 0, fmt.Errorf("a contract page holds 1 to %d contracts from page 0 to %d, got %d on page %d", listing.MaxLimit, listing.MaxPage, f.Limit, f.Page)
 	}

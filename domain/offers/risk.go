@@ -64,3 +64,26 @@ type RiskReview struct {
 	RuleSetVersion string     `json:"rule_set_version"`
 	DecidedAt      time.Time  `json:"decided_at"`
 }
+
+// SimulatedDecline is the reason a sandbox offer declined by the
+// mark_offer_declined scenario shows the seller: no risk rules decide in
+// the sandbox, and a merchant integrating there still meets the shape of
+// a production decline.
+var SimulatedDecline = RiskReason{
+	Code: "simulated",
+	EN:   "Declined by the sandbox scenario mark_offer_declined; no risk rules ran.",
+	DE:   "Vom Sandbox-Szenario mark_offer_declined abgelehnt; es liefen keine Risikoregeln.",
+	NL:   "Afgewezen door het sandboxscenario mark_offer_declined; er liepen geen risicoregels.",
+}
+
+// In is the reason's text in a language Tenure speaks (en, de, nl) and
+// that language; any other language, or none, gets English.
+func (r RiskReason) In(language string) (text, in string) {
+	switch language {
+	case "de":
+		return r.DE, language
+	case "nl":
+		return r.NL, language
+	}
+	return r.EN, "en"
+}

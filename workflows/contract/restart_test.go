@@ -124,7 +124,7 @@ func worker(t *testing.T, f *contracttest.Fixture, tc client.Client) *workflows.
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := workflows.NewWorkers(tc, workflows.Deps{Config: f.Config, Store: f.Store, Logger: testenv.AppLogger(), Views: seller.EventViews{}, Fixtures: fixtures})
+	ws, err := workflows.NewWorkers(tc, workflows.Deps{Config: f.Config, Store: f.Store, Logger: testenv.AppLogger(), Views: seller.NewEventViews(f.Config), Fixtures: fixtures})
 	if err != nil {
 		t.Fatal(err)
 	}

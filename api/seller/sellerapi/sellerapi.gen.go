@@ -170,6 +170,45 @@ func (e OfferStatus) Valid() bool {
 	}
 }
 
+// Defines values for OfferRiskDecisionLanguage.
+const (
+	OfferRiskDecisionLanguageDe OfferRiskDecisionLanguage = "de"
+	OfferRiskDecisionLanguageEn OfferRiskDecisionLanguage = "en"
+	OfferRiskDecisionLanguageNl OfferRiskDecisionLanguage = "nl"
+)
+
+// Valid indicates whether the value is a known member of the OfferRiskDecisionLanguage enum.
+func (e OfferRiskDecisionLanguage) Valid() bool {
+	switch e {
+	case OfferRiskDecisionLanguageDe:
+		return true
+	case OfferRiskDecisionLanguageEn:
+		return true
+	case OfferRiskDecisionLanguageNl:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OfferRiskDecisionOutcome.
+const (
+	Decline OfferRiskDecisionOutcome = "decline"
+	Manual  OfferRiskDecisionOutcome = "manual"
+)
+
+// Valid indicates whether the value is a known member of the OfferRiskDecisionOutcome enum.
+func (e OfferRiskDecisionOutcome) Valid() bool {
+	switch e {
+	case Decline:
+		return true
+	case Manual:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OrderAssetStatus.
 const (
 	OrderAssetStatusCompleted OrderAssetStatus = "completed"
@@ -382,19 +421,19 @@ func (e SalesChannel) Valid() bool {
 
 // Defines values for SellerTermsDocumentLanguage.
 const (
-	De SellerTermsDocumentLanguage = "de"
-	En SellerTermsDocumentLanguage = "en"
-	Nl SellerTermsDocumentLanguage = "nl"
+	SellerTermsDocumentLanguageDe SellerTermsDocumentLanguage = "de"
+	SellerTermsDocumentLanguageEn SellerTermsDocumentLanguage = "en"
+	SellerTermsDocumentLanguageNl SellerTermsDocumentLanguage = "nl"
 )
 
 // Valid indicates whether the value is a known member of the SellerTermsDocumentLanguage enum.
 func (e SellerTermsDocumentLanguage) Valid() bool {
 	switch e {
-	case De:
+	case SellerTermsDocumentLanguageDe:
 		return true
-	case En:
+	case SellerTermsDocumentLanguageEn:
 		return true
-	case Nl:
+	case SellerTermsDocumentLanguageNl:
 		return true
 	default:
 		return false
@@ -1230,6 +1269,9 @@ type Offer struct {
 	// PricingOverview What the customer pays for an offer.
 	PricingOverview *PricingOverview `json:"pricing_overview,omitempty"`
 
+	// RiskDecision Tenure extension. Why the credit review declined the offer or left it to a person, as the risk decision log records it: present on `declined` offers and on `pending_review` offers an operator reviews, absent otherwise (also on offers declined before decisions were logged). `outcome` is the risk rules' outcome: `decline` (the rules declined), `manual` (the rules left the offer to an operator; on a `declined` offer, the operator or the review's deadline declined it). In the sandbox, `mark_offer_declined` has no rules behind it: its offers show `decline` with the reason code `simulated`. The same object is in the `offer.declined` event.
+	RiskDecision *OfferRiskDecision `json:"risk_decision,omitempty"`
+
 	// SalesAgent The seller's employee or partner agent responsible for an offer.
 	SalesAgent *SalesAgent `json:"sales_agent,omitempty"`
 
@@ -1420,6 +1462,33 @@ type OfferPriceInput struct {
 
 	// Net Amount excluding tax, in integer minor units of the currency (cents): 119000 is 1,190.00.
 	Net int64 `json:"net"`
+}
+
+// OfferRiskDecision Tenure extension. Why the credit review declined the offer or left it to a person, as the risk decision log records it: present on `declined` offers and on `pending_review` offers an operator reviews, absent otherwise (also on offers declined before decisions were logged). `outcome` is the risk rules' outcome: `decline` (the rules declined), `manual` (the rules left the offer to an operator; on a `declined` offer, the operator or the review's deadline declined it). In the sandbox, `mark_offer_declined` has no rules behind it: its offers show `decline` with the reason code `simulated`. The same object is in the `offer.declined` event.
+type OfferRiskDecision struct {
+	// Language The language of the reasons' texts, the one the customer checked out in (English when the offer has none).
+	Language OfferRiskDecisionLanguage `json:"language"`
+
+	// Outcome What the risk rules decided, see the schema description.
+	Outcome OfferRiskDecisionOutcome `json:"outcome"`
+
+	// Reasons The reasons of the decision, at least one.
+	Reasons []OfferRiskReason `json:"reasons"`
+}
+
+// OfferRiskDecisionLanguage The language of the reasons' texts, the one the customer checked out in (English when the offer has none).
+type OfferRiskDecisionLanguage string
+
+// OfferRiskDecisionOutcome What the risk rules decided, see the schema description.
+type OfferRiskDecisionOutcome string
+
+// OfferRiskReason Tenure extension. One reason of a risk decision.
+type OfferRiskReason struct {
+	// Code A stable code for machines, set by the rule that decided (e.g. `country_not_served`, `amount_needs_review`, `simulated`); a deployment's own rules add their own codes.
+	Code string `json:"code"`
+
+	// Text The reason in the decision's `language`, for people.
+	Text string `json:"text"`
 }
 
 // OfferShipping How an offer is delivered and what delivery costs. `seller_shipping_reference` names one of the seller's shipping methods (see `listShippingMethods`).

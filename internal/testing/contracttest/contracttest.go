@@ -66,7 +66,7 @@ func New(t testing.TB, store *db.Store, starters activities.Starters) *Fixture {
 	}
 	acts, err := activities.New(activities.Deps{
 		Config: cfg, Store: store, Logger: testenv.AppLogger(),
-		Dispatcher: delivery.NewDispatcher(store, nil, cfg.Webhooks), Views: seller.EventViews{}, Starters: starters,
+		Dispatcher: delivery.NewDispatcher(store, nil, cfg.Webhooks), Views: seller.NewEventViews(cfg), Starters: starters,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -51,7 +51,7 @@ func ObservedWorker(t testing.TB, cfg *config.Config, store *db.Store, c client.
 		t.Fatal(err)
 	}
 	workers, err := workflows.NewWorkers(c, workflows.Deps{
-		Config: cfg, Store: store, Logger: AppLogger(), Views: seller.EventViews{}, Fixtures: fixtures, Metrics: metrics,
+		Config: cfg, Store: store, Logger: AppLogger(), Views: seller.NewEventViews(cfg), Fixtures: fixtures, Metrics: metrics,
 	})
 	if err != nil {
 		t.Fatal(err)
