@@ -16,6 +16,7 @@ import (
 	"github.com/tenurehq/tenure/internal/testing/sellerclient"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
+	"github.com/tenurehq/tenure/workflows/contract"
 	"github.com/tenurehq/tenure/workflows/offer"
 	"github.com/tenurehq/tenure/workflows/order"
 )
@@ -118,6 +119,9 @@ func TestSplitTopology(t *testing.T) {
 		if j.orderID != "" {
 			closed(t, tc, order.WorkflowID(uuid.MustParse(j.orderID)))
 		}
+		if j.contract.Status != "" {
+			closed(t, tc, contract.WorkflowID(uuid.MustParse(j.contract.ID)))
+		}
 	}
 
 	job := waitForCSV(t, csv, clients[1])
@@ -128,7 +132,7 @@ func TestSplitTopology(t *testing.T) {
 	}
 
 	want := expectedEvents(out.journeys)
-	rcv.WaitDelivered(t, len(want), 3*time.Minute)
+	rcv.WaitDelivered(t, eventCount(want), 3*time.Minute)
 	// Anything delivered twice or unexpectedly would come within the
 	// relay's grace and the first retries.
 	time.Sleep(3 * time.Second)

@@ -16,19 +16,29 @@ type eventKey struct{ Type, ObjectID string }
 
 func (k eventKey) String() string { return k.Type + " of " + k.ObjectID }
 
-// expectedEvents are the events the journeys must have caused.
-func expectedEvents(journeys []*journey) map[eventKey]bool {
-	want := map[eventKey]bool{}
+// expectedEvents are the events the journeys must have caused: how many
+// of each type about each offer or order.
+func expectedEvents(journeys []*journey) map[eventKey]int {
+	want := map[eventKey]int{}
 	for _, j := range journeys {
 		for _, e := range j.plan.events {
 			object := j.offerID
 			if e.OfOrder {
 				object = j.orderID
 			}
-			want[eventKey{e.Type, object}] = true
+			want[eventKey{e.Type, object}] = max(e.Times, 1)
 		}
 	}
 	return want
+}
+
+// eventCount is how many events want expects in all.
+func eventCount(want map[eventKey]int) int {
+	n := 0
+	for _, times := range want {
+		n += times
+	}
+	return n
 }
 
 // deliveryReport is what the receiver got, checked against the expected
@@ -52,11 +62,11 @@ type deliveryReport struct {
 
 // checkDeliveries compares the receiver's deliveries with want. A receiver
 // that de-duplicates by webhook-id processes each id once, so "once" means
-// one id per expected event: a second id for the same event is a
-// duplicate, an id for no expected event is unexpected. An id may be sent
+// one id per expected event: more ids than events of a type about an
+// object are duplicates, an id for no expected event is unexpected. An id may be sent
 // again only when a worker killed at kill may have sent it without
 // recording the answer: when its first delivery came before the kill.
-func checkDeliveries(rcv *testenv.Receiver, want map[eventKey]bool, kill time.Time) deliveryReport {
+func checkDeliveries(rcv *testenv.Receiver, want map[eventKey]int, kill time.Time) deliveryReport {
 	requests := rcv.Requests()
 	report := deliveryReport{Requests: len(requests)}
 	says := map[string]eventKey{}   // webhook-id -> the event its delivered body says
@@ -102,17 +112,17 @@ func checkDeliveries(rcv *testenv.Receiver, want map[eventKey]bool, kill time.Ti
 	for id, key := range says {
 		ids[key] = append(ids[key], id)
 	}
-	for key := range want {
+	for key, times := range want {
 		switch n := len(ids[key]); {
-		case n == 0:
-			report.Problems = append(report.Problems, "missing: "+key.String())
-		case n > 1:
+		case n < times:
+			report.Problems = append(report.Problems, fmt.Sprintf("missing: %s (%d of %d delivered)", key, n, times))
+		case n > times:
 			slices.Sort(ids[key])
-			report.Problems = append(report.Problems, fmt.Sprintf("%s delivered as %d events: %s", key, n, strings.Join(ids[key], ", ")))
+			report.Problems = append(report.Problems, fmt.Sprintf("%s delivered as %d events, not %d: %s", key, n, times, strings.Join(ids[key], ", ")))
 		}
 	}
 	for key, got := range ids {
-		if !want[key] {
+		if want[key] == 0 {
 			report.Problems = append(report.Problems, fmt.Sprintf("unexpected: %s (webhook %s)", key, strings.Join(got, ", ")))
 		}
 	}

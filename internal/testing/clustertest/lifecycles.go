@@ -21,6 +21,8 @@ type journey struct {
 	reference string
 	offerID   string
 	orderID   string
+	// contract is the order's contract once its term started.
+	contract sellerclient.Contract
 	// took is how long the lifecycle took from its first step to its last.
 	took time.Duration
 }
@@ -32,11 +34,14 @@ type step struct {
 	run  func(ctx context.Context, c *sellerclient.Client, j *journey) error
 }
 
-// event is a webhook event a lifecycle causes: its type and whether it is
-// about the offer or the order (or the order's contract).
+// event is a webhook event a lifecycle causes: its type, whether it is
+// about the offer or the order (or the order's contract), and how many
+// events of the type it causes when more than one (a contract's
+// installments falling due).
 type event struct {
 	Type    string
 	OfOrder bool
+	Times   int
 }
 
 // plan is one kind of lifecycle: how many to run, their steps, and the
@@ -88,7 +93,39 @@ var (
 	cancelOrder = step{"cancel order", func(ctx context.Context, c *sellerclient.Client, j *journey) error {
 		return c.CancelOrder(ctx, j.orderID)
 	}}
+	findContract = step{"find contract", func(ctx context.Context, c *sellerclient.Client, j *journey) (err error) {
+		j.contract, err = c.FindContract(ctx, j.orderID)
+		return err
+	}}
+	// The sandbox's clock runs the contract's 24 months in three moves:
+	// a year, to the end of the term (past the notice), and, once every
+	// asset is back, a day beyond, when the contract ends as returned.
+	aYearOn = step{"advance the contract's clock a year", func(ctx context.Context, c *sellerclient.Client, j *journey) error {
+		return c.AdvanceContractClock(ctx, j.contract.ID, dayAfter(j.contract.Schedule.Term.StartDate, 0, 12, 0))
+	}}
+	toTheEnd = step{"advance the contract's clock to its end date", func(ctx context.Context, c *sellerclient.Client, j *journey) error {
+		return c.AdvanceContractClock(ctx, j.contract.ID, j.contract.EndDate)
+	}}
+	giveBack = step{"return every asset", func(ctx context.Context, c *sellerclient.Client, j *journey) error {
+		return c.ReturnContract(ctx, j.contract.ID, j.serials(), "https://tracking.example/back/"+j.reference)
+	}}
+	pastTheEnd = step{"advance the contract's clock past its end", func(ctx context.Context, c *sellerclient.Client, j *journey) error {
+		if err := c.AdvanceContractClock(ctx, j.contract.ID, dayAfter(j.contract.EndDate, 0, 0, 1)); err != nil {
+			return err
+		}
+		return c.AwaitContract(ctx, j.contract.ID, "returned")
+	}}
 )
+
+// dayAfter is the day (YYYY-MM-DD) years, months and days after another;
+// a malformed day is passed on for the API to refuse.
+func dayAfter(day string, years, months, days int) string {
+	d, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return day
+	}
+	return d.AddDate(years, months, days).Format(time.DateOnly)
+}
 
 // customerChecksOut is the end customer's checkout through the
 // Customer-Facing API of the step's process: token exchange, a 24-month
@@ -159,15 +196,21 @@ func (plans planSet) steps() int64 {
 	return n
 }
 
-// plans are the lifecycles the test drives, forty in all: most run to a
-// completed order; the others end in every other final status a seller or
-// the sandbox can bring about.
+// plans are the lifecycles the test drives, forty-two in all: most run to
+// a completed order; two of them on to a returned contract; the others
+// end in every other final status a seller or the sandbox can bring
+// about.
 var plans = planSet{
 	// The shipment starts the contract of the rented line, whose first
 	// installment falls due on the shipment's day.
 	{name: "completed", count: 28, steps: slices.Concat(toTheOrder, []step{acknowledge, confirm, ship}),
 		events: []event{reviewed, accepted, ordered, {Type: "order.completed", OfOrder: true},
 			{Type: "contract.started", OfOrder: true}, {Type: "contract.installment_due", OfOrder: true}}},
+	// The sandbox's clock runs two of those contracts to their end: 24
+	// installments due, the notice, the return of both units.
+	{name: "returned", count: 2, steps: slices.Concat(toTheOrder, []step{acknowledge, confirm, ship, findContract, aYearOn, toTheEnd, giveBack, pastTheEnd}),
+		events: []event{reviewed, accepted, ordered, {Type: "order.completed", OfOrder: true}, {Type: "contract.started", OfOrder: true},
+			{Type: "contract.installment_due", OfOrder: true, Times: 24}, {Type: "contract.ending", OfOrder: true}, {Type: "contract.ended", OfOrder: true}}},
 	{name: "declined", count: 3, steps: []step{createOffer, review, decline},
 		events: []event{reviewed, {Type: "offer.declined"}}},
 	{name: "voided", count: 3, steps: []step{createOffer, voidOffer},
