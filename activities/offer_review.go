@@ -30,20 +30,26 @@ type OfferReviewed struct {
 }
 
 // Review decides an offer under review by the risk rules and acts on the
-// decision, all in one transaction: the decision log's row with its
-// snapshot and the reservation of the company's exposure (risk.Decide),
-// the decision in the offer's document, and the acceptance (with the
-// order) or the decline with its event. A retried activity finds the
-// logged decision and acts on nothing twice.
+// decision, in two transactions: the first decides (risk.Decide: the
+// company's keys locked, the exposure read, the decision logged with its
+// snapshot and the reservation) and stores the decision in the offer's
+// document; the second accepts (with the order) or declines with its
+// event. The company's lock is held only while its exposure is checked
+// and reserved, so one company's checkouts wait for each other's
+// decisions, not for each other's orders to be written. A retried
+// activity finds the logged decision and acts on it once: the offer still
+// under review is accepted or declined, one that was is not moved twice.
 func (a *Offers) Review(ctx context.Context, in OfferReview) (OfferReviewed, error) {
 	out := OfferReviewed{ManualDeadline: a.Risk.ManualDeadline}
-	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
-		decision, err := a.decide(ctx, q, in.Decline.SellerID, in.Decline.OfferID)
-		if err != nil {
-			return err
-		}
-		out.Outcome = decision
-		switch decision {
+	err := a.Store.InTx(ctx, func(q *dbgen.Queries) (err error) {
+		out.Outcome, err = a.decide(ctx, q, in.Decline.SellerID, in.Decline.OfferID)
+		return err
+	})
+	if err != nil {
+		return out, err
+	}
+	err = changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
+		switch out.Outcome {
 		case risk.Accept:
 			accepted, err := a.accept(ctx, q, fx, in.Accept)
 			out.OrderID = accepted.OrderID

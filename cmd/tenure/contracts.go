@@ -127,7 +127,7 @@ func writeContractList(w io.Writer, found []contracts.Stored, total int64) error
 			end = s.EndDate.String()
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s %s\t%s\t%s\n", s.ID, s.SellerID, s.SellerOfferReference, s.Status,
-			s.Product.Title, s.Rental.Months, cents(s.Rental.Monthly.Gross), s.Rental.Monthly.Currency, start, end)
+			s.Product.Title, s.Rental.Months, hundredths(s.Rental.Monthly.Gross), s.Rental.Monthly.Currency, start, end)
 	}
 	fmt.Fprintf(tw, "%d of %d contracts\n", len(found), total)
 	return tw.Flush()
@@ -177,7 +177,7 @@ func contractsShowCommand(file func() string) *cobra.Command {
 // writeContract prints a contract for an operator: everything the Seller
 // API shows, plus the seller and the sandbox clock's offset.
 func writeContract(w io.Writer, s contracts.Stored) error {
-	money := func(amount int64) string { return cents(amount) + " " + s.Rental.Monthly.Currency }
+	money := func(amount int64) string { return hundredths(amount) + " " + s.Rental.Monthly.Currency }
 	fmt.Fprintf(w, "contract %s is %s\n", s.ID, s.Status)
 	fmt.Fprintf(w, "seller %s, order %s (line %d), offer %s, reference %s\n", s.SellerID, s.OrderID, s.OrderLine, s.OfferID, s.SellerOfferReference)
 	fmt.Fprintf(w, "product %q x%d, %d months at %s net / %s gross a month, purchase price %s net\n",
@@ -202,7 +202,7 @@ func writeContract(w io.Writer, s contracts.Stored) error {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "#\tDUE\tFROM\tTO\tNET\tGROSS\tSTATUS")
 		for _, i := range s.Schedule.Installments {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i.Number, i.DueDate, i.Period.From, i.Period.To, cents(i.Amount.Net), cents(i.Amount.Gross), i.Status)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i.Number, i.DueDate, i.Period.From, i.Period.To, hundredths(i.Amount.Net), hundredths(i.Amount.Gross), i.Status)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -91,3 +91,53 @@ func TestContractsCommands(t *testing.T) {
 		}
 	}
 }
+
+// `tenure sellers set-residual` sets the residual value a seller's
+// buy-outs are priced at, exactly in basis points, or falls back to the
+// deployment's; bad percentages change nothing.
+func TestSellersSetResidual(t *testing.T) {
+	databaseURL := testenv.DatabaseURL(t)
+	store := testenv.Connect(t, databaseURL, 4)
+	env := append(os.Environ(), "TENURE_DATABASE_URL="+databaseURL)
+	f := contracttest.New(t, store, nil)
+	residual := func() *int64 {
+		t.Helper()
+		var bp *int64
+		if err := store.Pool.QueryRow(t.Context(), "SELECT contract_residual_basis_points FROM sellers WHERE id = $1", f.SellerID).Scan(&bp); err != nil {
+			t.Fatal(err)
+		}
+		return bp
+	}
+	seller := f.SellerID.String()
+	if out := string(tenureCLI(t, env, "sellers", "set-residual", seller, "--percent", "12.5")); !strings.Contains(out, "buy-outs at 12.50 % of the net purchase price") {
+		t.Errorf("set-residual printed %q", out)
+	}
+	if bp := residual(); bp == nil || *bp != 1250 {
+		t.Errorf("12.5 %% stored as %v basis points, want 1250", bp)
+	}
+	for args, want := range map[string]string{
+		"--percent 100.01":       `--percent "100.01" is not a percentage from 0 to 100`,
+		"--percent 12.345":       `--percent "12.345" is not a percentage`,
+		"--percent -1":           `--percent "-1" is not a percentage`,
+		"--percent abc":          `--percent "abc" is not a percentage`,
+		"--percent 10 --default": "give exactly one of --percent and --default",
+		"":                       "give exactly one of --percent and --default",
+	} {
+		out, err := tenureCLIFails(t, env, append([]string{"sellers", "set-residual", seller}, strings.Fields(args)...)...)
+		if err == nil || !strings.Contains(out, want) {
+			t.Errorf("set-residual %s: %v\n%s\nwant %q", args, err, out, want)
+		}
+	}
+	if out, err := tenureCLIFails(t, env, "sellers", "set-residual", "01a21593-3769-7dbf-bd6e-47bb09ef6eca", "--percent", "5"); err == nil || !strings.Contains(out, "no seller 01a21593-3769-7dbf-bd6e-47bb09ef6eca") {
+		t.Errorf("an unknown seller: %v\n%s", err, out)
+	}
+	if bp := residual(); bp == nil || *bp != 1250 {
+		t.Errorf("refused changes changed the residual value to %v", bp)
+	}
+	if out := string(tenureCLI(t, env, "sellers", "set-residual", seller, "--default")); !strings.Contains(out, "the deployment's residual value, 10.00 %") {
+		t.Errorf("set-residual --default printed %q", out)
+	}
+	if bp := residual(); bp != nil {
+		t.Errorf("--default left %d basis points", *bp)
+	}
+}

@@ -147,7 +147,7 @@ func showDecision(cmd *cobra.Command, store *db.Store, id string) error {
 	fmt.Fprintf(w, "decided %s by rule set %s: %s\n", l.DecidedAt.UTC().Format(time.RFC3339), l.Decision.RuleSetVersion, l.Decision.Outcome)
 	writeDecision(w, "", l.Decision)
 	s := l.Snapshot
-	fmt.Fprintf(w, "exposure before the offer: %s %s over %d offers; reserved %s\n", cents(s.Exposure.OpenNet), s.Offer.Currency, s.Exposure.Offers, cents(l.ReservedNet))
+	fmt.Fprintf(w, "exposure before the offer: %s %s over %d offers; reserved %s\n", hundredths(s.Exposure.OpenNet), s.Offer.Currency, s.Exposure.Offers, hundredths(l.ReservedNet))
 	fmt.Fprintf(w, "company keys: %s\n", strings.Join(l.CompanyKeys, ", "))
 	if l.Shadow != nil {
 		fmt.Fprintf(w, "shadow rule set %s would have decided: %s\n", l.Shadow.RuleSetVersion, l.Shadow.Outcome)
@@ -169,8 +169,9 @@ func writeDecision(w io.Writer, indent string, d risk.Decision) {
 	}
 }
 
-// cents prints an amount of minor units as a decimal.
-func cents(amount int64) string {
+// hundredths prints a count of hundredths as a decimal: an amount of minor
+// units, or basis points as a percentage.
+func hundredths(amount int64) string {
 	sign := ""
 	if amount < 0 {
 		sign, amount = "-", -amount

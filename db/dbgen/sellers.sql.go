@@ -115,3 +115,23 @@ func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
 	}
 	return items, nil
 }
+
+const setSellerContractResidual = `-- name: SetSellerContractResidual :execrows
+UPDATE sellers SET contract_residual_basis_points = $1 WHERE id = $2
+`
+
+type SetSellerContractResidualParams struct {
+	BasisPoints *int64
+	ID          uuid.UUID
+}
+
+// The seller's own residual value of its contracts' buy-outs, in basis
+// points of the net purchase price; null falls back to the deployment's
+// contracts.residual_basis_points.
+func (q *Queries) SetSellerContractResidual(ctx context.Context, arg SetSellerContractResidualParams) (int64, error) {
+	result, err := q.db.Exec(ctx, setSellerContractResidual, arg.BasisPoints, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}

@@ -8,3 +8,9 @@ SELECT * FROM sellers WHERE id = $1;
 
 -- name: ListSellers :many
 SELECT * FROM sellers ORDER BY created_at, id;
+
+-- name: SetSellerContractResidual :execrows
+-- The seller's own residual value of its contracts' buy-outs, in basis
+-- points of the net purchase price; null falls back to the deployment's
+-- contracts.residual_basis_points.
+UPDATE sellers SET contract_residual_basis_points = sqlc.narg(basis_points) WHERE id = sqlc.arg(id);

@@ -242,21 +242,14 @@ func (w *contractWorkflow) buyOut(ctx workflow.Context) (Answer, error) {
 func (w *contractWorkflow) extend(ctx workflow.Context, req ExtendRequest) (Answer, error) {
 	t, _ := extensionTrigger(req.Mode)
 	err := w.change(ctx, t, func(ctx workflow.Context) error {
-		return w.extendNow(ctx, t, req.Mode, false)
+		row := Transitions.Must(w.state.Status, t)
+		p, err := entity.PersistResult(ctx, a.Extend, activities.ContractExtension{ContractTransition: w.transition(ctx, row), Mode: req.Mode})
+		if err != nil {
+			return err
+		}
+		return w.progressed(ctx, row, p)
 	})
 	return w.answer(ctx), err
-}
-
-// extendNow extends the contract in a mode.
-func (w *contractWorkflow) extendNow(ctx workflow.Context, t statemachine.Trigger, mode contracts.ExtensionMode, withoutChoice bool) error {
-	row := Transitions.Must(w.state.Status, t)
-	p, err := entity.PersistResult(ctx, a.Extend, activities.ContractExtension{
-		ContractTransition: w.transition(ctx, row), Mode: mode, WithoutChoice: withoutChoice,
-	})
-	if err != nil {
-		return err
-	}
-	return w.progressed(ctx, row, p)
 }
 
 func (w *contractWorkflow) quoteTermination(ctx workflow.Context) (contracts.StoredQuote, error) {
@@ -418,10 +411,13 @@ func (w *contractWorkflow) catchUp(ctx workflow.Context) error {
 	return nil
 }
 
-// take makes one change of the clock.
+// take makes one change of the clock, recorded on the day it was due.
 func (w *contractWorkflow) take(ctx workflow.Context, next step, today civil.Date) error {
 	row := Transitions.Must(w.state.Status, next.trigger)
 	in := w.transition(ctx, row)
+	if recordsStepDays(ctx) {
+		in.Today = next.on
+	}
 	var (
 		p   activities.ContractProgress
 		err error
@@ -432,11 +428,11 @@ func (w *contractWorkflow) take(ctx workflow.Context, next step, today civil.Dat
 	case GiveNotice:
 		p, err = entity.PersistResult(ctx, a.GiveNotice, in)
 	case EndWithoutChoice:
-		return w.extendNow(ctx, EndWithoutChoice, contracts.ExtendMonthly, true)
+		p, err = entity.PersistResult(ctx, a.Extend, activities.ContractExtension{ContractTransition: in, Mode: contracts.ExtendMonthly, WithoutChoice: true})
 	case Grow:
 		p, err = entity.PersistResult(ctx, a.Grow, activities.ContractGrowth{ContractTransition: in, After: *w.state.Progress.ScheduleEnd})
 	case CompleteReturn:
-		return w.move(ctx, CompleteReturn)
+		p, err = entity.PersistResult(ctx, a.Transition, in)
 	default:
 		return fmt.Errorf("contracts: no change for %q", next.trigger.Name)
 	}
@@ -444,6 +440,18 @@ func (w *contractWorkflow) take(ctx workflow.Context, next step, today civil.Dat
 		return err
 	}
 	return w.progressed(ctx, row, p)
+}
+
+// stepDaysChange names the change that records a change of the clock on
+// the day it was due rather than on the clock's today, which is later when
+// the contract catches up (a worker back after a pause, the sandbox's clock
+// moved months ahead): a month-by-month continuation is taken the day
+// after the end date, a return completes then, whenever the clock reads
+// it. Runs recorded before it replay with the clock's today.
+const stepDaysChange = "step-days"
+
+func recordsStepDays(ctx workflow.Context) bool {
+	return workflow.GetVersion(ctx, stepDaysChange, workflow.DefaultVersion, 1) >= 1
 }
 
 func (w *contractWorkflow) run(ctx workflow.Context) (Result, error) {

@@ -235,8 +235,8 @@ func TestNoClockOutsideTheSandbox(t *testing.T) {
 }
 
 // The sandbox clock moves a contract 14 months in one update, which
-// answers once everything on the way happened in date order: the same
-// events the timers make over those months.
+// answers once everything on the way happened in date order, each change
+// on its own day: the same events the timers make over those months.
 func TestAdvanceClockFiresEverythingInOrder(t *testing.T) {
 	l := newLife(t, "2026-01-31", laptops)
 	l.send(on(t, "2026-01-31"), contract.Deliver.Update)
@@ -255,6 +255,11 @@ func TestAdvanceClockFiresEverythingInOrder(t *testing.T) {
 	checkInstallmentEvents(t, events, c)
 	if c.Outcome.EndedOn != date(t, "2027-04-03") || c.ClockOffset < 365*24*time.Hour {
 		t.Errorf("outcome %+v, clock offset %s", c.Outcome, c.ClockOffset)
+	}
+	// The clock jumped past the end date; the month-by-month continuation
+	// is recorded on the day after it all the same.
+	if len(c.Extensions) != 1 || !c.Extensions[0].WithoutChoice || c.Extensions[0].On != date(t, "2027-01-31") {
+		t.Errorf("extensions %+v, want the continuation without a choice on 2027-01-31", c.Extensions)
 	}
 }
 

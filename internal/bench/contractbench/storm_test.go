@@ -52,7 +52,7 @@ func BenchmarkDueDateStorm(b *testing.B) {
 		rssBefore, heapBefore := memory(b)
 		// Every contract's clock reads the start of its second month at
 		// the same instant, after the workflows had time to start.
-		wake := time.Now().Add(30*time.Second + time.Duration(n)*4*time.Millisecond)
+		wake := time.Now().Add(30*time.Second + time.Duration(n)*30*time.Millisecond)
 		offset := start.AddMonths(1).Midnight(loc).Sub(wake)
 		began = time.Now()
 		s.startContracts(b, ids, progress, offset)
@@ -176,7 +176,7 @@ func (s *stack) bareStorm(b *testing.B, n int) time.Duration {
 		b.Fatal(err)
 	}
 	b.Cleanup(wk.Stop)
-	wake := time.Now().Add(20*time.Second + time.Duration(n)*2*time.Millisecond)
+	wake := time.Now().Add(20*time.Second + time.Duration(n)*10*time.Millisecond)
 	err := parallel(n, 32, func(i int) error {
 		_, err := s.temporal.ExecuteWorkflow(context.Background(), client.StartWorkflowOptions{TaskQueue: bareQueue}, "WakeAndAct", wake)
 		return err
