@@ -297,21 +297,18 @@ func insertInstallments(ctx context.Context, q *dbgen.Queries, contractID uuid.U
 // so a retry or a catch-up makes none due twice.
 func (a *Contracts) FallDue(ctx context.Context, in ContractFallingDue) (ContractProgress, error) {
 	return a.change(ctx, in.ContractTransition, nil, func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
-		return a.makeDue(ctx, q, fx, in.ContractTransition, func(inst contracts.Installment) bool { return !inst.DueDate.After(in.Through) })
+		return a.makeDue(ctx, q, fx, in.ContractTransition, row, func(inst contracts.Installment) bool { return !inst.DueDate.After(in.Through) })
 	})
 }
 
 // makeDue makes due the scheduled installments a rule picks, in order,
 // each announced by the transition's event.
-func (a *Contracts) makeDue(ctx context.Context, q *dbgen.Queries, fx *effects, in ContractTransition, pick func(contracts.Installment) bool) error {
-	stored, err := contracts.Load(ctx, q, in.SellerID, in.ContractID)
-	if err != nil {
+func (a *Contracts) makeDue(ctx context.Context, q *dbgen.Queries, fx *effects, in ContractTransition, row dbgen.RentalContract, pick func(contracts.Installment) bool) error {
+	schedule, err := contracts.LoadSchedule(ctx, q, row)
+	if err != nil || schedule == nil {
 		return err
 	}
-	if stored.Schedule == nil {
-		return nil
-	}
-	for _, inst := range stored.Schedule.Installments {
+	for _, inst := range schedule.Installments {
 		if inst.Status != contracts.InstallmentScheduled || !pick(inst) {
 			continue
 		}
@@ -498,7 +495,7 @@ func (a *Contracts) BuyOut(ctx context.Context, in ContractTransition) (Contract
 	return a.change(ctx, in, named("ended"), func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
 		due := in
 		due.Event = webhook.ContractInstallmentDue
-		if err := a.makeDue(ctx, q, fx, due, func(contracts.Installment) bool { return true }); err != nil {
+		if err := a.makeDue(ctx, q, fx, due, row, func(contracts.Installment) bool { return true }); err != nil {
 			return err
 		}
 		stored, err := contracts.Load(ctx, q, in.SellerID, in.ContractID)

@@ -26,6 +26,19 @@ func Load(ctx context.Context, q *dbgen.Queries, sellerID, contractID uuid.UUID)
 	return out[0], nil
 }
 
+// LoadSchedule reads the schedule of a contract's row, nil until its term
+// starts: one query, for changes that need the installments alone.
+func LoadSchedule(ctx context.Context, q *dbgen.Queries, row dbgen.RentalContract) (*Schedule, error) {
+	if row.StartDate == nil {
+		return nil, nil
+	}
+	rows, err := q.ListContractInstallments(ctx, []uuid.UUID{row.ID})
+	if err != nil {
+		return nil, err
+	}
+	return scheduleOf(row, rows)
+}
+
 // ListFilter selects a page of a seller's contracts, oldest first. The nil
 // filters select every contract.
 type ListFilter struct {

@@ -349,6 +349,33 @@ func TestRelayDispatchesCommittedEvents(t *testing.T) {
 	}
 }
 
+// An event no endpoint subscribes to is dispatched by the transaction that
+// finds it has no recipient, with no delivery; an endpoint registered
+// afterwards does not receive it.
+func TestEventWithoutRecipientsIsDispatchedAtOnce(t *testing.T) {
+	s := newStack(t)
+	rcv := testenv.NewReceiver(t, testenv.Always(http.StatusOK))
+	s.endpoint(t, rcv.URL+"?offers-only", webhook.OfferAccepted)
+	id := s.record(t, webhook.OrderCreated)
+	if err := s.dispatcher.Dispatch(t.Context(), id); err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.store.GetEventByID(t.Context(), id)
+	if err != nil || e.DispatchedAt == nil {
+		t.Fatalf("the event is not dispatched: %+v %v", e, err)
+	}
+	if deliveries, err := s.store.ListEventDeliveries(t.Context(), id); err != nil || len(deliveries) != 0 {
+		t.Errorf("deliveries %+v %v", deliveries, err)
+	}
+	s.endpoint(t, rcv.URL)
+	if err := s.dispatcher.Dispatch(t.Context(), id); err != nil {
+		t.Fatal(err)
+	}
+	if deliveries, err := s.store.ListEventDeliveries(t.Context(), id); err != nil || len(deliveries) != 0 {
+		t.Errorf("a dispatched event was dispatched again: %+v %v", deliveries, err)
+	}
+}
+
 // Dispatching an event twice, or from two places at once, delivers it once.
 func TestDispatchIsIdempotent(t *testing.T) {
 	s := newStack(t)

@@ -68,7 +68,8 @@ type claimedEvent struct {
 }
 
 // dispatch creates the deliveries of the events lock returns and commits
-// them, then starts their workflows and marks each event dispatched. The
+// them, then starts their workflows and marks each event dispatched; an
+// event with no delivery to start is marked in the same transaction. The
 // workflows start only once their delivery rows are committed, so the
 // first attempt always finds them; a crash before an event is marked
 // leaves it to the relay, which finds its deliveries and workflows in place.
@@ -83,6 +84,15 @@ func (d *Dispatcher) dispatch(ctx context.Context, lock func(q *dbgen.Queries) (
 			c, err := d.createDeliveries(ctx, q, ev)
 			if err != nil {
 				return err
+			}
+			if len(c.pending) == 0 {
+				// Nothing to start: the event is dispatched with this
+				// commit, not by a second one (most events of a seller
+				// without endpoints).
+				if err := q.MarkEventDispatched(ctx, c.id); err != nil {
+					return err
+				}
+				continue
 			}
 			claimed = append(claimed, c)
 		}
