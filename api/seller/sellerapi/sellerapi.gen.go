@@ -3143,10 +3143,10 @@ type DeactivateDiscountCodeParams struct {
 
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
-	// Type Only events of this type (one of the nine event types, or `ping`).
+	// Type Only events of this type (one of the event types, or `ping`).
 	Type *string `form:"type,omitempty" json:"type,omitempty"`
 
-	// ObjectId Only events about this offer or order (its id).
+	// ObjectId Only events about this offer, order or contract (its id).
 	ObjectId *string `form:"object_id,omitempty" json:"object_id,omitempty"`
 
 	// DeliverySuccess `true`: only events every delivery of which is delivered (events without deliveries are left out). `false`: only events with at least one failed delivery (attempts exhausted or 410). Events whose deliveries are pending or cancelled match neither.
