@@ -15,7 +15,6 @@ import (
 	"github.com/tenurehq/tenure/foundation/civil"
 	"github.com/tenurehq/tenure/foundation/weburl"
 	"github.com/tenurehq/tenure/workflows/contract"
-	"github.com/tenurehq/tenure/workflows/entity"
 )
 
 // Contracts changes rental contracts through their workflows and reads
@@ -143,22 +142,8 @@ func (s *Contracts) send(ctx context.Context, sellerID, contractID uuid.UUID, up
 	} else if err != nil {
 		return err
 	}
-	err := send(ctx)
-	if err == nil {
-		return nil
-	}
-	if r, ok := entity.RefusalOf(err); ok {
-		return r
-	}
-	if entity.Ended(err) {
-		current, getErr := s.Store.GetRentalContract(context.WithoutCancel(ctx), dbgen.GetRentalContractParams{SellerID: sellerID, ID: contractID})
-		if getErr != nil {
-			return getErr
-		}
-		return contract.Transitions.Refusal(contracts.Status(current.Status), update)
-	}
-	if entity.TimedOut(err) {
-		return entity.ErrUnavailable
-	}
-	return err
+	return explainUpdate(ctx, send(ctx), contract.Transitions, update, func(ctx context.Context) (contracts.Status, error) {
+		current, err := s.Store.GetRentalContract(ctx, dbgen.GetRentalContractParams{SellerID: sellerID, ID: contractID})
+		return contracts.Status(current.Status), err
+	})
 }

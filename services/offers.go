@@ -206,25 +206,11 @@ func (s *Offers) row(ctx context.Context, sellerID, offerID uuid.UUID) (dbgen.Of
 	return row, err
 }
 
-// explain turns what Temporal answered into the service's errors: the
-// workflow's refusals, an ended workflow (the offer is final, or was never
-// created), or no answer in time; anything else is a fault.
+// explain turns what Temporal answered into the service's errors (see
+// explainUpdate): an ended workflow is a final offer, or one never created.
 func (s *Offers) explain(ctx context.Context, sellerID, offerID uuid.UUID, t statemachine.Trigger, err error) error {
-	if err == nil {
-		return nil
-	}
-	if r, ok := entity.RefusalOf(err); ok {
-		return r
-	}
-	if entity.Ended(err) {
-		row, rowErr := s.row(context.WithoutCancel(ctx), sellerID, offerID)
-		if rowErr != nil {
-			return rowErr
-		}
-		return offer.Transitions.Refusal(offers.Status(row.Status), t.Update)
-	}
-	if entity.TimedOut(err) {
-		return entity.ErrUnavailable
-	}
-	return err
+	return explainUpdate(ctx, err, offer.Transitions, t.Update, func(ctx context.Context) (offers.Status, error) {
+		row, err := s.row(ctx, sellerID, offerID)
+		return offers.Status(row.Status), err
+	})
 }

@@ -134,21 +134,8 @@ func (s *Orders) update(ctx context.Context, sellerID, orderID uuid.UUID, update
 		return err
 	}
 	err := entity.Update(ctx, s.Temporal, order.WorkflowID(orderID), update, result, args...)
-	if err == nil {
-		return nil
-	}
-	if r, ok := entity.RefusalOf(err); ok {
-		return r
-	}
-	if entity.Ended(err) {
-		current, getErr := s.Store.GetOrder(context.WithoutCancel(ctx), dbgen.GetOrderParams{SellerID: sellerID, ID: orderID})
-		if getErr != nil {
-			return getErr
-		}
-		return order.Transitions.Refusal(orders.Status(current.Status), update)
-	}
-	if entity.TimedOut(err) {
-		return entity.ErrUnavailable
-	}
-	return err
+	return explainUpdate(ctx, err, order.Transitions, update, func(ctx context.Context) (orders.Status, error) {
+		current, err := s.Store.GetOrder(ctx, dbgen.GetOrderParams{SellerID: sellerID, ID: orderID})
+		return orders.Status(current.Status), err
+	})
 }
