@@ -40,11 +40,8 @@ type OfferReviewed struct {
 // activity finds the logged decision and acts on it once: the offer still
 // under review is accepted or declined, one that was is not moved twice.
 func (a *Offers) Review(ctx context.Context, in OfferReview) (OfferReviewed, error) {
-	out := OfferReviewed{ManualDeadline: a.Risk.ManualDeadline}
-	err := a.Store.InTx(ctx, func(q *dbgen.Queries) (err error) {
-		out.Outcome, err = a.decide(ctx, q, in.Decline.SellerID, in.Decline.OfferID)
-		return err
-	})
+	decided, err := a.ReviewRisk(ctx, OfferRef{SellerID: in.Decline.SellerID, OfferID: in.Decline.OfferID})
+	out := OfferReviewed{Outcome: decided.Decision, ManualDeadline: decided.ManualDeadline}
 	if err != nil {
 		return out, err
 	}
@@ -64,8 +61,8 @@ func (a *Offers) Review(ctx context.Context, in OfferReview) (OfferReviewed, err
 
 // ReviewRisk decides an offer under review by the risk rules, logging the
 // decision and storing it in the offer's document, and answers it; the
-// workflow acts on it in a transaction of its own. Only offer workflows
-// started before revision 2 call it (Review replaces it).
+// caller acts on it in a transaction of its own: Review, or the workflows
+// started before revision 2, which call it as an activity of its own.
 func (a *Offers) ReviewRisk(ctx context.Context, ref OfferRef) (offers.ReviewResult, error) {
 	var result offers.ReviewResult
 	err := a.Store.InTx(ctx, func(q *dbgen.Queries) error {

@@ -73,7 +73,7 @@ func (h events) ListEvents(ctx context.Context, req sellerapi.ListEventsRequestO
 
 // GetEvent returns one event with its deliveries and every attempt.
 func (h events) GetEvent(ctx context.Context, req sellerapi.GetEventRequestObject) (sellerapi.GetEventResponseObject, error) {
-	seller, id, err := eventTarget(ctx, req.Id)
+	seller, id, err := callerAnd(ctx, req.Id, eventNotFound)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (h events) GetEvent(ctx context.Context, req sellerapi.GetEventRequestObjec
 
 // RedeliverEvent starts a new delivery run of an event.
 func (h events) RedeliverEvent(ctx context.Context, req sellerapi.RedeliverEventRequestObject) (sellerapi.RedeliverEventResponseObject, error) {
-	seller, id, err := eventTarget(ctx, req.Id)
+	seller, id, err := callerAnd(ctx, req.Id, eventNotFound)
 	if err != nil {
 		return nil, err
 	}
@@ -102,22 +102,13 @@ func (h events) RedeliverEvent(ctx context.Context, req sellerapi.RedeliverEvent
 	return sellerapi.RedeliverEvent202JSONResponse(eventView(ev)), nil
 }
 
-func eventTarget(ctx context.Context, raw string) (seller, id uuid.UUID, err error) {
-	claims, err := guard.SellerClaims(ctx)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	id, err = recordid.Parse(raw)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, apierror.NotFound("no event with id %s", raw)
-	}
-	return claims.SellerID, id, nil
-}
+// eventNotFound is the 404 of an event the seller's log lacks.
+func eventNotFound(id string) error { return apierror.NotFound("no event with id %s", id) }
 
 // eventError answers an event the seller's log lacks with 404.
 func eventError(err error, id uuid.UUID) error {
 	if errors.Is(err, services.ErrEventNotFound) {
-		return apierror.NotFound("no event with id %s", id)
+		return eventNotFound(id.String())
 	}
 	return err
 }

@@ -40,13 +40,19 @@ func pageLimit(l *int64) (int64, error) {
 // callerAndID reads the caller's seller and the id of an offer or order in
 // the path; an id that is not a UUID names nothing of the caller's.
 func callerAndID(ctx context.Context, what, raw string) (uuid.UUID, uuid.UUID, error) {
+	return callerAnd(ctx, raw, func(raw string) error { return apierror.NotFound("%s %s not found", what, raw) })
+}
+
+// callerAnd is the caller's seller and the record id of a path; an id that
+// is no UUID names no record: notFound's 404, like an unknown one.
+func callerAnd(ctx context.Context, raw string, notFound func(raw string) error) (seller, id uuid.UUID, err error) {
 	claims, err := guard.SellerClaims(ctx)
 	if err != nil {
 		return uuid.Nil, uuid.Nil, err
 	}
-	id, err := recordid.Parse(raw)
+	id, err = recordid.Parse(raw)
 	if err != nil {
-		return uuid.Nil, uuid.Nil, apierror.NotFound("%s %s not found", what, raw)
+		return uuid.Nil, uuid.Nil, notFound(raw)
 	}
 	return claims.SellerID, id, nil
 }

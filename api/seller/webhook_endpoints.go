@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 
-	"github.com/google/uuid"
-
 	"github.com/tenurehq/tenure/api/apierror"
 	"github.com/tenurehq/tenure/api/guard"
 	"github.com/tenurehq/tenure/api/internal/views"
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/optional"
-	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
 )
 
@@ -52,11 +49,11 @@ func (h webhookEndpoints) CreateWebhookEndpoint(ctx context.Context, req sellera
 
 // GetWebhookEndpoint returns one endpoint, without its secret.
 func (h webhookEndpoints) GetWebhookEndpoint(ctx context.Context, req sellerapi.GetWebhookEndpointRequestObject) (sellerapi.GetWebhookEndpointResponseObject, error) {
-	claims, id, err := endpointTarget(ctx, req.Id)
+	seller, id, err := callerAnd(ctx, req.Id, endpointNotFound)
 	if err != nil {
 		return nil, err
 	}
-	ep, err := h.webhooks.GetEndpoint(ctx, claims, id)
+	ep, err := h.webhooks.GetEndpoint(ctx, seller, id)
 	if errors.Is(err, webhook.ErrNotFound) {
 		return nil, endpointNotFound(req.Id)
 	}
@@ -68,7 +65,7 @@ func (h webhookEndpoints) GetWebhookEndpoint(ctx context.Context, req sellerapi.
 
 // UpdateWebhookEndpoint changes the fields present in the body.
 func (h webhookEndpoints) UpdateWebhookEndpoint(ctx context.Context, req sellerapi.UpdateWebhookEndpointRequestObject) (sellerapi.UpdateWebhookEndpointResponseObject, error) {
-	seller, id, err := endpointTarget(ctx, req.Id)
+	seller, id, err := callerAnd(ctx, req.Id, endpointNotFound)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +82,7 @@ func (h webhookEndpoints) UpdateWebhookEndpoint(ctx context.Context, req sellera
 
 // DeleteWebhookEndpoint removes an endpoint; its history stays.
 func (h webhookEndpoints) DeleteWebhookEndpoint(ctx context.Context, req sellerapi.DeleteWebhookEndpointRequestObject) (sellerapi.DeleteWebhookEndpointResponseObject, error) {
-	seller, id, err := endpointTarget(ctx, req.Id)
+	seller, id, err := callerAnd(ctx, req.Id, endpointNotFound)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +98,7 @@ func (h webhookEndpoints) DeleteWebhookEndpoint(ctx context.Context, req sellera
 
 // RotateWebhookEndpointSecret gives the endpoint a new secret, shown once.
 func (h webhookEndpoints) RotateWebhookEndpointSecret(ctx context.Context, req sellerapi.RotateWebhookEndpointSecretRequestObject) (sellerapi.RotateWebhookEndpointSecretResponseObject, error) {
-	seller, id, err := endpointTarget(ctx, req.Id)
+	seller, id, err := callerAnd(ctx, req.Id, endpointNotFound)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +114,7 @@ func (h webhookEndpoints) RotateWebhookEndpointSecret(ctx context.Context, req s
 
 // TestWebhookEndpoint sends the endpoint a signed ping event.
 func (h webhookEndpoints) TestWebhookEndpoint(ctx context.Context, req sellerapi.TestWebhookEndpointRequestObject) (sellerapi.TestWebhookEndpointResponseObject, error) {
-	seller, id, err := endpointTarget(ctx, req.Id)
+	seller, id, err := callerAnd(ctx, req.Id, endpointNotFound)
 	if err != nil {
 		return nil, err
 	}
@@ -131,20 +128,6 @@ func (h webhookEndpoints) TestWebhookEndpoint(ctx context.Context, req sellerapi
 		return nil, err
 	}
 	return sellerapi.TestWebhookEndpoint202JSONResponse(eventView(ping)), nil
-}
-
-// endpointTarget is the caller and the endpoint id of a path. An id that
-// is no UUID names no endpoint: 404, like an unknown one.
-func endpointTarget(ctx context.Context, raw string) (seller, id uuid.UUID, err error) {
-	claims, err := guard.SellerClaims(ctx)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	id, err = recordid.Parse(raw)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, endpointNotFound(raw)
-	}
-	return claims.SellerID, id, nil
 }
 
 func endpointNotFound(id string) error {
