@@ -19,6 +19,52 @@ type AccessoryFeedback struct {
 	CreatedAt        time.Time
 }
 
+type CollectionFile struct {
+	ID                uuid.UUID
+	RunID             uuid.UUID
+	ContractualEntity string
+	CreditorID        string
+	Scheme            string
+	MessageID         string
+	SequenceTypes     []string
+	NbOfTxs           int32
+	CtrlSum           int64
+	BlobKey           string
+	Size              int64
+	Sha256            string
+	CreatedAt         time.Time
+}
+
+type CollectionItem struct {
+	ID                uuid.UUID
+	RunID             uuid.UUID
+	FileID            *uuid.UUID
+	ContractID        uuid.UUID
+	InstallmentNumber *int32
+	ChargeID          *uuid.UUID
+	MandateID         uuid.UUID
+	ContractualEntity string
+	CreditorID        string
+	Scheme            string
+	Attempt           int32
+	EndToEndID        string
+	Amount            int64
+	SequenceType      string
+	Status            string
+	Reason            string
+	SettledAt         *time.Time
+	CreatedAt         time.Time
+}
+
+type CollectionRun struct {
+	ID             uuid.UUID
+	RunDate        time.Time
+	CollectionDate time.Time
+	Status         string
+	StartedAt      time.Time
+	FinishedAt     *time.Time
+}
+
 type ContractCharge struct {
 	ID         uuid.UUID
 	ContractID uuid.UUID

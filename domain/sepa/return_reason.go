@@ -1,5 +1,7 @@
 package sepa
 
+import "slices"
+
 // ReturnReason is the ISO 20022 code (ExternalReturnReason1Code) a bank
 // gives for a collection it rejected, returned or refunded: AM04, MD01, …
 type ReturnReason string
@@ -67,3 +69,16 @@ func (r ReturnReason) Meaning() string {
 // MayRepresent reports whether the installment may be collected again in
 // a later run under the same mandate.
 func (r ReturnReason) MayRepresent() bool { return returnReasons[r].represent }
+
+// RepresentableReasons are the codes whose installments may be collected
+// again (MayRepresent), for a query that picks them.
+func RepresentableReasons() []string {
+	var codes []string
+	for code, info := range returnReasons {
+		if info.represent {
+			codes = append(codes, string(code))
+		}
+	}
+	slices.Sort(codes)
+	return codes
+}

@@ -1,0 +1,60 @@
+-- name: OpenCollectionRun :one
+-- The run of a date: a repeated or resumed run finds the row its first
+-- start wrote.
+INSERT INTO collection_runs (id, run_date, collection_date)
+VALUES ($1, $2, $3)
+ON CONFLICT (run_date) DO UPDATE SET run_date = EXCLUDED.run_date
+RETURNING *;
+
+-- name: GetCollectionRun :one
+SELECT * FROM collection_runs WHERE id = $1;
+
+-- name: FinishCollectionRun :exec
+UPDATE collection_runs SET status = 'written', finished_at = coalesce(finished_at, now()) WHERE id = $1;
+
+-- name: ListCollectionRunBlocks :many
+-- A run's payment information blocks with their totals, in file order:
+-- the plan its files are written by.
+SELECT contractual_entity, creditor_id, scheme, sequence_type, count(*)::integer AS count, sum(amount)::bigint AS sum
+FROM collection_items
+WHERE run_id = $1
+GROUP BY contractual_entity, creditor_id, scheme, sequence_type
+ORDER BY contractual_entity, creditor_id, scheme, sequence_type;
+
+-- name: SaveCollectionFile :one
+-- A rewritten file (a resumed run) replaces its row's blob figures.
+INSERT INTO collection_files (id, run_id, contractual_entity, creditor_id, scheme, message_id, sequence_types, nb_of_txs, ctrl_sum, blob_key, size, sha256)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+ON CONFLICT (id) DO UPDATE SET size = EXCLUDED.size, sha256 = EXCLUDED.sha256, nb_of_txs = EXCLUDED.nb_of_txs, ctrl_sum = EXCLUDED.ctrl_sum
+RETURNING *;
+
+-- name: SetCollectionItemsFile :execrows
+UPDATE collection_items SET file_id = sqlc.arg(file_id)
+WHERE run_id = sqlc.arg(run_id) AND contractual_entity = sqlc.arg(contractual_entity)
+  AND creditor_id = sqlc.arg(creditor_id) AND scheme = sqlc.arg(scheme);
+
+-- name: ListCollectionFiles :many
+SELECT f.*, r.run_date, r.collection_date FROM collection_files f JOIN collection_runs r ON r.id = f.run_id
+ORDER BY f.created_at DESC, f.id LIMIT $1;
+
+-- name: GetCollectionFile :one
+SELECT * FROM collection_files WHERE id = $1;
+
+-- name: ListCollectionItems :many
+SELECT * FROM collection_items WHERE contract_id = $1 ORDER BY created_at, end_to_end_id;
+
+-- name: SettleCollectionItem :execrows
+-- Only a submitted item is settled: a second import changes no row.
+UPDATE collection_items SET status = 'paid', settled_at = sqlc.arg(settled_at)
+WHERE id = sqlc.arg(id) AND status = 'submitted';
+
+-- name: ReturnCollectionItem :execrows
+-- A submitted or paid item is returned once: a second import changes no
+-- row.
+UPDATE collection_items SET status = 'returned', reason = sqlc.arg(reason), settled_at = sqlc.arg(settled_at)
+WHERE id = sqlc.arg(id) AND status IN ('submitted', 'paid');
+
+-- name: LockCollectionItem :one
+-- An import settles or returns an item under its lock, so two imports of
+-- one file cannot both move it.
+SELECT * FROM collection_items WHERE end_to_end_id = $1 FOR UPDATE;

@@ -1,0 +1,242 @@
+package collections_test
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"gocloud.dev/blob/fileblob"
+
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/domain/collections"
+	"github.com/tenurehq/tenure/domain/ledger"
+	"github.com/tenurehq/tenure/domain/sepa"
+	"github.com/tenurehq/tenure/foundation/civil"
+	"github.com/tenurehq/tenure/foundation/keyring"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
+	"github.com/tenurehq/tenure/internal/testing/xmllint"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// The creditor of the tests' contractual entity: the Bundesbank's test
+// creditor identifier and a test account.
+const (
+	entity     = "tenure"
+	creditorID = "DE98ZZZ09999999999"
+)
+
+// env is a database with a runner over a blob directory.
+type env struct {
+	store  *db.Store
+	runner *collections.Runner
+	ring   *keyring.Ring
+	seller uuid.UUID
+}
+
+// newEnv is a fresh database with the mandates table (00097, the mandates
+// helper's, until it is on main) and the charges' status (00099, the
+// ledger's), a seller, and a runner.
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	store := testenv.Database(t)
+	ctx := t.Context()
+	if _, err := store.Pool.Exec(ctx, `
+CREATE TABLE IF NOT EXISTS mandates (
+    id uuid PRIMARY KEY, offer_id uuid NOT NULL UNIQUE REFERENCES offers (id), seller_id uuid NOT NULL,
+    contractual_entity text NOT NULL, creditor_id text NOT NULL, reference text NOT NULL,
+    scheme text NOT NULL, account_holder text NOT NULL, iban_sealed bytea NOT NULL, iban_masked text NOT NULL,
+    bic text NOT NULL DEFAULT '', signed_at timestamptz);
+ALTER TABLE contract_charges ADD COLUMN IF NOT EXISTS status text NOT NULL DEFAULT 'due'`); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := keyring.GenerateSpec("k1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ring, err := keyring.Parse([]string{spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bucket, err := fileblob.OpenBucket(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bucket.Close() })
+	iban, err := sepa.ParseIBAN("DE02120300000000202051")
+	if err != nil {
+		t.Fatal(err)
+	}
+	creditor := collections.Creditor{
+		Account: sepa.AccountHolder{Name: "Tenure Financing GmbH", IBAN: iban, BIC: "BYLADEM1001"},
+		ID:      creditorID,
+		IBANs:   ring,
+	}
+	e := &env{store: store, ring: ring, seller: uuid.Must(uuid.NewV7())}
+	e.runner = &collections.Runner{
+		Store: store, Bucket: bucket, BankDays: 0,
+		Creditors: func(name string) (collections.Creditor, bool) { return creditor, name == entity },
+	}
+	e.exec(t, `INSERT INTO sellers (id, name) VALUES ($1, 'Seller')`, e.seller)
+	return e
+}
+
+// exec runs a statement or fails the test.
+func (e *env) exec(t testing.TB, sql string, args ...any) {
+	t.Helper()
+	if _, err := e.store.Pool.Exec(t.Context(), sql, args...); err != nil {
+		t.Fatalf("%s: %v", strings.Fields(sql)[0], err)
+	}
+}
+
+// contract is a contract of an order of an accepted offer, with the
+// offer's mandate signed on a day under a scheme.
+type contract struct {
+	id, mandate uuid.UUID
+}
+
+// newContract writes a contract whose customer signed a mandate.
+func (e *env) newContract(t testing.TB, signed civil.Date, scheme sepa.Scheme) contract {
+	t.Helper()
+	offer, order, c := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7()), contract{id: uuid.Must(uuid.NewV7()), mandate: uuid.Must(uuid.NewV7())}
+	e.exec(t, `INSERT INTO offers (id, seller_id, seller_offer_reference, status, sales_channel, document, expires_at)
+VALUES ($1, $2, $3, 'accepted', 'online', '{}', now() + interval '30 days')`, offer, e.seller, "ref-"+offer.String())
+	e.exec(t, `INSERT INTO orders (id, seller_id, offer_id, seller_offer_reference, status, document, offer_created_at)
+VALUES ($1, $2, $3, $4, 'confirmed', '{}', now())`, order, e.seller, offer, "ref-"+offer.String())
+	e.exec(t, `INSERT INTO rental_contracts (id, order_id, seller_id, offer_id, line_position, quantity, duration_months, monthly_net, monthly_gross, currency, start_date)
+VALUES ($1, $2, $3, $4, 0, 1, 12, 10000, 11900, 'EUR', '2026-11-01')`, c.id, order, e.seller, offer)
+	debtor := "DE89370400440532013000"
+	e.exec(t, `INSERT INTO mandates (id, offer_id, seller_id, contractual_entity, creditor_id, reference, scheme, account_holder, iban_sealed, iban_masked, signed_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, 'Jürgen Müller', $8, 'DE89 **** **** **** **** 00', $9)`,
+		c.mandate, offer, e.seller, entity, creditorID, string(sepa.MandateReferenceFor(c.mandate)), string(scheme),
+		e.ring.Seal([]byte(debtor), c.mandate[:]), signed.Midnight(time.UTC).Add(10*time.Hour))
+	return c
+}
+
+// installment writes an installment of a contract due on a day.
+func (e *env) installment(t testing.TB, c contract, number int, due civil.Date, gross int64, status string) {
+	t.Helper()
+	e.exec(t, `INSERT INTO contract_installments (contract_id, number, period_from, period_to, due_date, currency, net, gross, tax_rate, status)
+VALUES ($1, $2, $3, $3, $3, 'EUR', $4, $4, 0, $5)`, c.id, number, due.Midnight(time.UTC), gross, status)
+}
+
+// installmentStatus reads an installment's status.
+func (e *env) installmentStatus(t testing.TB, c contract, number int) string {
+	t.Helper()
+	var s string
+	if err := e.store.Pool.QueryRow(t.Context(), `SELECT status FROM contract_installments WHERE contract_id = $1 AND number = $2`, c.id, number).Scan(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// run submits and writes the run of a day, checks every file against
+// the pain.008 XSD and answers the files' documents.
+func (e *env) run(t testing.TB, day civil.Date) (collections.Run, [][]byte) {
+	t.Helper()
+	run, err := e.runner.Submit(t.Context(), day)
+	if err != nil {
+		t.Fatalf("run of %s: %v", day, err)
+	}
+	files, err := e.runner.WriteFiles(t.Context(), run.ID)
+	if err != nil {
+		t.Fatalf("files of the run of %s: %v", day, err)
+	}
+	var docs [][]byte
+	for _, f := range files {
+		r, err := e.runner.Open(t.Context(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if _, err := buf.ReadFrom(r); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		xmllint.Validate(t, pain008Schema(t), buf.Bytes())
+		docs = append(docs, buf.Bytes())
+	}
+	e.checkLedger(t)
+	return run, docs
+}
+
+// checkLedger fails the test when the ledger's invariants do not hold.
+func (e *env) checkLedger(t testing.TB) {
+	t.Helper()
+	if err := ledger.Check(t.Context(), e.store.Queries); err != nil {
+		t.Errorf("ledger: %v", err)
+	}
+}
+
+// pain008Schema is the vendored official XSD.
+func pain008Schema(t testing.TB) string {
+	root, err := testenv.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(root, "domain", "sepa", "testdata", "pain.008.001.08.xsd")
+}
+
+// items reads a contract's items.
+func (e *env) items(t testing.TB, c contract) []itemRow {
+	t.Helper()
+	rows, err := e.store.ListCollectionItems(t.Context(), c.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []itemRow
+	for _, r := range rows {
+		n := 0
+		if r.InstallmentNumber != nil {
+			n = int(*r.InstallmentNumber)
+		}
+		out = append(out, itemRow{number: n, attempt: int(r.Attempt), sequence: r.SequenceType, status: r.Status, reason: r.Reason, e2e: r.EndToEndID})
+	}
+	return out
+}
+
+// itemRow is what the tests compare of an item.
+type itemRow struct {
+	number, attempt          int
+	sequence, status, reason string
+	e2e                      string
+}
+
+// notification is a camt.054 document of booked credits (paid) and
+// returned debits (a reason), each with its end-to-end id and amount.
+func notification(notices ...notice) *strings.Reader {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"><BkToCstmrDbtCdtNtfctn><GrpHdr><MsgId>M</MsgId><CreDtTm>2026-12-04T06:00:00</CreDtTm></GrpHdr><Ntfctn><Id>N</Id><Acct><Id><IBAN>DE02120300000000202051</IBAN></Id></Acct>`)
+	for _, n := range notices {
+		amount := fmt.Sprintf("%d.%02d", n.cents/100, n.cents%100)
+		if n.reason == "" {
+			fmt.Fprintf(&b, `<Ntry><Amt Ccy="EUR">%s</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2026-12-04</Dt></BookgDt><BkTxCd/><NtryDtls><TxDtls><Refs><EndToEndId>%s</EndToEndId></Refs><Amt Ccy="EUR">%s</Amt><CdtDbtInd>CRDT</CdtDbtInd></TxDtls></NtryDtls></Ntry>`, amount, n.e2e, amount)
+			continue
+		}
+		fmt.Fprintf(&b, `<Ntry><Amt Ccy="EUR">%s</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2026-12-04</Dt></BookgDt><BkTxCd/><NtryDtls><TxDtls><Refs><EndToEndId>%s</EndToEndId></Refs><Amt Ccy="EUR">%s</Amt><CdtDbtInd>DBIT</CdtDbtInd><RtrInf><Rsn><Cd>%s</Cd></Rsn></RtrInf></TxDtls></NtryDtls></Ntry>`, amount, n.e2e, amount, n.reason)
+	}
+	b.WriteString(`</Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`)
+	return strings.NewReader(b.String())
+}
+
+// notice is one entry of a notification.
+type notice struct {
+	e2e    string
+	cents  int64
+	reason string
+}
+
+// day parses a date or fails the test.
+func day(t testing.TB, s string) civil.Date {
+	t.Helper()
+	d, err := civil.ParseDate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+

@@ -1,0 +1,46 @@
+package collections
+
+import (
+	"context"
+
+
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/ledger"
+)
+
+// The journals of an item's life, keyed by the item and what happened, so
+// a retried step posts nothing twice. Collections are in euro.
+const currency = "EUR"
+
+// postSubmitted moves a submitted item's amount from the contract's
+// receivable into collection.
+func postSubmitted(ctx context.Context, q *dbgen.Queries, it submittedItem) error {
+	return post(ctx, q, "collection/"+it.ID.String()+"/submitted", "collection",
+		ledger.Debit(ledger.CustomerInCollection, it.Amount).Contract(it.ContractID),
+		ledger.Credit(ledger.CustomerReceivable, it.Amount).Contract(it.ContractID))
+}
+
+// postPaid books a settled item on the creditor's account.
+func postPaid(ctx context.Context, q *dbgen.Queries, item dbgen.CollectionItem) error {
+	return post(ctx, q, "collection/"+item.ID.String()+"/paid", "payment",
+		ledger.Debit(ledger.Bank, item.Amount),
+		ledger.Credit(ledger.CustomerInCollection, item.Amount).Contract(item.ContractID))
+}
+
+// postReturned makes a returned item owed again: out of collection, or,
+// when it had been paid, out of the creditor's account.
+func postReturned(ctx context.Context, q *dbgen.Queries, item dbgen.CollectionItem, wasPaid bool) error {
+	from := ledger.Credit(ledger.CustomerInCollection, item.Amount).Contract(item.ContractID)
+	if wasPaid {
+		from = ledger.Credit(ledger.Bank, item.Amount)
+	}
+	return post(ctx, q, "collection/"+item.ID.String()+"/returned", "return",
+		ledger.Debit(ledger.CustomerReceivable, item.Amount).Contract(item.ContractID), from)
+}
+
+// post posts one balanced journal.
+func post(ctx context.Context, q *dbgen.Queries, key, kind string, entries ...ledger.Entry) error {
+	_, err := ledger.Post(ctx, q, ledger.Journal{Key: key, Kind: kind, Currency: currency, Entries: entries})
+	return err
+}
+
