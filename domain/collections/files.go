@@ -258,4 +258,3 @@ func (it fileItem) debit(creditor Creditor, collection civil.Date) (sepa.DirectD
 func (r *Runner) Open(ctx context.Context, file dbgen.CollectionFile) (io.ReadCloser, error) {
 	return r.Bucket.NewReader(ctx, file.BlobKey, nil)
 }
-

@@ -239,4 +239,3 @@ func day(t testing.TB, s string) civil.Date {
 	}
 	return d
 }
-

@@ -3,7 +3,6 @@ package collections
 import (
 	"context"
 
-
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/ledger"
 )
@@ -43,4 +42,3 @@ func post(ctx context.Context, q *dbgen.Queries, key, kind string, entries ...le
 	_, err := ledger.Post(ctx, q, ledger.Journal{Key: key, Kind: kind, Currency: currency, Entries: entries})
 	return err
 }
-

@@ -41,7 +41,7 @@ func TestARunCollectsEachOwedInstallmentOnce(t *testing.T) {
 	b2b := e.newContract(t, day(t, "2026-11-01"), sepa.B2B)
 	e.installment(t, b2b, 1, day(t, "2026-11-27"), 23800, "due")
 	e.installment(t, b2b, 2, day(t, "2026-11-28"), 23800, "due") // due after the collection date: the next run's
-	late := e.newContract(t, day(t, "2026-12-15"), sepa.Core)   // signed after the collection date
+	late := e.newContract(t, day(t, "2026-12-15"), sepa.Core)    // signed after the collection date
 	e.installment(t, late, 1, day(t, "2026-11-01"), 11900, "due")
 
 	run, docs := e.run(t, day(t, "2026-11-26"))
