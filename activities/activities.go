@@ -14,6 +14,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/collections"
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/domain/risk"
@@ -34,6 +35,9 @@ type Deps struct {
 	Fixtures   FixtureDriver
 	// Metrics counts what activities commit and send; nil counts nothing.
 	Metrics *telemetry.Metrics
+	// Creditors are the contractual entities' SEPA creditors the
+	// collection files are written for.
+	Creditors collections.Creditors
 }
 
 // Activities gathers the activity groups the worker registers.
@@ -45,6 +49,7 @@ type Activities struct {
 	Offers         *Offers
 	Orders         *Orders
 	Contracts      *Contracts
+	Collections    *Collections
 	// MaxConcurrentAttempts bounds the webhook attempts the worker runs at once.
 	MaxConcurrentAttempts int
 }
@@ -89,8 +94,11 @@ func New(d Deps) (*Activities, error) {
 			Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters,
 			Risk: risks, Logger: d.Logger, Metrics: d.Metrics,
 		},
-		Orders:                &Orders{Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters, Logger: d.Logger, Metrics: d.Metrics},
-		Contracts:             &Contracts{Store: d.Store, Dispatcher: d.Dispatcher, Policy: terms, Logger: d.Logger, Metrics: d.Metrics},
+		Orders:    &Orders{Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters, Logger: d.Logger, Metrics: d.Metrics},
+		Contracts: &Contracts{Store: d.Store, Dispatcher: d.Dispatcher, Policy: terms, Logger: d.Logger, Metrics: d.Metrics},
+		Collections: &Collections{Runner: &collections.Runner{
+			Store: d.Store, Bucket: bucket, BankDays: d.Config.Collections.BankDays, Creditors: d.Creditors,
+		}},
 		MaxConcurrentAttempts: d.Config.Webhooks.MaxConcurrentAttempts,
 	}, nil
 }

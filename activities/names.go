@@ -18,6 +18,7 @@ var prefixes = map[string]string{
 	"Offers":          "offer.",
 	"Orders":          "order.",
 	"Contracts":       "contract.",
+	"Collections":     "collections.",
 }
 
 // renamed are the activities whose methods were renamed after histories

@@ -53,7 +53,8 @@ func TestRegisteredNames(t *testing.T) {
 		"contracts": {{"Contract"}, {"contract.Open", "contract.Start", "contract.FallDue", "contract.GiveNotice", "contract.Extend",
 			"contract.Grow", "contract.RecordReturn", "contract.BuyOut", "contract.QuoteTermination", "contract.Terminate",
 			"contract.Transition", "contract.SetClock"}},
-		"webhooks": {{"Deliver"}, {"webhook.SendAttempt", "webhook.RecordAttempt"}},
+		"collections": {{"Run", "Daily"}, {"collections.SubmitCollections", "collections.WriteCollectionFiles"}},
+		"webhooks":    {{"Deliver"}, {"webhook.SendAttempt", "webhook.RecordAttempt"}},
 	}
 	acts := &activities.Activities{}
 	for _, q := range queues(acts) {

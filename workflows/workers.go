@@ -15,9 +15,11 @@ import (
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/domain/collections"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
+	"github.com/tenurehq/tenure/workflows/collection"
 	"github.com/tenurehq/tenure/workflows/contract"
 	"github.com/tenurehq/tenure/workflows/delivery"
 	"github.com/tenurehq/tenure/workflows/offer"
@@ -64,6 +66,10 @@ func queues(acts *activities.Activities) []queue {
 			options:  EntityWorkerOptions,
 		},
 		{
+			name:     collection.TaskQueue,
+			register: func(r worker.Registry) { collection.Register(r, acts.Collections) },
+		},
+		{
 			name:     delivery.TaskQueue,
 			register: func(r worker.Registry) { delivery.Register(r, acts.Deliveries) },
 			// Attempts mostly wait on receivers: many run at once, and
@@ -96,6 +102,9 @@ type Deps struct {
 	// Metrics counts transitions, webhook attempts and CSV rows; nil
 	// counts nothing.
 	Metrics *telemetry.Metrics
+	// Creditors are the contractual entities' SEPA creditors the
+	// collection files are written for.
+	Creditors collections.Creditors
 }
 
 // Workers are the workers of one process, its webhook relay and the
@@ -114,7 +123,7 @@ func NewWorkers(c client.Client, d Deps) (*Workers, error) {
 	dispatcher := delivery.NewDispatcher(d.Store, c, d.Config.Webhooks)
 	acts, err := activities.New(activities.Deps{
 		Config: d.Config, Store: d.Store, Logger: d.Logger, Dispatcher: dispatcher,
-		Views: d.Views, Starters: newStarters(c, d.Config), Fixtures: d.Fixtures, Metrics: d.Metrics,
+		Views: d.Views, Starters: newStarters(c, d.Config), Fixtures: d.Fixtures, Metrics: d.Metrics, Creditors: d.Creditors,
 	})
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 
 	"github.com/spf13/cobra"
@@ -12,6 +13,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows"
+	"github.com/tenurehq/tenure/workflows/collection"
 	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
@@ -54,6 +56,10 @@ func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc cli
 		return err
 	}
 	logger.Info("worker polling")
+	// The daily collection run's Schedule follows collections.run_at.
+	if err := collection.EnsureSchedule(ctx, tc, cfg); err != nil {
+		return fmt.Errorf("the collection runs' schedule: %w", err)
+	}
 	// Contracts of orders confirmed before contracts ran get their
 	// workflows once; a failure is retried at the next start.
 	if n, err := workflows.BackfillContracts(ctx, tc, store, cfg); err != nil {
