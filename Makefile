@@ -15,7 +15,7 @@ CONTRACTS := api/openapi/seller.yaml api/openapi/customer.yaml
 DOCS := web/docs
 SWAGGER_UI_FILES := swagger-ui-bundle.js swagger-ui-bundle.js.LICENSE.txt swagger-ui.css LICENSE NOTICE
 
-.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-customer bench-csv bench-risk bench-contracts record-histories vendor-docs
+.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-customer bench-csv bench-risk bench-contracts bench-collections record-histories vendor-docs
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -100,6 +100,10 @@ bench-customer: temporal-cli
 ## bench-csv: CSV import of 1,000,000 generated rows against psql \copy, a re-import, and peak memory with 25 MB and 250 MB files
 bench-csv: temporal-cli
 	go test -run '^$$' -bench 'BenchmarkCSVImport' -benchtime 1x -timeout 60m ./internal/bench/csvbench/
+
+## bench-collections: a collection run over 100,000 due installments: its pain.008 files' seconds and peak heap against CopyFrom (\copy) of as many rows
+bench-collections:
+	go test -run '^$$' -bench 'BenchmarkCollectionRun' -benchtime 1x -timeout 30m ./domain/collections/
 
 ## bench-risk: the risk rules: a 50-rule set's evaluation (p50/p99), a backtest of 100,000 logged decisions, and decisions at 20/s of one company against a company each, in PostgreSQL and from the customer's acceptance on the real stack (p99); takes minutes
 bench-risk: temporal-cli

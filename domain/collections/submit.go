@@ -29,10 +29,12 @@ type Run struct {
 // a second one, so a repeated run inserts nothing). The attempt counts the
 // earlier runs' items; a mandate's first collection is FRST until one of
 // its items was submitted or paid in an earlier run. The end-to-end id
-// names the contract (its first 12 hexadecimal digits), the installment
-// (I and its number) or charge (C and its id's first 8 digits), and the
-// attempt. It reads the mandates table by hand, as sqlc's schema (the
-// migrations) gets it only with 00097.
+// is sepa.CollectionID's: 32 hexadecimal digits naming what is collected
+// (a charge's id; for an installment, the MD5 of its contract id and
+// number, as installments have no id of their own) and the attempt, so
+// sepa.ParseCollectionID reads it back and each attempt has its own. It
+// reads the mandates table by hand, as sqlc's schema (the migrations)
+// gets it only with 00097.
 const submitOwed = `
 WITH owed AS (
     SELECT i.contract_id, i.number AS installment_number, NULL::uuid AS charge_id, i.gross AS amount, i.status
@@ -67,9 +69,7 @@ INSERT INTO collection_items (id, run_id, contract_id, installment_number, charg
     creditor_id, scheme, attempt, end_to_end_id, amount, sequence_type)
 SELECT gen_random_uuid(), $1, contract_id, installment_number, charge_id, mandate_id, contractual_entity,
     creditor_id, scheme, attempt,
-    'T' || upper(left(replace(contract_id::text, '-', ''), 12)) || '-'
-        || coalesce('I' || installment_number, 'C' || upper(left(replace(charge_id::text, '-', ''), 8)))
-        || '-' || attempt,
+    upper(coalesce(replace(charge_id::text, '-', ''), md5(contract_id::text || '/' || installment_number))) || '-' || attempt,
     amount, sequence_type
 FROM picked
 WHERE attempt <= 99
