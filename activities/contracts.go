@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/db"
@@ -32,9 +33,12 @@ type Contracts struct {
 	Dispatcher *webhook.Dispatcher
 	// Policy is the deployment's; a seller's own residual value replaces
 	// its ResidualBasisPoints.
-	Policy  contracts.Policy
-	Logger  *slog.Logger
-	Metrics *telemetry.Metrics
+	Policy contracts.Policy
+	// BaseRateBP is the base rate default interest adds its points to
+	// (collections.base_rate_bp).
+	BaseRateBP int64
+	Logger     *slog.Logger
+	Metrics    *telemetry.Metrics
 }
 
 // contractEntity names the contract's state machine in the transition
@@ -514,8 +518,22 @@ func (a *Contracts) BuyOut(ctx context.Context, in ContractTransition) (Contract
 
 // addCharge records a contract's one-off charge, once.
 func addCharge(ctx context.Context, q *dbgen.Queries, contractID uuid.UUID, kind contracts.ChargeKind, amount pricing.Money, due civil.Date) error {
-	return q.CreateContractCharge(ctx, dbgen.CreateContractChargeParams{
-		ID: derivedID(contractID, "charge/"+string(kind)), ContractID: contractID, Kind: string(kind),
+	_, err := addKeyedCharge(ctx, q, contractID, kind, "", amount, due)
+	return err
+}
+
+// addKeyedCharge records a charge of a kind a contract may owe several
+// times (the fees of each time it falls into arrears), told apart by key;
+// its id derives from them, so a retried change finds it. It answers the
+// charge's id.
+func addKeyedCharge(ctx context.Context, q *dbgen.Queries, contractID uuid.UUID, kind contracts.ChargeKind, key string, amount pricing.Money, due civil.Date) (uuid.UUID, error) {
+	what := "charge/" + string(kind)
+	if key != "" {
+		what += "/" + key
+	}
+	id := derivedID(contractID, what)
+	return id, q.CreateContractCharge(ctx, dbgen.CreateContractChargeParams{
+		ID: id, ContractID: contractID, Kind: string(kind), Key: key,
 		Currency: amount.Currency, Net: amount.Net, Gross: amount.Gross, TaxRate: amount.TaxRate, DueDate: due.Midnight(time.UTC),
 	})
 }
@@ -627,8 +645,19 @@ func (a *Contracts) SetClock(ctx context.Context, in ContractClock) error {
 // own events or the change has none). It answers the contract's progress
 // after the change.
 func (a *Contracts) change(ctx context.Context, in ContractTransition, source func() string, work func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error) (ContractProgress, error) {
+	return a.changeTx(ctx, in, source, func(_ pgx.Tx, q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
+		if work == nil {
+			return nil
+		}
+		return work(q, fx, row)
+	})
+}
+
+// changeTx is change for work that also runs statements of its own in the
+// transaction (changeInTx).
+func (a *Contracts) changeTx(ctx context.Context, in ContractTransition, source func() string, work func(tx pgx.Tx, q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error) (ContractProgress, error) {
 	var progress ContractProgress
-	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
+	err := changeInTx(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(tx pgx.Tx, q *dbgen.Queries, fx *effects) error {
 		row, err := q.LockRentalContract(ctx, dbgen.LockRentalContractParams{SellerID: in.SellerID, ID: in.ContractID})
 		if err != nil {
 			return err
@@ -640,7 +669,10 @@ func (a *Contracts) change(ctx context.Context, in ContractTransition, source fu
 			return temporal.NewNonRetryableApplicationError(
 				fmt.Sprintf("contract %s is %s, not %s", in.ContractID, status, in.From), "ContractStatusMismatch", nil)
 		default:
-			if err := a.apply(ctx, q, fx, in, row, source, work); err != nil {
+			err := a.apply(ctx, q, fx, in, row, source, func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
+				return work(tx, q, fx, row)
+			})
+			if err != nil {
 				return err
 			}
 		}

@@ -52,7 +52,7 @@ func TestRegisteredNames(t *testing.T) {
 		"orders": {{"Order"}, {"order.Transition", "order.Confirm", "order.Ship", "order.StartContracts", "order.Contracts"}},
 		"contracts": {{"Contract"}, {"contract.Open", "contract.Start", "contract.FallDue", "contract.GiveNotice", "contract.Extend",
 			"contract.Grow", "contract.RecordReturn", "contract.BuyOut", "contract.QuoteTermination", "contract.Terminate",
-			"contract.Transition", "contract.SetClock"}},
+			"contract.Transition", "contract.SetClock", "contract.SettleCollection", "contract.Remind", "contract.WriteOff", "contract.TerminateAndClaim"}},
 		"collections": {{"Run", "Daily"}, {"collections.SubmitCollections", "collections.WriteCollectionFiles"}},
 		"webhooks":    {{"Deliver"}, {"webhook.SendAttempt", "webhook.RecordAttempt"}},
 	}

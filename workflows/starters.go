@@ -26,7 +26,9 @@ type starters struct {
 // newStarters start workflows with a client, contracts with the
 // configuration's settings.
 func newStarters(c client.Client, cfg *config.Config) starters {
-	return starters{client: c, contracts: contract.Settings{Timezone: cfg.Contracts.Timezone, Sandbox: cfg.Environment == config.Sandbox}}
+	return starters{client: c, contracts: contract.Settings{
+		Timezone: cfg.Contracts.Timezone, Sandbox: cfg.Environment == config.Sandbox, DunningDays: cfg.Collections.DunningDays,
+	}}
 }
 
 // StartOffer starts the workflow of an offer whose row exists, in created.

@@ -17,6 +17,7 @@ import (
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/foundation/civil"
 	"github.com/tenurehq/tenure/workflows/collection"
+	"github.com/tenurehq/tenure/workflows/contract"
 )
 
 func collectionsCommand(file func() string) *cobra.Command {
@@ -151,7 +152,7 @@ func collectionReturnsImportCommand(file func() string) *cobra.Command {
 				return err
 			}
 			defer in.Close()
-			c, err := connect(cmd.Context(), file(), config.NeedDatabase)
+			c, err := connect(cmd.Context(), file(), config.NeedDatabase|config.NeedTemporal)
 			if err != nil {
 				return err
 			}
@@ -161,11 +162,11 @@ func collectionReturnsImportCommand(file func() string) *cobra.Command {
 				return err
 			}
 			defer closeBlobs()
-			got, err := runner.ImportNotifications(cmd.Context(), in)
+			got, err := runner.ImportNotifications(cmd.Context(), in, contract.DeliverNotices(c.temporal, runner.ApplyOwn))
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "%d paid, %d returned, %d unchanged (imported before), %d not Tenure's\n",
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "%d paid, %d returned, %d unchanged (imported before), %d not Tenure's collections\n",
 				got.Paid, got.Returned, got.Unchanged, got.Unknown)
 			return err
 		},

@@ -12,6 +12,18 @@ import (
 	"github.com/google/uuid"
 )
 
+const countFailedInstallments = `-- name: CountFailedInstallments :one
+SELECT count(*) FROM contract_installments WHERE contract_id = $1 AND status = 'failed'
+`
+
+// A contract is in arrears while one of its installments is failed.
+func (q *Queries) CountFailedInstallments(ctx context.Context, contractID uuid.UUID) (int64, error) {
+	row := q.db.QueryRow(ctx, countFailedInstallments, contractID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const finishCollectionRun = `-- name: FinishCollectionRun :exec
 UPDATE collection_runs SET status = 'written', finished_at = coalesce(finished_at, now()) WHERE id = $1
 `
@@ -41,6 +53,36 @@ func (q *Queries) GetCollectionFile(ctx context.Context, id uuid.UUID) (Collecti
 		&i.BlobKey,
 		&i.Size,
 		&i.Sha256,
+		&i.CreatedAt,
+	)
+	return i, err
+}
+
+const getCollectionItem = `-- name: GetCollectionItem :one
+SELECT id, run_id, file_id, contract_id, installment_number, charge_id, mandate_id, contractual_entity, creditor_id, scheme, attempt, end_to_end_id, amount, sequence_type, status, reason, settled_at, created_at FROM collection_items WHERE end_to_end_id = $1
+`
+
+func (q *Queries) GetCollectionItem(ctx context.Context, endToEndID string) (CollectionItem, error) {
+	row := q.db.QueryRow(ctx, getCollectionItem, endToEndID)
+	var i CollectionItem
+	err := row.Scan(
+		&i.ID,
+		&i.RunID,
+		&i.FileID,
+		&i.ContractID,
+		&i.InstallmentNumber,
+		&i.ChargeID,
+		&i.MandateID,
+		&i.ContractualEntity,
+		&i.CreditorID,
+		&i.Scheme,
+		&i.Attempt,
+		&i.EndToEndID,
+		&i.Amount,
+		&i.SequenceType,
+		&i.Status,
+		&i.Reason,
+		&i.SettledAt,
 		&i.CreatedAt,
 	)
 	return i, err
@@ -205,6 +247,32 @@ func (q *Queries) ListCollectionRunBlocks(ctx context.Context, runID uuid.UUID) 
 			return nil, err
 		}
 		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listOpenCollectionInstallments = `-- name: ListOpenCollectionInstallments :many
+SELECT installment_number::integer FROM collection_items
+WHERE contract_id = $1 AND status = 'submitted' AND installment_number IS NOT NULL
+`
+
+// The installments of a contract whose collection is under way.
+func (q *Queries) ListOpenCollectionInstallments(ctx context.Context, contractID uuid.UUID) ([]int32, error) {
+	rows, err := q.db.Query(ctx, listOpenCollectionInstallments, contractID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int32{}
+	for rows.Next() {
+		var installment_number int32
+		if err := rows.Scan(&installment_number); err != nil {
+			return nil, err
+		}
+		items = append(items, installment_number)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -396,4 +464,16 @@ func (q *Queries) SettleCollectionItem(ctx context.Context, arg SettleCollection
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const sumFailedInstallments = `-- name: SumFailedInstallments :one
+SELECT coalesce(sum(gross), 0)::bigint FROM contract_installments WHERE contract_id = $1 AND status = 'failed'
+`
+
+// What a contract in arrears owes of its failed installments, in cents.
+func (q *Queries) SumFailedInstallments(ctx context.Context, contractID uuid.UUID) (int64, error) {
+	row := q.db.QueryRow(ctx, sumFailedInstallments, contractID)
+	var column_1 int64
+	err := row.Scan(&column_1)
+	return column_1, err
 }

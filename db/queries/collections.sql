@@ -58,3 +58,19 @@ WHERE id = sqlc.arg(id) AND status IN ('submitted', 'paid');
 -- An import settles or returns an item under its lock, so two imports of
 -- one file cannot both move it.
 SELECT * FROM collection_items WHERE end_to_end_id = $1 FOR UPDATE;
+
+-- name: GetCollectionItem :one
+SELECT * FROM collection_items WHERE end_to_end_id = $1;
+
+-- name: CountFailedInstallments :one
+-- A contract is in arrears while one of its installments is failed.
+SELECT count(*) FROM contract_installments WHERE contract_id = $1 AND status = 'failed';
+
+-- name: SumFailedInstallments :one
+-- What a contract in arrears owes of its failed installments, in cents.
+SELECT coalesce(sum(gross), 0)::bigint FROM contract_installments WHERE contract_id = $1 AND status = 'failed';
+
+-- name: ListOpenCollectionInstallments :many
+-- The installments of a contract whose collection is under way.
+SELECT installment_number::integer FROM collection_items
+WHERE contract_id = $1 AND status = 'submitted' AND installment_number IS NOT NULL;

@@ -3,6 +3,8 @@ package collections
 import (
 	"context"
 
+	"github.com/google/uuid"
+
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/ledger"
 )
@@ -41,4 +43,27 @@ func postReturned(ctx context.Context, q *dbgen.Queries, item dbgen.CollectionIt
 func post(ctx context.Context, q *dbgen.Queries, key, kind string, entries ...ledger.Entry) error {
 	_, err := ledger.Post(ctx, q, ledger.Journal{Key: key, Kind: kind, Currency: currency, Entries: entries})
 	return err
+}
+
+// PostDunningCharge makes a dunning fee or default interest owed: the
+// contract's receivable grows, the fee or interest is income.
+func PostDunningCharge(ctx context.Context, q *dbgen.Queries, chargeID, contractID uuid.UUID, cents int64, income ledger.Account) error {
+	return post(ctx, q, "charge/"+chargeID.String()+"/dunning", "fee",
+		ledger.Debit(ledger.CustomerReceivable, cents).Contract(contractID),
+		ledger.Credit(income, cents))
+}
+
+// PostClaim makes a defaulted contract's claim owed: its installments not
+// yet due, as a charge.
+func PostClaim(ctx context.Context, q *dbgen.Queries, chargeID, contractID uuid.UUID, cents int64) error {
+	return post(ctx, q, "charge/"+chargeID.String()+"/claim", "claim",
+		ledger.Debit(ledger.CustomerReceivable, cents).Contract(contractID),
+		ledger.Credit(ledger.ChargeRevenue, cents))
+}
+
+// PostWriteOff writes a contract's owed amount off.
+func PostWriteOff(ctx context.Context, q *dbgen.Queries, contractID uuid.UUID, cents int64) error {
+	return post(ctx, q, "contract/"+contractID.String()+"/write_off", "write_off",
+		ledger.Debit(ledger.WriteOffExpense, cents),
+		ledger.Credit(ledger.CustomerReceivable, cents).Contract(contractID))
 }

@@ -22,105 +22,135 @@ type Imported struct {
 	Paid, Returned, Unchanged, Unknown int
 }
 
-// ImportNotifications applies a camt.054 notification: a booked credit
-// settles its item and its installment or charge (paid), a returned
-// debit returns its item with the reason and makes the installment or
-// charge failed, owed again. Each notice is one transaction with its
-// journal; a notice whose item has moved already changes nothing, so
-// importing a file twice changes nothing.
-func (r *Runner) ImportNotifications(ctx context.Context, file io.Reader) (Imported, error) {
+// Applied is what one notice did to its item.
+type Applied int
+
+// The outcomes of a notice.
+const (
+	// Unknown: the end-to-end id names no item of Tenure's.
+	Unknown Applied = iota
+	// Unchanged: the item was settled or returned already.
+	Unchanged
+	// Paid: the item and its installment or charge are paid.
+	Paid
+	// Returned: the item is returned, its installment or charge failed.
+	Returned
+)
+
+// Deliver hands a notice about an item to whatever applies it: the
+// contract's workflow (whose activity calls ApplyNotice), or ApplyOwn.
+type Deliver func(ctx context.Context, item dbgen.CollectionItem, n sepa.Notice) error
+
+// ImportNotifications reads a camt.054 notification and delivers each
+// notice that would change its item: a booked credit of a submitted item,
+// a return of a submitted or paid one. Notices about items that moved
+// already count as unchanged, so importing a file twice delivers nothing
+// the second time; and ApplyNotice checks again under the item's lock.
+func (r *Runner) ImportNotifications(ctx context.Context, file io.Reader, deliver Deliver) (Imported, error) {
 	var got Imported
 	for n, err := range sepa.ReadNotifications(file) {
 		if err != nil {
 			return got, err
 		}
-		outcome, err := r.apply(ctx, n)
-		if err != nil {
+		item, err := r.Store.GetCollectionItem(ctx, string(n.EndToEndID))
+		switch {
+		case db.IsNotFound(err):
+			got.Unknown++
+			continue
+		case err != nil:
+			return got, err
+		case !changes(item, n):
+			got.Unchanged++
+			continue
+		}
+		if err := deliver(ctx, item, n); err != nil {
 			return got, fmt.Errorf("end-to-end id %s: %w", n.EndToEndID, err)
 		}
-		switch outcome {
-		case applyPaid:
+		if n.Outcome == sepa.Paid {
 			got.Paid++
-		case applyReturned:
+		} else {
 			got.Returned++
-		case applyUnchanged:
-			got.Unchanged++
-		default:
-			got.Unknown++
 		}
 	}
 	return got, nil
 }
 
-// applied is what one notice did.
-type applied int
+// changes reports whether a notice moves its item: a credit settles a
+// submitted item, a return takes back a submitted or paid one.
+func changes(item dbgen.CollectionItem, n sepa.Notice) bool {
+	if n.Outcome == sepa.Paid {
+		return item.Status == "submitted"
+	}
+	return item.Status == "submitted" || item.Status == "paid"
+}
 
-const (
-	applyUnknown applied = iota
-	applyUnchanged
-	applyPaid
-	applyReturned
-)
-
-// apply applies one notice in its transaction.
-func (r *Runner) apply(ctx context.Context, n sepa.Notice) (applied, error) {
-	var outcome applied
-	err := pgx.BeginFunc(ctx, r.Store.Pool, func(tx pgx.Tx) error {
-		q := r.Store.Queries.WithTx(tx)
-		item, err := q.LockCollectionItem(ctx, string(n.EndToEndID))
-		if db.IsNotFound(err) {
-			outcome = applyUnknown
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if n.Amount != item.Amount {
-			return fmt.Errorf("the bank reports %d cents, the item was %d", n.Amount, item.Amount)
-		}
-		settled := n.BookingDate.Midnight(time.UTC)
-		if n.BookingDate.IsZero() {
-			settled = time.Now().UTC()
-		}
-		switch n.Outcome {
-		case sepa.Paid:
-			outcome, err = settle(ctx, tx, q, item, settled)
-		case sepa.Returned:
-			outcome, err = giveBack(ctx, tx, q, item, n.Reason, settled)
-		default:
-			err = fmt.Errorf("unknown outcome %q", n.Outcome)
-		}
+// ApplyOwn applies a notice in a transaction of its own: for contracts
+// whose workflow has ended, and for tests of this package.
+func (r *Runner) ApplyOwn(ctx context.Context, _ dbgen.CollectionItem, n sepa.Notice) error {
+	return pgx.BeginFunc(ctx, r.Store.Pool, func(tx pgx.Tx) error {
+		_, _, err := ApplyNotice(ctx, tx, r.Store.Queries.WithTx(tx), n)
 		return err
 	})
-	return outcome, err
+}
+
+// ApplyNotice applies one notice in the caller's transaction: a booked
+// credit settles its item and its installment or charge (paid), a
+// returned debit returns its item with the reason and makes the
+// installment or charge failed, owed again, each with its journal. A
+// notice whose item has moved already changes nothing.
+func ApplyNotice(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, n sepa.Notice) (Applied, dbgen.CollectionItem, error) {
+	item, err := q.LockCollectionItem(ctx, string(n.EndToEndID))
+	if db.IsNotFound(err) {
+		return Unknown, item, nil
+	}
+	if err != nil {
+		return 0, item, err
+	}
+	if n.Amount != item.Amount {
+		return 0, item, fmt.Errorf("the bank reports %d cents for %s, the item was %d", n.Amount, n.EndToEndID, item.Amount)
+	}
+	settled := n.BookingDate.Midnight(time.UTC)
+	if n.BookingDate.IsZero() {
+		settled = time.Now().UTC()
+	}
+	var outcome Applied
+	switch n.Outcome {
+	case sepa.Paid:
+		outcome, err = settle(ctx, tx, q, item, settled)
+	case sepa.Returned:
+		outcome, err = giveBack(ctx, tx, q, item, n.Reason, settled)
+	default:
+		err = fmt.Errorf("unknown outcome %q", n.Outcome)
+	}
+	return outcome, item, err
 }
 
 // settle marks a submitted item paid, with its installment or charge.
-func settle(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, item dbgen.CollectionItem, at time.Time) (applied, error) {
+func settle(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, item dbgen.CollectionItem, at time.Time) (Applied, error) {
 	moved, err := q.SettleCollectionItem(ctx, dbgen.SettleCollectionItemParams{ID: item.ID, SettledAt: &at})
 	if err != nil || moved == 0 {
-		return applyUnchanged, err
+		return Unchanged, err
 	}
 	if err := moveOwed(ctx, tx, q, item, contracts.InstallmentPaid); err != nil {
 		return 0, err
 	}
-	return applyPaid, postPaid(ctx, q, item)
+	return Paid, postPaid(ctx, q, item)
 }
 
 // giveBack marks a submitted or paid item returned with its reason, and
 // its installment or charge failed.
-func giveBack(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, item dbgen.CollectionItem, reason sepa.ReturnReason, at time.Time) (applied, error) {
+func giveBack(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, item dbgen.CollectionItem, reason sepa.ReturnReason, at time.Time) (Applied, error) {
 	if reason == "" {
 		return 0, errors.New("a returned collection has no reason code")
 	}
 	moved, err := q.ReturnCollectionItem(ctx, dbgen.ReturnCollectionItemParams{ID: item.ID, Reason: string(reason), SettledAt: &at})
 	if err != nil || moved == 0 {
-		return applyUnchanged, err
+		return Unchanged, err
 	}
 	if err := moveOwed(ctx, tx, q, item, contracts.InstallmentFailed); err != nil {
 		return 0, err
 	}
-	return applyReturned, postReturned(ctx, q, item, item.Status == "paid")
+	return Returned, postReturned(ctx, q, item, item.Status == "paid")
 }
 
 // moveCharge moves a charge's status from one of the statuses the table

@@ -109,12 +109,12 @@ func TestReturnsSettleAndRetryByTheirReason(t *testing.T) {
 		notice{e2e: e.items(t, short)[0].e2e, cents: 5950, reason: "AM04"},
 		notice{e2e: "SOMEONE-ELSES-1", cents: 100},
 	)
-	got, err := e.runner.ImportNotifications(t.Context(), first)
+	got, err := e.runner.ImportNotifications(t.Context(), first, e.runner.ApplyOwn)
 	if err != nil || got != (collections.Imported{Paid: 1, Returned: 1, Unknown: 1}) {
 		t.Fatalf("import: %+v, %v", got, err)
 	}
 	first.Seek(0, 0)
-	if got, err := e.runner.ImportNotifications(t.Context(), first); err != nil || got != (collections.Imported{Unchanged: 2, Unknown: 1}) {
+	if got, err := e.runner.ImportNotifications(t.Context(), first, e.runner.ApplyOwn); err != nil || got != (collections.Imported{Unchanged: 2, Unknown: 1}) {
 		t.Errorf("the second import: %+v, %v; want nothing changed", got, err)
 	}
 	if s := e.installmentStatus(t, payer, 1); s != "paid" {
@@ -137,7 +137,7 @@ func TestReturnsSettleAndRetryByTheirReason(t *testing.T) {
 	if len(items) != 2 || items[1].attempt != 2 || items[1].sequence != "FRST" || items[1].number != 1 {
 		t.Fatalf("a return for insufficient funds: items %+v, want attempt 2 as FRST", items)
 	}
-	if _, err := e.runner.ImportNotifications(t.Context(), notification(notice{e2e: items[1].e2e, cents: 5950, reason: "AC04"})); err != nil {
+	if _, err := e.runner.ImportNotifications(t.Context(), notification(notice{e2e: items[1].e2e, cents: 5950, reason: "AC04"}), e.runner.ApplyOwn); err != nil {
 		t.Fatal(err)
 	}
 	run, _ := e.run(t, day(t, "2026-11-30"))
@@ -146,7 +146,7 @@ func TestReturnsSettleAndRetryByTheirReason(t *testing.T) {
 	}
 	// A paid collection the debtor's bank later returns (the Core refund
 	// right) is owed again.
-	if _, err := e.runner.ImportNotifications(t.Context(), notification(notice{e2e: e.items(t, payer)[0].e2e, cents: 11900, reason: "MD06"})); err != nil {
+	if _, err := e.runner.ImportNotifications(t.Context(), notification(notice{e2e: e.items(t, payer)[0].e2e, cents: 11900, reason: "MD06"}), e.runner.ApplyOwn); err != nil {
 		t.Fatal(err)
 	}
 	if s := e.installmentStatus(t, payer, 1); s != "failed" {

@@ -112,6 +112,15 @@ const (
 	ChargeBuyOut ChargeKind = "buy_out"
 	// ChargeEarlyTermination is an accepted termination quote's total.
 	ChargeEarlyTermination ChargeKind = "early_termination"
+	// ChargeDunningFee is the flat fee of §288 (5) BGB a contract in
+	// arrears owes at the second reminder stage.
+	ChargeDunningFee ChargeKind = "dunning_fee"
+	// ChargeDefaultInterest is the default interest of §288 (2) BGB a
+	// business customer in arrears owes at the second reminder stage.
+	ChargeDefaultInterest ChargeKind = "default_interest"
+	// ChargeClaim is what a defaulted contract terminated by an operator
+	// still owes: its installments not yet due.
+	ChargeClaim ChargeKind = "claim"
 )
 
 // Charge is a one-off amount a contract's customer owes beside the

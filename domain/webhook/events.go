@@ -37,6 +37,16 @@ const (
 	ContractEnded          EventType = "contract.ended"
 	ContractTerminated     EventType = "contract.terminated"
 	ContractCanceled       EventType = "contract.canceled"
+	// The collection events (issue 24, package collections and the
+	// contract workflow's dunning): a collection of an installment or
+	// charge came back unpaid (returned with its reason); the contract
+	// owes something failed, for the first time since it last owed
+	// nothing failed; a reminder stage came with the contract still in
+	// arrears; everything failed is paid again.
+	InstallmentFailed       EventType = "installment.failed"
+	ContractInArrears       EventType = "contract.in_arrears"
+	ContractPaymentReminder EventType = "contract.payment_reminder"
+	ContractArrearsCleared  EventType = "contract.arrears_cleared"
 	// Ping is sent only by POST /v1/webhook-endpoints/{id}/test, to that
 	// endpoint, whatever it subscribes to.
 	Ping EventType = "ping"
@@ -47,6 +57,7 @@ var SubscribableTypes = []EventType{
 	OfferPendingReview, OfferAccepted, OfferDeclined, OfferVoided, OfferExpired,
 	OrderCreated, OrderCanceled, OrderCompleted, OfferDiscountAttemptsExceeded,
 	ContractStarted, ContractInstallmentDue, ContractEnding, ContractExtended, ContractEnded, ContractTerminated, ContractCanceled,
+	InstallmentFailed, ContractInArrears, ContractPaymentReminder, ContractArrearsCleared,
 }
 
 // EventTypes are the event types Tenure emits: the subscribable ones and

@@ -7,7 +7,10 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/collections"
 	"github.com/tenurehq/tenure/domain/contracts"
+	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/workflows/entity"
 )
 
@@ -80,4 +83,39 @@ func send(ctx context.Context, c client.Client, contractID uuid.UUID, update str
 	var answer Answer
 	err := entity.Update(ctx, c, WorkflowID(contractID), update, &answer, args...)
 	return answer, err
+}
+
+// SettleContractCollection applies the bank's notice about one of the
+// contract's collections (tenure collections returns import, the
+// sandbox's mark_installment_paid and mark_installment_failed).
+func SettleContractCollection(ctx context.Context, c client.Client, contractID uuid.UUID, req CollectionRequest) (CollectionAnswer, error) {
+	var answer CollectionAnswer
+	err := entity.Update(ctx, c, WorkflowID(contractID), SettleCollection.Update, &answer, req)
+	return answer, err
+}
+
+// WriteOffContract writes a defaulted contract off (tenure contracts
+// write-off).
+func WriteOffContract(ctx context.Context, c client.Client, contractID uuid.UUID) (Answer, error) {
+	return send(ctx, c, contractID, WriteOff.Update)
+}
+
+// TerminateAndClaimContract terminates a defaulted contract and claims
+// its installments not yet due (tenure contracts terminate-and-claim).
+func TerminateAndClaimContract(ctx context.Context, c client.Client, contractID uuid.UUID) (Answer, error) {
+	return send(ctx, c, contractID, TerminateAndClaim.Update)
+}
+
+// DeliverNotices hands each notice of an imported bank notification to its
+// contract's workflow (settle_collection); a contract whose workflow has
+// ended (returned, bought out, terminated) has it applied by own, without
+// dunning.
+func DeliverNotices(c client.Client, own collections.Deliver) collections.Deliver {
+	return func(ctx context.Context, item dbgen.CollectionItem, n sepa.Notice) error {
+		_, err := SettleContractCollection(ctx, c, item.ContractID, CollectionRequest{Notice: n})
+		if entity.Ended(err) {
+			return own(ctx, item, n)
+		}
+		return err
+	}
 }

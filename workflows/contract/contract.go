@@ -32,6 +32,7 @@ import (
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/domain/contracts"
+	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/foundation/civil"
 )
 
@@ -60,6 +61,21 @@ type Settings struct {
 	Timezone string
 	// Sandbox lets the advance_clock update move the contract's clock.
 	Sandbox bool
+	// DunningDays are the reminder stages in days after a failure
+	// (collections.dunning_days); none takes the defaults, as contracts
+	// started before collections do.
+	DunningDays []int
+}
+
+// defaultDunningDays are collections.dunning_days' defaults.
+var defaultDunningDays = []int{7, 14, 28}
+
+// dunningDays are the contract's reminder stages.
+func (s Settings) dunningDays() []int {
+	if len(s.DunningDays) == 0 {
+		return defaultDunningDays
+	}
+	return s.DunningDays
 }
 
 // State is what the workflow knows between changes; it survives
@@ -70,6 +86,32 @@ type State struct {
 	// workflow's time.
 	ClockOffset time.Duration
 	Progress    activities.ContractProgress
+	// Arrears are set while the contract owes a failed installment.
+	Arrears *Arrears `json:",omitempty"`
+}
+
+// Arrears are a contract's time in arrears: since the day an installment
+// failed, through its reminder stages (Days after Since; Stage of them
+// taken), the last of which defaults the contract.
+type Arrears struct {
+	Since civil.Date
+	Days  []int
+	Stage int
+}
+
+// CollectionRequest is the argument of the settle_collection update: the
+// bank's notice about one of the contract's collections.
+type CollectionRequest struct {
+	Notice sepa.Notice
+}
+
+// CollectionAnswer is what settle_collection answers: whether the notice
+// changed the collection, and whether the contract is in arrears after
+// it.
+type CollectionAnswer struct {
+	Answer
+	Changed   bool
+	InArrears bool
 }
 
 // The signals the order's workflow sends its contracts: the shipment of a

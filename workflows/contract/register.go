@@ -12,5 +12,6 @@ import (
 func Register(r worker.Registry, a *activities.Contracts) {
 	r.RegisterWorkflow(Contract)
 	call.Register(r, a.Open, a.Start, a.FallDue, a.GiveNotice, a.Extend, a.Grow, a.RecordReturn, a.BuyOut,
-		a.QuoteTermination, a.Terminate, a.Transition, a.SetClock)
+		a.QuoteTermination, a.Terminate, a.Transition, a.SetClock,
+		a.SettleCollection, a.Remind, a.WriteOff, a.TerminateAndClaim)
 }

@@ -17,8 +17,9 @@ type step struct {
 // earliest of its next installment's due date, its notice date (running),
 // the day after its end date (ending or monthly with every asset back: the
 // return completes; ending otherwise: the contract goes on month by month)
-// and the day after its schedule's end (monthly: another month). Of two on
-// the same day, the installment falls due first.
+// and the day after its schedule's end (monthly: another month), and, in
+// arrears, its next reminder stage. Of two on the same day, the
+// installment falls due first.
 func nextStep(s State) (step, bool) {
 	p := s.Progress
 	var steps []step
@@ -39,6 +40,13 @@ func nextStep(s State) (step, bool) {
 		add(EndWithoutChoice, p.EndDate, 1)
 	case s.Status == contracts.Monthly:
 		add(Grow, p.ScheduleEnd, 1)
+	}
+	if a := s.Arrears; a != nil && s.Status.Active() && a.Stage < len(a.Days) {
+		t := Remind
+		if a.Stage == len(a.Days)-1 {
+			t = Default
+		}
+		add(t, &a.Since, a.Days[a.Stage])
 	}
 	if len(steps) == 0 {
 		return step{}, false

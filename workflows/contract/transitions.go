@@ -46,12 +46,31 @@ var (
 	Terminate = statemachine.Trigger{Name: "terminate", Update: "terminate", Verb: "terminated"}
 	// AdvanceClock moves a sandbox contract's clock forward.
 	AdvanceClock = statemachine.Trigger{Name: "advance the clock", Update: "advance_clock", Verb: "advanced in time"}
+	// SettleCollection applies the bank's notice about a collection (an
+	// imported camt.054, or the sandbox's mark_installment_paid and
+	// mark_installment_failed): paid, or returned with a reason. Its
+	// activity announces what it changed (installment.failed,
+	// contract.in_arrears, contract.arrears_cleared).
+	SettleCollection = statemachine.Trigger{Name: "settle a collection", Update: "settle_collection", Verb: "settled"}
+	// Remind is a reminder stage of the arrears coming (collections.
+	// dunning_days after the failure) with the contract still in arrears.
+	Remind = statemachine.Trigger{Name: "a reminder stage"}
+	// Default is the last reminder stage coming with the contract still
+	// in arrears: it waits for an operator.
+	Default = statemachine.Trigger{Name: "the last reminder stage"}
+	// WriteOff is the operator's write-off of a defaulted contract.
+	WriteOff = statemachine.Trigger{Name: "write off", Update: "write_off", Verb: "written off"}
+	// TerminateAndClaim is the operator's termination of a defaulted
+	// contract, claiming its installments not yet due.
+	TerminateAndClaim = statemachine.Trigger{Name: "terminate and claim", Update: "terminate_and_claim", Verb: "terminated"}
 )
 
 // Transitions is the contract's state machine. A row whose From and To
 // are the same keeps the status (an installment falls due, a return is
-// recorded, the clock moves); returned, bought_out, terminated and
-// canceled are final. Collections (issue 24) add defaulted and written_off.
+// recorded, the clock moves); returned, bought_out, terminated, canceled
+// and written_off are final. Dunning (docs/collections.md) moves a
+// contract in arrears through its reminder stages to defaulted, where it
+// waits for an operator.
 var Transitions = statemachine.Table[contracts.Status]{Noun: "contracts", Rows: []statemachine.Transition[contracts.Status]{
 	{From: "", Trigger: Open, To: contracts.AwaitingDelivery},
 	{From: contracts.AwaitingDelivery, Trigger: Deliver, To: contracts.Running, Event: webhook.ContractStarted},
@@ -86,6 +105,20 @@ var Transitions = statemachine.Table[contracts.Status]{Noun: "contracts", Rows: 
 	{From: contracts.Running, Trigger: AdvanceClock, To: contracts.Running},
 	{From: contracts.Ending, Trigger: AdvanceClock, To: contracts.Ending},
 	{From: contracts.Monthly, Trigger: AdvanceClock, To: contracts.Monthly},
+	{From: contracts.Defaulted, Trigger: AdvanceClock, To: contracts.Defaulted},
+
+	{From: contracts.Running, Trigger: SettleCollection, To: contracts.Running},
+	{From: contracts.Ending, Trigger: SettleCollection, To: contracts.Ending},
+	{From: contracts.Monthly, Trigger: SettleCollection, To: contracts.Monthly},
+	{From: contracts.Defaulted, Trigger: SettleCollection, To: contracts.Defaulted},
+	{From: contracts.Running, Trigger: Remind, To: contracts.Running, Event: webhook.ContractPaymentReminder},
+	{From: contracts.Ending, Trigger: Remind, To: contracts.Ending, Event: webhook.ContractPaymentReminder},
+	{From: contracts.Monthly, Trigger: Remind, To: contracts.Monthly, Event: webhook.ContractPaymentReminder},
+	{From: contracts.Running, Trigger: Default, To: contracts.Defaulted, Event: webhook.ContractPaymentReminder},
+	{From: contracts.Ending, Trigger: Default, To: contracts.Defaulted, Event: webhook.ContractPaymentReminder},
+	{From: contracts.Monthly, Trigger: Default, To: contracts.Defaulted, Event: webhook.ContractPaymentReminder},
+	{From: contracts.Defaulted, Trigger: WriteOff, To: contracts.WrittenOff},
+	{From: contracts.Defaulted, Trigger: TerminateAndClaim, To: contracts.Terminated, Event: webhook.ContractTerminated},
 }}
 
 // Opening is the row of a contract's creation: the status it starts in.

@@ -73,6 +73,9 @@ func (w *contractWorkflow) setup(ctx workflow.Context) error {
 		{QuoteTermination, w.quoteTermination, func() error { return w.validate(QuoteTermination) }},
 		{Terminate, w.terminate, func(TerminateRequest) error { return w.validate(Terminate) }},
 		{AdvanceClock, w.advanceClock, w.validateClockAdvance},
+		{SettleCollection, w.settleCollection, func(CollectionRequest) error { return w.validate(SettleCollection) }},
+		{WriteOff, w.writeOff, func() error { return w.validate(WriteOff) }},
+		{TerminateAndClaim, w.terminateAndClaim, func() error { return w.validate(TerminateAndClaim) }},
 	}
 	for _, h := range handlers {
 		err := workflow.SetUpdateHandlerWithOptions(ctx, h.trigger.Update, h.handler, workflow.UpdateHandlerOptions{Validator: h.validator})
@@ -433,6 +436,8 @@ func (w *contractWorkflow) take(ctx workflow.Context, next step, today civil.Dat
 		p, err = entity.PersistResult(ctx, a.Grow, activities.ContractGrowth{ContractTransition: in, After: *w.state.Progress.ScheduleEnd})
 	case CompleteReturn:
 		p, err = entity.PersistResult(ctx, a.Transition, in)
+	case Remind, Default:
+		p, err = w.remind(ctx, in)
 	default:
 		return fmt.Errorf("contracts: no change for %q", next.trigger.Name)
 	}
