@@ -23,7 +23,36 @@ import (
 // collections: paid, or returned with a reason.
 type ContractCollection struct {
 	ContractTransition
-	Notice sepa.Notice
+	Notice CollectionNotice
+}
+
+// CollectionNotice is a bank's notice (sepa.Notice) as workflows carry
+// it: what became of which collection, for how much, and the day the bank
+// booked it when it says.
+type CollectionNotice struct {
+	EndToEndID sepa.EndToEndID
+	Outcome    sepa.Outcome
+	Amount     int64
+	Reason     sepa.ReturnReason
+	BookedOn   *civil.Date
+}
+
+// NoticeOf is a bank's notice as workflows carry it.
+func NoticeOf(n sepa.Notice) CollectionNotice {
+	c := CollectionNotice{EndToEndID: n.EndToEndID, Outcome: n.Outcome, Amount: n.Amount, Reason: n.Reason}
+	if !n.BookingDate.IsZero() {
+		c.BookedOn = &n.BookingDate
+	}
+	return c
+}
+
+// notice is the notice back in package sepa's form.
+func (c CollectionNotice) notice() sepa.Notice {
+	n := sepa.Notice{EndToEndID: c.EndToEndID, Outcome: c.Outcome, Amount: c.Amount, Reason: c.Reason}
+	if c.BookedOn != nil {
+		n.BookingDate = *c.BookedOn
+	}
+	return n
 }
 
 // ContractCollected is what the notice did: whether it changed the
@@ -50,7 +79,7 @@ func (a *Contracts) SettleCollection(ctx context.Context, in ContractCollection)
 		if err != nil {
 			return err
 		}
-		applied, item, err := collections.ApplyNotice(ctx, tx, q, in.Notice)
+		applied, item, err := collections.ApplyNotice(ctx, tx, q, in.Notice.notice())
 		if err != nil {
 			return err
 		}

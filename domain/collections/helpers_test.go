@@ -2,14 +2,12 @@ package collections_test
 
 import (
 	"bytes"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
-	"gocloud.dev/blob/fileblob"
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/collections"
@@ -17,17 +15,17 @@ import (
 	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/foundation/civil"
 	"github.com/tenurehq/tenure/foundation/keyring"
+	"github.com/tenurehq/tenure/internal/testing/collectiontest"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/internal/testing/xmllint"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
-// The creditor of the tests' contractual entity: the Bundesbank's test
-// creditor identifier and a test account.
+// The tests' contractual entity and creditor identifier.
 const (
-	entity     = "tenure"
-	creditorID = "DE98ZZZ09999999999"
+	entity     = collectiontest.Entity
+	creditorID = collectiontest.CreditorID
 )
 
 // env is a database with a runner over a blob directory.
@@ -38,49 +36,14 @@ type env struct {
 	seller uuid.UUID
 }
 
-// newEnv is a fresh database with the mandates table (00097, the mandates
-// helper's, until it is on main) and the charges' status (00099, the
-// ledger's), a seller, and a runner.
+// newEnv is a fresh database prepared for collections, a seller, and a
+// runner.
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	store := testenv.Database(t)
-	ctx := t.Context()
-	if _, err := store.Pool.Exec(ctx, `
-CREATE TABLE IF NOT EXISTS mandates (
-    id uuid PRIMARY KEY, offer_id uuid NOT NULL UNIQUE REFERENCES offers (id), seller_id uuid NOT NULL,
-    contractual_entity text NOT NULL, creditor_id text NOT NULL, reference text NOT NULL,
-    scheme text NOT NULL, account_holder text NOT NULL, iban_sealed bytea NOT NULL, iban_masked text NOT NULL,
-    bic text NOT NULL DEFAULT '', signed_at timestamptz);
-ALTER TABLE contract_charges ADD COLUMN IF NOT EXISTS status text NOT NULL DEFAULT 'due'`); err != nil {
-		t.Fatal(err)
-	}
-	spec, err := keyring.GenerateSpec("k1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ring, err := keyring.Parse([]string{spec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bucket, err := fileblob.OpenBucket(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { bucket.Close() })
-	iban, err := sepa.ParseIBAN("DE02120300000000202051")
-	if err != nil {
-		t.Fatal(err)
-	}
-	creditor := collections.Creditor{
-		Account: sepa.AccountHolder{Name: "Tenure Financing GmbH", IBAN: iban, BIC: "BYLADEM1001"},
-		ID:      creditorID,
-		IBANs:   ring,
-	}
-	e := &env{store: store, ring: ring, seller: uuid.Must(uuid.NewV7())}
-	e.runner = &collections.Runner{
-		Store: store, Bucket: bucket, BankDays: 0,
-		Creditors: func(name string) (collections.Creditor, bool) { return creditor, name == entity },
-	}
+	collectiontest.Prepare(t, store)
+	ring := collectiontest.Ring(t)
+	e := &env{store: store, ring: ring, seller: uuid.Must(uuid.NewV7()), runner: collectiontest.Runner(t, store, ring)}
 	e.exec(t, `INSERT INTO sellers (id, name) VALUES ($1, 'Seller')`, e.seller)
 	return e
 }
@@ -102,18 +65,14 @@ type contract struct {
 // newContract writes a contract whose customer signed a mandate.
 func (e *env) newContract(t testing.TB, signed civil.Date, scheme sepa.Scheme) contract {
 	t.Helper()
-	offer, order, c := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7()), contract{id: uuid.Must(uuid.NewV7()), mandate: uuid.Must(uuid.NewV7())}
+	offer, order, c := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7()), contract{id: uuid.Must(uuid.NewV7())}
 	e.exec(t, `INSERT INTO offers (id, seller_id, seller_offer_reference, status, sales_channel, document, expires_at)
 VALUES ($1, $2, $3, 'accepted', 'online', '{}', now() + interval '30 days')`, offer, e.seller, "ref-"+offer.String())
 	e.exec(t, `INSERT INTO orders (id, seller_id, offer_id, seller_offer_reference, status, document, offer_created_at)
 VALUES ($1, $2, $3, $4, 'confirmed', '{}', now())`, order, e.seller, offer, "ref-"+offer.String())
 	e.exec(t, `INSERT INTO rental_contracts (id, order_id, seller_id, offer_id, line_position, quantity, duration_months, monthly_net, monthly_gross, currency, start_date)
 VALUES ($1, $2, $3, $4, 0, 1, 12, 10000, 11900, 'EUR', '2026-11-01')`, c.id, order, e.seller, offer)
-	debtor := "DE89370400440532013000"
-	e.exec(t, `INSERT INTO mandates (id, offer_id, seller_id, contractual_entity, creditor_id, reference, scheme, account_holder, iban_sealed, iban_masked, signed_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, 'Jürgen Müller', $8, 'DE89 **** **** **** **** 00', $9)`,
-		c.mandate, offer, e.seller, entity, creditorID, string(sepa.MandateReferenceFor(c.mandate)), string(scheme),
-		e.ring.Seal([]byte(debtor), c.mandate[:]), signed.Midnight(time.UTC).Add(10*time.Hour))
+	c.mandate = collectiontest.Mandate(t, e.store, e.ring, e.seller, offer, signed, scheme)
 	return c
 }
 
@@ -206,21 +165,13 @@ type itemRow struct {
 	e2e                      string
 }
 
-// notification is a camt.054 document of booked credits (paid) and
-// returned debits (a reason), each with its end-to-end id and amount.
+// notification is a camt.054 document of the notices.
 func notification(notices ...notice) *strings.Reader {
-	var b strings.Builder
-	b.WriteString(`<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"><BkToCstmrDbtCdtNtfctn><GrpHdr><MsgId>M</MsgId><CreDtTm>2026-12-04T06:00:00</CreDtTm></GrpHdr><Ntfctn><Id>N</Id><Acct><Id><IBAN>DE02120300000000202051</IBAN></Id></Acct>`)
+	var all []collectiontest.Notice
 	for _, n := range notices {
-		amount := fmt.Sprintf("%d.%02d", n.cents/100, n.cents%100)
-		if n.reason == "" {
-			fmt.Fprintf(&b, `<Ntry><Amt Ccy="EUR">%s</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2026-12-04</Dt></BookgDt><BkTxCd/><NtryDtls><TxDtls><Refs><EndToEndId>%s</EndToEndId></Refs><Amt Ccy="EUR">%s</Amt><CdtDbtInd>CRDT</CdtDbtInd></TxDtls></NtryDtls></Ntry>`, amount, n.e2e, amount)
-			continue
-		}
-		fmt.Fprintf(&b, `<Ntry><Amt Ccy="EUR">%s</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2026-12-04</Dt></BookgDt><BkTxCd/><NtryDtls><TxDtls><Refs><EndToEndId>%s</EndToEndId></Refs><Amt Ccy="EUR">%s</Amt><CdtDbtInd>DBIT</CdtDbtInd><RtrInf><Rsn><Cd>%s</Cd></Rsn></RtrInf></TxDtls></NtryDtls></Ntry>`, amount, n.e2e, amount, n.reason)
+		all = append(all, collectiontest.Notice{EndToEndID: n.e2e, Cents: n.cents, Reason: n.reason})
 	}
-	b.WriteString(`</Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`)
-	return strings.NewReader(b.String())
+	return collectiontest.Notification(all...)
 }
 
 // notice is one entry of a notification.

@@ -112,7 +112,7 @@ func TerminateAndClaimContract(ctx context.Context, c client.Client, contractID 
 // dunning.
 func DeliverNotices(c client.Client, own collections.Deliver) collections.Deliver {
 	return func(ctx context.Context, item dbgen.CollectionItem, n sepa.Notice) error {
-		_, err := SettleContractCollection(ctx, c, item.ContractID, CollectionRequest{Notice: n})
+		_, err := SettleContractCollection(ctx, c, item.ContractID, CollectionRequest{Notice: activities.NoticeOf(n)})
 		if entity.Ended(err) {
 			return own(ctx, item, n)
 		}

@@ -32,7 +32,6 @@ import (
 
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/domain/contracts"
-	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/foundation/civil"
 )
 
@@ -102,7 +101,7 @@ type Arrears struct {
 // CollectionRequest is the argument of the settle_collection update: the
 // bank's notice about one of the contract's collections.
 type CollectionRequest struct {
-	Notice sepa.Notice
+	Notice activities.CollectionNotice
 }
 
 // CollectionAnswer is what settle_collection answers: whether the notice
