@@ -26,8 +26,8 @@ type CollectionsConfig struct {
 // collectionDefaults run at six in the morning with a bank that takes
 // files up to the day before the collection.
 var collectionDefaults = map[string]any{
-	"collections.run_at":    "06:00",
-	"collections.bank_days": 0,
+	"collections.run_at":       "06:00",
+	"collections.bank_days":    0,
 	"collections.dunning_days": []int{7, 14, 28},
 	"collections.base_rate_bp": 127,
 }
