@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/db/dbgen"
@@ -71,7 +70,7 @@ type ContractCollected struct {
 // A notice applied already changes nothing.
 func (a *Contracts) SettleCollection(ctx context.Context, in ContractCollection) (ContractCollected, error) {
 	var out ContractCollected
-	err := changeInTx(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(tx pgx.Tx, q *dbgen.Queries, fx *effects) error {
+	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
 		if _, err := q.LockRentalContract(ctx, dbgen.LockRentalContractParams{SellerID: in.SellerID, ID: in.ContractID}); err != nil {
 			return err
 		}
@@ -79,7 +78,7 @@ func (a *Contracts) SettleCollection(ctx context.Context, in ContractCollection)
 		if err != nil {
 			return err
 		}
-		applied, item, err := collections.ApplyNotice(ctx, tx, q, in.Notice.notice())
+		applied, item, err := collections.ApplyNotice(ctx, q, in.Notice.notice())
 		if err != nil {
 			return err
 		}
@@ -164,17 +163,12 @@ func (a *Contracts) Remind(ctx context.Context, in ContractReminder) (ContractPr
 	})
 }
 
-// waiveOwedCharges waives a contract's owed charges and answers their
-// gross; it writes contract_charges.status (00099) by hand until sqlc's
-// schema has it.
-const waiveOwedCharges = `UPDATE contract_charges SET status = 'waived' WHERE contract_id = $1 AND status IN ('due', 'failed') RETURNING gross`
-
 // WriteOff ends a defaulted contract as written off: every owed
 // installment and charge is waived and their sum leaves the receivable as
 // an expense, in one transaction. An installment whose collection is still
 // open stays with its collection (in collection, not receivable).
 func (a *Contracts) WriteOff(ctx context.Context, in ContractTransition) (ContractProgress, error) {
-	return a.changeTx(ctx, in, named(string(in.To)), func(tx pgx.Tx, q *dbgen.Queries, _ *effects, row dbgen.RentalContract) error {
+	return a.change(ctx, in, named(string(in.To)), func(q *dbgen.Queries, _ *effects, row dbgen.RentalContract) error {
 		stored, err := contracts.Load(ctx, q, in.SellerID, row.ID)
 		if err != nil {
 			return err
@@ -195,11 +189,7 @@ func (a *Contracts) WriteOff(ctx context.Context, in ContractTransition) (Contra
 				owed += inst.Amount.Gross
 			}
 		}
-		rows, err := tx.Query(ctx, waiveOwedCharges, row.ID)
-		if err != nil {
-			return err
-		}
-		charges, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		charges, err := q.WaiveOwedCharges(ctx, row.ID)
 		if err != nil {
 			return err
 		}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/tenurehq/tenure/db"
@@ -645,19 +644,8 @@ func (a *Contracts) SetClock(ctx context.Context, in ContractClock) error {
 // own events or the change has none). It answers the contract's progress
 // after the change.
 func (a *Contracts) change(ctx context.Context, in ContractTransition, source func() string, work func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error) (ContractProgress, error) {
-	return a.changeTx(ctx, in, source, func(_ pgx.Tx, q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
-		if work == nil {
-			return nil
-		}
-		return work(q, fx, row)
-	})
-}
-
-// changeTx is change for work that also runs statements of its own in the
-// transaction (changeInTx).
-func (a *Contracts) changeTx(ctx context.Context, in ContractTransition, source func() string, work func(tx pgx.Tx, q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error) (ContractProgress, error) {
 	var progress ContractProgress
-	err := changeInTx(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(tx pgx.Tx, q *dbgen.Queries, fx *effects) error {
+	err := changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
 		row, err := q.LockRentalContract(ctx, dbgen.LockRentalContractParams{SellerID: in.SellerID, ID: in.ContractID})
 		if err != nil {
 			return err
@@ -669,10 +657,7 @@ func (a *Contracts) changeTx(ctx context.Context, in ContractTransition, source 
 			return temporal.NewNonRetryableApplicationError(
 				fmt.Sprintf("contract %s is %s, not %s", in.ContractID, status, in.From), "ContractStatusMismatch", nil)
 		default:
-			err := a.apply(ctx, q, fx, in, row, source, func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
-				return work(tx, q, fx, row)
-			})
-			if err != nil {
+			if err := a.apply(ctx, q, fx, in, row, source, work); err != nil {
 				return err
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"log/slog"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
@@ -49,19 +48,10 @@ func (fx *effects) moved(entity, from, to string) {
 // the events are committed, and the relay of a worker dispatches them.
 func changeWithEvents(ctx context.Context, store *db.Store, dispatcher *webhook.Dispatcher, logger *slog.Logger, metrics *telemetry.Metrics,
 	change func(q *dbgen.Queries, fx *effects) error) error {
-	return changeInTx(ctx, store, dispatcher, logger, metrics, func(_ pgx.Tx, q *dbgen.Queries, fx *effects) error { return change(q, fx) })
-}
-
-// changeInTx is changeWithEvents for a change that also runs statements
-// of its own in the transaction (collections' statements over tables
-// sqlc's schema does not have yet).
-func changeInTx(ctx context.Context, store *db.Store, dispatcher *webhook.Dispatcher, logger *slog.Logger, metrics *telemetry.Metrics,
-	change func(tx pgx.Tx, q *dbgen.Queries, fx *effects) error) error {
 	var fx *effects
-	err := pgx.BeginFunc(ctx, store.Pool, func(tx pgx.Tx) error {
-		q := store.Queries.WithTx(tx)
+	err := store.InTx(ctx, func(q *dbgen.Queries) error {
 		fx = &effects{ctx: ctx, q: q}
-		return change(tx, q, fx)
+		return change(q, fx)
 	})
 	if err != nil {
 		return err

@@ -419,6 +419,27 @@ func (q *Queries) SaveCollectionFile(ctx context.Context, arg SaveCollectionFile
 	return i, err
 }
 
+const setChargeStatus = `-- name: SetChargeStatus :execrows
+UPDATE contract_charges SET status = $1, status_changed_at = now()
+WHERE id = $2 AND status = ANY ($3::text[])
+`
+
+type SetChargeStatusParams struct {
+	ToStatus     string
+	ID           uuid.UUID
+	FromStatuses []string
+}
+
+// Moves a charge only from one of the expected statuses: a retried move
+// changes no row.
+func (q *Queries) SetChargeStatus(ctx context.Context, arg SetChargeStatusParams) (int64, error) {
+	result, err := q.db.Exec(ctx, setChargeStatus, arg.ToStatus, arg.ID, arg.FromStatuses)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const setCollectionItemsFile = `-- name: SetCollectionItemsFile :execrows
 UPDATE collection_items SET file_id = $1
 WHERE run_id = $2 AND contractual_entity = $3
@@ -476,4 +497,31 @@ func (q *Queries) SumFailedInstallments(ctx context.Context, contractID uuid.UUI
 	var column_1 int64
 	err := row.Scan(&column_1)
 	return column_1, err
+}
+
+const waiveOwedCharges = `-- name: WaiveOwedCharges :many
+UPDATE contract_charges SET status = 'waived', status_changed_at = now()
+WHERE contract_id = $1 AND status IN ('due', 'failed')
+RETURNING gross
+`
+
+// Waives a contract's owed charges, answering their gross.
+func (q *Queries) WaiveOwedCharges(ctx context.Context, contractID uuid.UUID) ([]int64, error) {
+	rows, err := q.db.Query(ctx, waiveOwedCharges, contractID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var gross int64
+		if err := rows.Scan(&gross); err != nil {
+			return nil, err
+		}
+		items = append(items, gross)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

@@ -74,3 +74,15 @@ SELECT coalesce(sum(gross), 0)::bigint FROM contract_installments WHERE contract
 -- The installments of a contract whose collection is under way.
 SELECT installment_number::integer FROM collection_items
 WHERE contract_id = $1 AND status = 'submitted' AND installment_number IS NOT NULL;
+
+-- name: SetChargeStatus :execrows
+-- Moves a charge only from one of the expected statuses: a retried move
+-- changes no row.
+UPDATE contract_charges SET status = sqlc.arg(to_status), status_changed_at = now()
+WHERE id = sqlc.arg(id) AND status = ANY (sqlc.arg(from_statuses)::text[]);
+
+-- name: WaiveOwedCharges :many
+-- Waives a contract's owed charges, answering their gross.
+UPDATE contract_charges SET status = 'waived', status_changed_at = now()
+WHERE contract_id = $1 AND status IN ('due', 'failed')
+RETURNING gross;

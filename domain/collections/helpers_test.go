@@ -81,6 +81,9 @@ func (e *env) installment(t testing.TB, c contract, number int, due civil.Date, 
 	t.Helper()
 	e.exec(t, `INSERT INTO contract_installments (contract_id, number, period_from, period_to, due_date, currency, net, gross, tax_rate, status)
 VALUES ($1, $2, $3, $3, $3, 'EUR', $4, $4, 0, $5)`, c.id, number, due.Midnight(time.UTC), gross, status)
+	if status == "due" {
+		collectiontest.Invoiced(t, e.store, c.id, number, gross)
+	}
 }
 
 // installmentStatus reads an installment's status.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
@@ -87,8 +86,8 @@ func changes(item dbgen.CollectionItem, n sepa.Notice) bool {
 // ApplyOwn applies a notice in a transaction of its own: for contracts
 // whose workflow has ended, and for tests of this package.
 func (r *Runner) ApplyOwn(ctx context.Context, _ dbgen.CollectionItem, n sepa.Notice) error {
-	return pgx.BeginFunc(ctx, r.Store.Pool, func(tx pgx.Tx) error {
-		_, _, err := ApplyNotice(ctx, tx, r.Store.Queries.WithTx(tx), n)
+	return r.Store.InTx(ctx, func(q *dbgen.Queries) error {
+		_, _, err := ApplyNotice(ctx, q, n)
 		return err
 	})
 }
@@ -98,7 +97,7 @@ func (r *Runner) ApplyOwn(ctx context.Context, _ dbgen.CollectionItem, n sepa.No
 // returned debit returns its item with the reason and makes the
 // installment or charge failed, owed again, each with its journal. A
 // notice whose item has moved already changes nothing.
-func ApplyNotice(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, n sepa.Notice) (Applied, dbgen.CollectionItem, error) {
+func ApplyNotice(ctx context.Context, q *dbgen.Queries, n sepa.Notice) (Applied, dbgen.CollectionItem, error) {
 	item, err := q.LockCollectionItem(ctx, string(n.EndToEndID))
 	if db.IsNotFound(err) {
 		return Unknown, item, nil
@@ -116,9 +115,9 @@ func ApplyNotice(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, n sepa.Notice
 	var outcome Applied
 	switch n.Outcome {
 	case sepa.Paid:
-		outcome, err = settle(ctx, tx, q, item, settled)
+		outcome, err = settle(ctx, q, item, settled)
 	case sepa.Returned:
-		outcome, err = giveBack(ctx, tx, q, item, n.Reason, settled)
+		outcome, err = giveBack(ctx, q, item, n.Reason, settled)
 	default:
 		err = fmt.Errorf("unknown outcome %q", n.Outcome)
 	}
@@ -126,12 +125,12 @@ func ApplyNotice(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, n sepa.Notice
 }
 
 // settle marks a submitted item paid, with its installment or charge.
-func settle(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, item dbgen.CollectionItem, at time.Time) (Applied, error) {
+func settle(ctx context.Context, q *dbgen.Queries, item dbgen.CollectionItem, at time.Time) (Applied, error) {
 	moved, err := q.SettleCollectionItem(ctx, dbgen.SettleCollectionItemParams{ID: item.ID, SettledAt: &at})
 	if err != nil || moved == 0 {
 		return Unchanged, err
 	}
-	if err := moveOwed(ctx, tx, q, item, contracts.InstallmentPaid); err != nil {
+	if err := moveOwed(ctx, q, item, contracts.InstallmentPaid); err != nil {
 		return 0, err
 	}
 	return Paid, postPaid(ctx, q, item)
@@ -139,7 +138,7 @@ func settle(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, item dbgen.Collect
 
 // giveBack marks a submitted or paid item returned with its reason, and
 // its installment or charge failed.
-func giveBack(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, item dbgen.CollectionItem, reason sepa.ReturnReason, at time.Time) (Applied, error) {
+func giveBack(ctx context.Context, q *dbgen.Queries, item dbgen.CollectionItem, reason sepa.ReturnReason, at time.Time) (Applied, error) {
 	if reason == "" {
 		return 0, errors.New("a returned collection has no reason code")
 	}
@@ -147,21 +146,16 @@ func giveBack(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, item dbgen.Colle
 	if err != nil || moved == 0 {
 		return Unchanged, err
 	}
-	if err := moveOwed(ctx, tx, q, item, contracts.InstallmentFailed); err != nil {
+	if err := moveOwed(ctx, q, item, contracts.InstallmentFailed); err != nil {
 		return 0, err
 	}
 	return Returned, postReturned(ctx, q, item, item.Status == "paid")
 }
 
-// moveCharge moves a charge's status from one of the statuses the table
-// allows; it writes contract_charges.status (00099) by hand until sqlc's
-// schema has it.
-const moveCharge = `UPDATE contract_charges SET status = $2 WHERE id = $1 AND status = ANY ($3::text[])`
-
 // moveOwed moves the item's installment or charge to paid or failed from
 // every status the installment table lets reach it. A failed installment
 // presented again stays failed when that collection is returned too.
-func moveOwed(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, item dbgen.CollectionItem, to contracts.InstallmentStatus) error {
+func moveOwed(ctx context.Context, q *dbgen.Queries, item dbgen.CollectionItem, to contracts.InstallmentStatus) error {
 	var from []string
 	for _, s := range []contracts.InstallmentStatus{contracts.InstallmentDue, contracts.InstallmentFailed, contracts.InstallmentPaid} {
 		if s.CanMoveTo(to) || s == to && to == contracts.InstallmentFailed {
@@ -169,7 +163,7 @@ func moveOwed(ctx context.Context, tx pgx.Tx, q *dbgen.Queries, item dbgen.Colle
 		}
 	}
 	if item.ChargeID != nil {
-		_, err := tx.Exec(ctx, moveCharge, *item.ChargeID, string(to), from)
+		_, err := q.SetChargeStatus(ctx, dbgen.SetChargeStatusParams{ToStatus: string(to), ID: *item.ChargeID, FromStatuses: from})
 		return err
 	}
 	for _, s := range from {

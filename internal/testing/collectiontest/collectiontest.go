@@ -13,7 +13,9 @@ import (
 	"gocloud.dev/blob/fileblob"
 
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/collections"
+	"github.com/tenurehq/tenure/domain/ledger"
 	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/foundation/civil"
 	"github.com/tenurehq/tenure/foundation/keyring"
@@ -27,10 +29,9 @@ const (
 	DebtorIBAN = "DE89370400440532013000"
 )
 
-// Prepare adds to a test database what collections read before the
-// migrations that bring them are on main: the mandates table of 00097
-// (the mandates helper's) and the charges' status of 00099 (the
-// ledger's). Both statements do nothing once those migrations ran.
+// Prepare adds to a test database the mandates table of 00097 (the
+// mandates helper's) until that migration is on main; it does nothing
+// once it ran.
 func Prepare(t testing.TB, store *db.Store) {
 	t.Helper()
 	_, err := store.Pool.Exec(t.Context(), `
@@ -38,8 +39,27 @@ CREATE TABLE IF NOT EXISTS mandates (
     id uuid PRIMARY KEY, offer_id uuid NOT NULL UNIQUE REFERENCES offers (id), seller_id uuid NOT NULL,
     contractual_entity text NOT NULL, creditor_id text NOT NULL, reference text NOT NULL,
     scheme text NOT NULL, account_holder text NOT NULL, iban_sealed bytea NOT NULL, iban_masked text NOT NULL,
-    bic text NOT NULL DEFAULT '', signed_at timestamptz);
-ALTER TABLE contract_charges ADD COLUMN IF NOT EXISTS status text NOT NULL DEFAULT 'due'`)
+    bic text NOT NULL DEFAULT '', signed_at timestamptz)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Invoiced posts the journal that makes an installment owed, as issuing
+// its invoice does (the invoices' part of the ledger): the contract's
+// receivable grows by its gross.
+func Invoiced(t testing.TB, store *db.Store, contractID uuid.UUID, number int, gross int64) {
+	t.Helper()
+	err := store.InTx(t.Context(), func(q *dbgen.Queries) error {
+		_, err := ledger.Post(t.Context(), q, ledger.Journal{
+			Key: fmt.Sprintf("test/%s/%d/invoiced", contractID, number), Kind: "invoice", Currency: "EUR",
+			Entries: []ledger.Entry{
+				ledger.Debit(ledger.CustomerReceivable, gross).Contract(contractID),
+				ledger.Credit(ledger.RentalRevenue, gross),
+			},
+		})
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
