@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/contracts"
