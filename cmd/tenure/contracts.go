@@ -20,8 +20,8 @@ import (
 )
 
 func contractsCommand(file func() string) *cobra.Command {
-	cmd := &cobra.Command{Use: "contracts", Short: "List and show rental contracts with their schedules (read-only)"}
-	cmd.AddCommand(contractsListCommand(file), contractsShowCommand(file))
+	cmd := &cobra.Command{Use: "contracts", Short: "List and show rental contracts with their schedules; decide on defaulted ones"}
+	cmd.AddCommand(contractsListCommand(file), contractsShowCommand(file), contractsWriteOffCommand(file), contractsTerminateAndClaimCommand(file))
 	return cmd
 }
 
