@@ -2,8 +2,10 @@ package activities
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
 
 	"github.com/tenurehq/tenure/domain/collections"
 	"github.com/tenurehq/tenure/foundation/civil"
@@ -38,6 +40,7 @@ type CollectionRunWritten struct {
 // SubmitCollections submits the owed installments and charges of a day's
 // run with their journals.
 func (a *Collections) SubmitCollections(ctx context.Context, in CollectionRunDate) (CollectionRunPlanned, error) {
+	defer beat(ctx)()
 	run, err := a.Runner.Submit(ctx, in.RunDate)
 	if err != nil {
 		return CollectionRunPlanned{}, err
@@ -47,6 +50,7 @@ func (a *Collections) SubmitCollections(ctx context.Context, in CollectionRunDat
 
 // WriteCollectionFiles writes and stores a planned run's files.
 func (a *Collections) WriteCollectionFiles(ctx context.Context, in CollectionRunPlanned) (CollectionRunWritten, error) {
+	defer beat(ctx)()
 	files, err := a.Runner.WriteFiles(ctx, in.RunID)
 	if err != nil {
 		return CollectionRunWritten{}, err
@@ -56,4 +60,28 @@ func (a *Collections) WriteCollectionFiles(ctx context.Context, in CollectionRun
 		out.Transactions += int(f.NbOfTxs)
 	}
 	return out, nil
+}
+
+// heartbeatEvery is how often a long collection step tells Temporal its
+// worker is alive; the workflow's heartbeat timeout is a few of them.
+const heartbeatEvery = 2 * time.Second
+
+// beat heartbeats until the returned stop is called: a worker killed
+// during a step misses its beats, and Temporal retries the step on another
+// worker after the heartbeat timeout rather than the step's whole timeout.
+func beat(ctx context.Context) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(heartbeatEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return func() { close(done) }
 }

@@ -20,6 +20,9 @@ func Run(ctx workflow.Context, in Input) (Result, error) {
 		// A run of a hundred thousand collections writes its files in
 		// well under a minute; the margin covers a slow database.
 		StartToCloseTimeout: 30 * time.Minute,
+		// The steps beat every two seconds: a step whose worker died is
+		// retried on another within seconds.
+		HeartbeatTimeout: 10 * time.Second,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute,
 		},
