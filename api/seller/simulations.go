@@ -13,6 +13,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/refusal"
+	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/foundation/civil"
 	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
@@ -54,6 +55,8 @@ func (s simulations) scenarios() map[sellerapi.RunScenarioSimulationParamsScenar
 		sellerapi.MarkOrderCancelled:            s.cancelOrder,
 		sellerapi.MarkContractStarted:           s.markContractStarted,
 		sellerapi.AdvanceContractClock:          s.advanceContractClock,
+		sellerapi.MarkInstallmentPaid:           s.markInstallmentPaid,
+		sellerapi.MarkInstallmentFailed:         s.markInstallmentFailed,
 	}
 }
 
@@ -143,6 +146,35 @@ func (s simulations) advanceContractClock(ctx context.Context, sellerID uuid.UUI
 		return err
 	}
 	_, err = s.contracts.AdvanceClock(ctx, sellerID, id, months, to)
+	return scenarioOutcome("contract", id, err)
+}
+
+// markInstallmentPaid settles the contract's oldest collection under way
+// as paid, as the bank's notification would.
+func (s simulations) markInstallmentPaid(ctx context.Context, sellerID uuid.UUID, in sellerapi.ScenarioInput) error {
+	id, err := scenarioID(sellerapi.MarkInstallmentPaid, in)
+	if err != nil {
+		return err
+	}
+	_, err = s.contracts.SimulateCollection(ctx, sellerID, id, "")
+	return scenarioOutcome("contract", id, err)
+}
+
+// markInstallmentFailed returns the contract's oldest collection under way
+// with a return reason, as the bank's notification would.
+func (s simulations) markInstallmentFailed(ctx context.Context, sellerID uuid.UUID, in sellerapi.ScenarioInput) error {
+	id, err := scenarioID(sellerapi.MarkInstallmentFailed, in)
+	if err != nil {
+		return err
+	}
+	if in.Reason == nil || *in.Reason == "" {
+		return apierror.BadRequest("field scenario_input.reason is required for %s: an ISO 20022 return reason such as AM04", sellerapi.MarkInstallmentFailed)
+	}
+	reason := sepa.ReturnReason(*in.Reason)
+	if !reason.Known() {
+		return apierror.BadRequest("field scenario_input.reason %q is not a SEPA return reason; use one such as AM04 (insufficient funds), AC04 (account closed) or MD01 (no mandate)", *in.Reason)
+	}
+	_, err = s.contracts.SimulateCollection(ctx, sellerID, id, reason)
 	return scenarioOutcome("contract", id, err)
 }
 

@@ -312,6 +312,39 @@ func (q *Queries) LockCollectionItem(ctx context.Context, endToEndID string) (Co
 	return i, err
 }
 
+const oldestOpenCollectionItem = `-- name: OldestOpenCollectionItem :one
+SELECT id, run_id, file_id, contract_id, installment_number, charge_id, mandate_id, contractual_entity, creditor_id, scheme, attempt, end_to_end_id, amount, sequence_type, status, reason, settled_at, created_at FROM collection_items WHERE contract_id = $1 AND status = 'submitted'
+ORDER BY created_at, end_to_end_id LIMIT 1
+`
+
+// The contract's collection under way that was submitted first: what the
+// sandbox's mark_installment_paid and mark_installment_failed settle.
+func (q *Queries) OldestOpenCollectionItem(ctx context.Context, contractID uuid.UUID) (CollectionItem, error) {
+	row := q.db.QueryRow(ctx, oldestOpenCollectionItem, contractID)
+	var i CollectionItem
+	err := row.Scan(
+		&i.ID,
+		&i.RunID,
+		&i.FileID,
+		&i.ContractID,
+		&i.InstallmentNumber,
+		&i.ChargeID,
+		&i.MandateID,
+		&i.ContractualEntity,
+		&i.CreditorID,
+		&i.Scheme,
+		&i.Attempt,
+		&i.EndToEndID,
+		&i.Amount,
+		&i.SequenceType,
+		&i.Status,
+		&i.Reason,
+		&i.SettledAt,
+		&i.CreatedAt,
+	)
+	return i, err
+}
+
 const openCollectionRun = `-- name: OpenCollectionRun :one
 INSERT INTO collection_runs (id, run_date, collection_date)
 VALUES ($1, $2, $3)

@@ -86,3 +86,9 @@ WHERE id = sqlc.arg(id) AND status = ANY (sqlc.arg(from_statuses)::text[]);
 UPDATE contract_charges SET status = 'waived', status_changed_at = now()
 WHERE contract_id = $1 AND status IN ('due', 'failed')
 RETURNING gross;
+
+-- name: OldestOpenCollectionItem :one
+-- The contract's collection under way that was submitted first: what the
+-- sandbox's mark_installment_paid and mark_installment_failed settle.
+SELECT * FROM collection_items WHERE contract_id = $1 AND status = 'submitted'
+ORDER BY created_at, end_to_end_id LIMIT 1;

@@ -567,6 +567,8 @@ func (e ListOrdersPaginatedParamsSortOrder) Valid() bool {
 const (
 	AdvanceContractClock          RunScenarioSimulationParamsScenarioName = "advance_contract_clock"
 	MarkContractStarted           RunScenarioSimulationParamsScenarioName = "mark_contract_started"
+	MarkInstallmentFailed         RunScenarioSimulationParamsScenarioName = "mark_installment_failed"
+	MarkInstallmentPaid           RunScenarioSimulationParamsScenarioName = "mark_installment_paid"
 	MarkOfferAccepted             RunScenarioSimulationParamsScenarioName = "mark_offer_accepted"
 	MarkOfferDeclined             RunScenarioSimulationParamsScenarioName = "mark_offer_declined"
 	MarkOfferForReview            RunScenarioSimulationParamsScenarioName = "mark_offer_for_review"
@@ -582,6 +584,10 @@ func (e RunScenarioSimulationParamsScenarioName) Valid() bool {
 	case AdvanceContractClock:
 		return true
 	case MarkContractStarted:
+		return true
+	case MarkInstallmentFailed:
+		return true
+	case MarkInstallmentPaid:
 		return true
 	case MarkOfferAccepted:
 		return true
@@ -2310,7 +2316,7 @@ type SalesAgent struct {
 // SalesChannel Channel the offer was made in.
 type SalesChannel string
 
-// ScenarioInput Target of a simulation. Offer, order and contract scenarios (`mark_offer_*`, `mark_order_cancelled`, `mark_contract_started`, `advance_contract_clock`) need `id`; `mark_product_unsupported` and `mark_shipping_method_unsupported` need `ids`; `advance_contract_clock` needs `months` or `to` as well. Other members are ignored.
+// ScenarioInput Target of a simulation. Offer, order and contract scenarios (`mark_offer_*`, `mark_order_cancelled`, `mark_contract_started`, `advance_contract_clock`, `mark_installment_paid`, `mark_installment_failed`) need `id`; `mark_product_unsupported` and `mark_shipping_method_unsupported` need `ids`; `advance_contract_clock` needs `months` or `to` as well, `mark_installment_failed` `reason`. Other members are ignored.
 type ScenarioInput struct {
 	// Id Id of the offer, order or contract.
 	Id *string `json:"id,omitempty"`
@@ -2321,6 +2327,9 @@ type ScenarioInput struct {
 	// Months `advance_contract_clock`: months to move the contract's clock by, 1 to 120 (Tenure extension).
 	Months *int64 `json:"months,omitempty"`
 
+	// Reason `mark_installment_failed`: the ISO 20022 return reason the bank gives, such as `AM04` (insufficient funds, collected again in the next run), `AC04` (account closed) or `MD01` (no mandate) (Tenure extension).
+	Reason *string `json:"reason,omitempty"`
+
 	// To `advance_contract_clock`: the day (`YYYY-MM-DD`) to move the contract's clock to, after its today (Tenure extension).
 	To                   *openapi_types.Date    `json:"to,omitempty"`
 	AdditionalProperties map[string]interface{} `json:"-"`
@@ -2330,7 +2339,7 @@ type ScenarioInput struct {
 //
 // Example: {"scenario_input":{"id":"0190f5c2-7a51-7cc4-9d0e-5f3c2b1a4e77"}}
 type ScenarioSimulationRequest struct {
-	// ScenarioInput Target of a simulation. Offer, order and contract scenarios (`mark_offer_*`, `mark_order_cancelled`, `mark_contract_started`, `advance_contract_clock`) need `id`; `mark_product_unsupported` and `mark_shipping_method_unsupported` need `ids`; `advance_contract_clock` needs `months` or `to` as well. Other members are ignored.
+	// ScenarioInput Target of a simulation. Offer, order and contract scenarios (`mark_offer_*`, `mark_order_cancelled`, `mark_contract_started`, `advance_contract_clock`, `mark_installment_paid`, `mark_installment_failed`) need `id`; `mark_product_unsupported` and `mark_shipping_method_unsupported` need `ids`; `advance_contract_clock` needs `months` or `to` as well, `mark_installment_failed` `reason`. Other members are ignored.
 	ScenarioInput ScenarioInput `json:"scenario_input"`
 }
 
@@ -3647,6 +3656,14 @@ func (a *ScenarioInput) UnmarshalJSON(b []byte) error {
 		delete(object, "months")
 	}
 
+	if raw, found := object["reason"]; found {
+		err = json.Unmarshal(raw, &a.Reason)
+		if err != nil {
+			return fmt.Errorf("error reading 'reason': %w", err)
+		}
+		delete(object, "reason")
+	}
+
 	if raw, found := object["to"]; found {
 		err = json.Unmarshal(raw, &a.To)
 		if err != nil {
@@ -3692,6 +3709,13 @@ func (a ScenarioInput) MarshalJSON() ([]byte, error) {
 		object["months"], err = json.Marshal(a.Months)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'months': %w", err)
+		}
+	}
+
+	if a.Reason != nil {
+		object["reason"], err = json.Marshal(a.Reason)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'reason': %w", err)
 		}
 	}
 
