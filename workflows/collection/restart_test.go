@@ -8,19 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
-	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/api/seller"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/collections"
-	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/domain/ledger"
-	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/foundation/civil"
-	"github.com/tenurehq/tenure/foundation/keyring"
 	"github.com/tenurehq/tenure/internal/testing/collectiontest"
 	"github.com/tenurehq/tenure/internal/testing/contracttest"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
@@ -28,7 +23,6 @@ import (
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows"
 	"github.com/tenurehq/tenure/workflows/collection"
-	"github.com/tenurehq/tenure/workflows/contract"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -49,7 +43,7 @@ func TestAWorkerKilledDuringARunResumesIt(t *testing.T) {
 	// date (1 February and 1 March).
 	const count = 3 * 2
 	for _, ref := range []string{"ref-a", "ref-b", "ref-c"} {
-		running(t, f, ring, ref, day)
+		collectiontest.Running(t, f, ring, ref, day)
 	}
 
 	// The first worker's creditor lookup, which the file step makes
@@ -107,41 +101,6 @@ func TestAWorkerKilledDuringARunResumesIt(t *testing.T) {
 	if err := ledger.Check(t.Context(), store.Queries); err != nil {
 		t.Errorf("ledger: %v", err)
 	}
-}
-
-// running writes a contract whose term started on 1 February 2026 with
-// its installments up to the day due (and invoiced), and its customer's
-// signed mandate.
-func running(t *testing.T, f *contracttest.Fixture, ring *keyring.Ring, reference string, through civil.Date) {
-	t.Helper()
-	laptops := contracttest.Line{Reference: "laptop", Quantity: 1, UnitNet: 120000, MonthlyNet: 3000, Months: 12, Rented: true}
-	orderID := f.Order(t, reference, laptops)
-	id := f.Confirm(t, orderID)[0]
-	start := date(t, "2026-02-01")
-	row := contract.Transitions.Must(contracts.AwaitingDelivery, contract.Deliver)
-	in := activities.ContractTransition{ContractID: id, SellerID: f.SellerID, From: row.From, To: row.To, Event: row.Event, Today: start}
-	if _, err := f.Contracts.Start(t.Context(), activities.ContractStart{ContractTransition: in, On: start}); err != nil {
-		t.Fatal(err)
-	}
-	row = contract.Transitions.Must(contracts.Running, contract.FallDue)
-	in = activities.ContractTransition{ContractID: id, SellerID: f.SellerID, From: row.From, To: row.To, Event: row.Event, Today: through}
-	if _, err := f.Contracts.FallDue(t.Context(), activities.ContractFallingDue{ContractTransition: in, Through: through}); err != nil {
-		t.Fatal(err)
-	}
-	stored, err := contracts.Load(t.Context(), f.Store.Queries, f.SellerID, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, inst := range stored.Schedule.Installments {
-		if inst.Status == contracts.InstallmentDue {
-			collectiontest.Invoiced(t, f.Store, id, inst.Number, inst.Amount.Gross)
-		}
-	}
-	var offerID uuid.UUID
-	if err := f.Store.Pool.QueryRow(t.Context(), `SELECT offer_id FROM orders WHERE id = $1`, orderID).Scan(&offerID); err != nil {
-		t.Fatal(err)
-	}
-	collectiontest.Mandate(t, f.Store, ring, f.SellerID, offerID, date(t, "2026-01-15"), sepa.Core)
 }
 
 // worker runs Tenure's workers, as `tenure worker` does, with the

@@ -14,11 +14,15 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/domain/collections"
+	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/ledger"
 	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/foundation/civil"
 	"github.com/tenurehq/tenure/foundation/keyring"
+	"github.com/tenurehq/tenure/internal/testing/contracttest"
+	"github.com/tenurehq/tenure/workflows/contract"
 )
 
 // The creditor of the tests' contractual entity: the Bundesbank's test
@@ -142,4 +146,50 @@ func Notification(notices ...Notice) *strings.Reader {
 	}
 	b.WriteString(`</Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`)
 	return strings.NewReader(b.String())
+}
+
+// Running writes a contract whose term started on 1 February 2026 with
+// its installments up to the day due (and invoiced), and its customer's
+// signed mandate.
+func Running(t testing.TB, f *contracttest.Fixture, ring *keyring.Ring, reference string, through civil.Date) {
+	t.Helper()
+	laptops := contracttest.Line{Reference: "laptop", Quantity: 1, UnitNet: 120000, MonthlyNet: 3000, Months: 12, Rented: true}
+	orderID := f.Order(t, reference, laptops)
+	id := f.Confirm(t, orderID)[0]
+	start := mustDate(t, "2026-02-01")
+	row := contract.Transitions.Must(contracts.AwaitingDelivery, contract.Deliver)
+	in := activities.ContractTransition{ContractID: id, SellerID: f.SellerID, From: row.From, To: row.To, Event: row.Event, Today: start}
+	if _, err := f.Contracts.Start(t.Context(), activities.ContractStart{ContractTransition: in, On: start}); err != nil {
+		t.Fatal(err)
+	}
+	row = contract.Transitions.Must(contracts.Running, contract.FallDue)
+	in = activities.ContractTransition{ContractID: id, SellerID: f.SellerID, From: row.From, To: row.To, Event: row.Event, Today: through}
+	if _, err := f.Contracts.FallDue(t.Context(), activities.ContractFallingDue{ContractTransition: in, Through: through}); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := contracts.Load(t.Context(), f.Store.Queries, f.SellerID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, inst := range stored.Schedule.Installments {
+		if inst.Status == contracts.InstallmentDue {
+			Invoiced(t, f.Store, id, inst.Number, inst.Amount.Gross)
+		}
+	}
+	var offerID uuid.UUID
+	if err := f.Store.Pool.QueryRow(t.Context(), `SELECT offer_id FROM orders WHERE id = $1`, orderID).Scan(&offerID); err != nil {
+		t.Fatal(err)
+	}
+	Mandate(t, f.Store, ring, f.SellerID, offerID, mustDate(t, "2026-01-15"), sepa.Core)
+}
+
+
+// mustDate parses a date or fails the test.
+func mustDate(t testing.TB, s string) civil.Date {
+	t.Helper()
+	d, err := civil.ParseDate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
