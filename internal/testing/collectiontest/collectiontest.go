@@ -12,9 +12,9 @@ import (
 	"github.com/google/uuid"
 	"gocloud.dev/blob/fileblob"
 
+	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
-	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/domain/collections"
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/ledger"
@@ -182,7 +182,6 @@ func Running(t testing.TB, f *contracttest.Fixture, ring *keyring.Ring, referenc
 	}
 	Mandate(t, f.Store, ring, f.SellerID, offerID, mustDate(t, "2026-01-15"), sepa.Core)
 }
-
 
 // mustDate parses a date or fails the test.
 func mustDate(t testing.TB, s string) civil.Date {
