@@ -13,6 +13,7 @@ import (
 	"github.com/tenurehq/tenure/internal/testing/collectiontest"
 	"github.com/tenurehq/tenure/internal/testing/contracttest"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
+	"github.com/tenurehq/tenure/internal/testing/xmllint"
 )
 
 // `tenure collections files` lists a run's file and `files show` prints
@@ -57,6 +58,11 @@ func TestCollectionsCommands(t *testing.T) {
 	if !strings.HasPrefix(shown, "<?xml") || !strings.Contains(shown, "<MsgId>"+files[0].MessageID+"</MsgId>") {
 		t.Errorf("files show printed:\n%.300s", shown)
 	}
+	root, err := testenv.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	xmllint.Validate(t, filepath.Join(root, "domain", "sepa", "testdata", "pain.008.001.08.xsd"), []byte(shown))
 
 	var notices []collectiontest.Notice
 	rows, err := store.Pool.Query(t.Context(), `SELECT end_to_end_id, amount FROM collection_items ORDER BY end_to_end_id`)

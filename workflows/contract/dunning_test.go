@@ -2,18 +2,22 @@ package contract_test
 
 import (
 	"crypto/md5"
+	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/activities"
+	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/collections"
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/ledger"
 	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/internal/testing/collectiontest"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
+	"github.com/tenurehq/tenure/internal/testing/xmllint"
 	"github.com/tenurehq/tenure/workflows/contract"
 )
 
@@ -58,11 +62,19 @@ func (d *dunned) bank(day string, number, attempt int, reason sepa.ReturnReason)
 	a := d.send(on(d.t, day), contract.SettleCollection.Update, contract.CollectionRequest{Notice: activities.NoticeOf(notice)})
 	a.before = func() {
 		run, err := d.runner.Submit(d.t.Context(), date(d.t, day))
+		var files []dbgen.CollectionFile
 		if err == nil {
-			_, err = d.runner.WriteFiles(d.t.Context(), run.ID)
+			files, err = d.runner.WriteFiles(d.t.Context(), run.ID)
 		}
 		if err != nil {
 			d.t.Errorf("the collection run of %s: %v", day, err)
+		}
+		for _, f := range files {
+			doc, err := d.runner.Bucket.ReadAll(d.t.Context(), f.BlobKey)
+			if err != nil {
+				d.t.Fatal(err)
+			}
+			xmllint.Validate(d.t, pain008Schema(d.t), doc)
 		}
 	}
 	return a
@@ -171,4 +183,13 @@ func TestArrearsClearWhenPaidAndADefaultedContractIsClaimed(t *testing.T) {
 		t.Errorf("the flat fee of the second arrears: %+v, want it on 26 February", c)
 	}
 	d.checkLedger()
+}
+
+// pain008Schema is the vendored official XSD of pain.008.001.08.
+func pain008Schema(t testing.TB) string {
+	root, err := testenv.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(root, "domain", "sepa", "testdata", "pain.008.001.08.xsd")
 }
