@@ -22,7 +22,9 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/contracts"
+	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/foundation/civil"
+	"github.com/tenurehq/tenure/internal/testing/collectiontest"
 	"github.com/tenurehq/tenure/internal/testing/histories"
 	"github.com/tenurehq/tenure/internal/testing/sellerclient"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
@@ -51,6 +53,7 @@ func TestRecordHistories(t *testing.T) {
 	t.Run("sandbox", recordSandbox)
 	t.Run("production", recordProduction)
 	t.Run("contracts", recordContracts)
+	t.Run("dunning", recordDunning)
 }
 
 // stack is Tenure's API and worker over a database and a namespace of
@@ -346,6 +349,64 @@ func recordContracts(t *testing.T) {
 	}
 	s.historyOfRun(contract.WorkflowID(id), firstRun, "workflows/contract", "opened-shipped-extended-continued")
 	s.history(contract.WorkflowID(id), "workflows/contract", "monthly-returned")
+}
+
+// recordDunning records a contract whose first installment is returned,
+// reminded through its stages on its clock to defaulted, and written off.
+func recordDunning(t *testing.T) {
+	s := newStack(t, config.Sandbox, func(*config.Config) {})
+	var imported struct {
+		Status string `json:"status"`
+	}
+	s.call(http.MethodPost, "/v1/catalog/import", map[string]any{"products": []map[string]any{{
+		"title": "Dell UltraSharp U2724D", "is_active": true, "seller_product_type": "hardware",
+		"seller_product_references": []map[string]any{{"source": "sku", "reference": "123abc"}},
+		"price":                     map[string]any{"currency": "EUR", "net": 54538, "gross": 64900, "tax_rate": 1900},
+	}}}, http.StatusOK, &imported)
+	if imported.Status != "completed" {
+		t.Fatalf("the product was not imported: %+v", imported)
+	}
+	offerID := s.createOffer("/v1/offers", offerPayload("rec-dunning", 7*24*time.Hour, telesales))
+	s.simulate("mark_offer_for_review", offerID)
+	s.simulate("mark_offer_accepted", offerID)
+	orderID := s.orderOf(offerID)
+	s.orderAction(orderID, "accept")
+	rows, err := s.store.ListOrderContracts(s.t.Context(), orderID)
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("contracts %+v (%v)", rows, err)
+	}
+	id := rows[0].ID
+	ctx, cancel := context.WithTimeout(t.Context(), waitFor)
+	defer cancel()
+	started, err := contract.MarkStarted(ctx, s.tc, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	collectiontest.Prepare(t, s.store)
+	ring := collectiontest.Ring(t)
+	collectiontest.Mandate(t, s.store, ring, s.seller.Seller.ID, offerID, started.Today.AddDays(-1), sepa.Core)
+	runner := collectiontest.Runner(t, s.store, ring)
+	if _, err := runner.Submit(ctx, started.Today); err != nil {
+		t.Fatal(err)
+	}
+	item, err := s.store.OldestOpenCollectionItem(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notice := sepa.Notice{Outcome: sepa.Returned, EndToEndID: sepa.EndToEndID(item.EndToEndID), Amount: item.Amount, Reason: "AM04"}
+	if _, err := contract.SettleContractCollection(ctx, s.tc, id, contract.CollectionRequest{Notice: activities.NoticeOf(notice)}); err != nil {
+		t.Fatal(err)
+	}
+	to := started.Today.AddDays(28)
+	answer, err := contract.AdvanceContractClock(ctx, s.tc, id, contract.AdvanceClockRequest{To: &to})
+	if err != nil || answer.Status != contracts.Defaulted {
+		t.Fatalf("after the last reminder stage: %+v, %v", answer, err)
+	}
+	if _, err := contract.WriteOffContract(ctx, s.tc, id); err != nil {
+		t.Fatal(err)
+	}
+	s.wait(contract.WorkflowID(id))
+	s.history(contract.WorkflowID(id), "workflows/contract", "dunned-defaulted-written-off")
 }
 
 // call sends a request and fails the test unless it answers want.
