@@ -6,7 +6,6 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/tenurehq/tenure/domain/collections"
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/foundation/civil"
+	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/workflows/collection"
 	"github.com/tenurehq/tenure/workflows/contract"
 )
@@ -109,7 +109,7 @@ func collectionFileShowCommand(file func() string) *cobra.Command {
 		Short: "Print a stored pain.008 file to standard output",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := uuid.Parse(args[0])
+			id, err := recordid.Parse(args[0])
 			if err != nil {
 				return fmt.Errorf("%q is not a collection file's id (see tenure collections files)", args[0])
 			}
