@@ -94,6 +94,11 @@ func (a *Offers) Submit(ctx context.Context, in OfferSubmission) error {
 		if err != nil {
 			return err
 		}
+		// The customer's acceptance is the signature of the mandate they
+		// gave, if any.
+		if _, err := q.SignOfferMandate(ctx, t.OfferID); err != nil {
+			return err
+		}
 		fx.moved(offerEntity, string(t.From), string(t.To))
 		return a.emitOfferEvent(fx.emit, row, t.Event)
 	})
