@@ -250,7 +250,7 @@ func devSeller(ctx context.Context, cfg *config.Config, store *db.Store, tc clie
 	path := filepath.Join(cfg.DataDir, "sandbox-seller.json")
 	var seller sandboxSellerFile
 	if raw, err := os.ReadFile(path); err != nil || json.Unmarshal(raw, &seller) != nil || !credentialsWork(ctx, store, seller) {
-		created, err := auth.CreateSeller(ctx, store, "Sandbox Seller", "EUR")
+		created, err := createSeller(ctx, cfg, store, "Sandbox Seller", "EUR")
 		if err != nil {
 			return seller, err
 		}
