@@ -8,6 +8,7 @@ import (
 	"github.com/tenurehq/tenure/api/customer/customerapi"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/mandates"
+	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/services"
 )
 
@@ -66,7 +67,15 @@ func (p customerPayment) view(m mandates.Mandate) (customerapi.PaymentMethod, er
 }
 
 // paymentCreditorView is a contractual entity's creditor as the customer
-// sees it.
+// sees it, its identifier and scheme written as a mandate stores them
+// (the configuration may have spaces or lower case).
 func paymentCreditorView(c config.Creditor) customerapi.PaymentCreditor {
-	return customerapi.PaymentCreditor{Name: c.LegalName, CreditorIdentifier: c.CreditorID, Scheme: customerapi.PaymentCreditorScheme(c.Scheme)}
+	v := customerapi.PaymentCreditor{Name: c.LegalName, CreditorIdentifier: c.CreditorID, Scheme: customerapi.PaymentCreditorScheme(c.Scheme)}
+	if id, err := sepa.ParseCreditorID(c.CreditorID); err == nil {
+		v.CreditorIdentifier = string(id)
+	}
+	if scheme, err := sepa.ParseScheme(c.Scheme); err == nil {
+		v.Scheme = customerapi.PaymentCreditorScheme(scheme)
+	}
+	return v
 }
