@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"net/http"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,12 +39,32 @@ const (
 	testIBANDigits = "370400440532013000"
 )
 
+// lockedBuffer collects what the application logs, from any goroutine.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // A customer gives a SEPA mandate: bad IBANs, holders and a mandate not
 // agreed to are 422 ValidationErrors naming the field and change nothing;
 // a good one is stored sealed, answered masked, replaced keeping its
-// reference, and opens with the key ring, also after a rotation.
+// reference, and opens with the key ring, also after a rotation. Nothing
+// the application logs, at debug level, carries an IBAN.
 func TestPaymentMethod(t *testing.T) {
-	f := apitest.NewOfferFixture(t)
+	logs := &lockedBuffer{}
+	f := apitest.NewLoggedOfferFixture(t, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	h := f.Harness
 	o := f.NewCustomerOffer(t, "mandate-1", apitest.WithoutSublines)
 	token := h.CustomerToken(t, o, "")
@@ -146,6 +168,16 @@ func TestPaymentMethod(t *testing.T) {
 	}
 	if _, err := mandates.Open(newOnly, stored); !errors.Is(err, keyring.ErrUnknownKey) {
 		t.Errorf("without the key that sealed it: %v", err)
+	}
+
+	logged := logs.String()
+	if !strings.Contains(logged, "/payment-method") {
+		t.Fatalf("the requests were not logged:\n%s", logged)
+	}
+	for _, digits := range []string{testIBANDigits, "0417164300", "3300958879", "0532 0130"} {
+		if strings.Contains(logged, digits) {
+			t.Errorf("the log carries an IBAN's digits %s", digits)
+		}
 	}
 }
 
