@@ -3,8 +3,8 @@ package customer_test
 import (
 	"bytes"
 	"errors"
-	"net/http"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
