@@ -3,8 +3,8 @@ package customer_test
 import (
 	"bytes"
 	"errors"
-	"net/http"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -168,6 +168,18 @@ func TestPaymentMethod(t *testing.T) {
 	}
 	if _, err := mandates.Open(newOnly, stored); !errors.Is(err, keyring.ErrUnknownKey) {
 		t.Errorf("without the key that sealed it: %v", err)
+	}
+	// Resealed with the new key, the old one can go.
+	if n, err := mandates.Reseal(t.Context(), h.Store, rotated); err != nil || n != 1 {
+		t.Errorf("resealed %d mandates, want 1 (%v)", n, err)
+	}
+	if n, err := mandates.Reseal(t.Context(), h.Store, rotated); err != nil || n != 0 {
+		t.Errorf("resealing again changed %d mandates (%v)", n, err)
+	}
+	if resealed, err := mandates.ForOffer(t.Context(), h.Store.Queries, uuid.MustParse(o.ID)); err != nil {
+		t.Error(err)
+	} else if iban, err := mandates.Open(newOnly, resealed); err != nil || iban != "NL91ABNA0417164300" {
+		t.Errorf("after resealing the new key alone opens %q, %v", iban, err)
 	}
 
 	logged := logs.String()

@@ -63,6 +63,42 @@ func (q *Queries) GetMandateByOfferForUpdate(ctx context.Context, offerID uuid.U
 	return i, err
 }
 
+const listMandatesAfter = `-- name: ListMandatesAfter :many
+SELECT id, iban_sealed FROM mandates WHERE id > $1 ORDER BY id LIMIT $2
+`
+
+type ListMandatesAfterParams struct {
+	After    uuid.UUID
+	PageSize int32
+}
+
+type ListMandatesAfterRow struct {
+	ID         uuid.UUID
+	IbanSealed []byte
+}
+
+// A page of mandates in id order, for sealing their IBANs again with the
+// current key.
+func (q *Queries) ListMandatesAfter(ctx context.Context, arg ListMandatesAfterParams) ([]ListMandatesAfterRow, error) {
+	rows, err := q.db.Query(ctx, listMandatesAfter, arg.After, arg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListMandatesAfterRow{}
+	for rows.Next() {
+		var i ListMandatesAfterRow
+		if err := rows.Scan(&i.ID, &i.IbanSealed); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const lockOfferStatus = `-- name: LockOfferStatus :one
 SELECT status FROM offers WHERE id = $1 FOR UPDATE
 `
@@ -143,6 +179,27 @@ func (q *Queries) PutMandate(ctx context.Context, arg PutMandateParams) (Mandate
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const resealMandateIBAN = `-- name: ResealMandateIBAN :execrows
+UPDATE mandates SET iban_sealed = $1
+WHERE id = $2 AND iban_sealed = $3
+`
+
+type ResealMandateIBANParams struct {
+	Resealed []byte
+	ID       uuid.UUID
+	Sealed   []byte
+}
+
+// Replaces a mandate's sealed IBAN with the same number sealed with
+// another key, unless it changed meanwhile.
+func (q *Queries) ResealMandateIBAN(ctx context.Context, arg ResealMandateIBANParams) (int64, error) {
+	result, err := q.db.Exec(ctx, resealMandateIBAN, arg.Resealed, arg.ID, arg.Sealed)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const signOfferMandate = `-- name: SignOfferMandate :execrows

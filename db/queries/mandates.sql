@@ -34,3 +34,14 @@ WHERE offer_id = sqlc.arg(offer_id) AND signed_at IS NULL;
 -- The offer's status, its row locked until the transaction ends: a change
 -- beside the offer (its mandate) is serialised with the acceptance.
 SELECT status FROM offers WHERE id = $1 FOR UPDATE;
+
+-- name: ListMandatesAfter :many
+-- A page of mandates in id order, for sealing their IBANs again with the
+-- current key.
+SELECT id, iban_sealed FROM mandates WHERE id > sqlc.arg(after) ORDER BY id LIMIT sqlc.arg(page_size);
+
+-- name: ResealMandateIBAN :execrows
+-- Replaces a mandate's sealed IBAN with the same number sealed with
+-- another key, unless it changed meanwhile.
+UPDATE mandates SET iban_sealed = sqlc.arg(resealed)
+WHERE id = sqlc.arg(id) AND iban_sealed = sqlc.arg(sealed);
