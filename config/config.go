@@ -54,7 +54,11 @@ type Config struct {
 	IDV         IDVConfig         `mapstructure:"idv"`
 	Checkout    CheckoutConfig    `mapstructure:"checkout"`
 	Contracts   ContractsConfig   `mapstructure:"contracts"`
-	Collections CollectionsConfig `mapstructure:"collections"`
+	// Creditors are the contractual entities as creditors of SEPA direct
+	// debits, by entity id (see Creditor).
+	Creditors   map[string]Creditor `mapstructure:"creditors"`
+	Mandates    MandatesConfig      `mapstructure:"mandates"`
+	Collections CollectionsConfig   `mapstructure:"collections"`
 }
 
 // HTTPConfig configures the API server.
@@ -337,7 +341,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, collectionDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, collectionDefaults, creditorDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -439,6 +443,9 @@ const (
 	NeedDev
 	// NeedWebhooks validates the webhook settings (API, worker, set-webhook).
 	NeedWebhooks
+	// NeedMandates validates what taking and collecting SEPA mandates
+	// needs: a creditor per contractual entity and the IBAN keys.
+	NeedMandates
 )
 
 // Validate checks the parts of the configuration a command needs and
@@ -475,6 +482,7 @@ func (c *Config) Validate(need Need) error {
 	c.validateIDV(bad)
 	c.validateContracts(bad)
 	c.validateCollections(bad)
+	c.validateCreditors(bad)
 	if need&NeedDatabase != 0 {
 		if u, err := url.Parse(c.Database.URL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 			bad("database.url", "must be a postgres:// URL such as postgres://postgres@127.0.0.1:5432/tenure?sslmode=disable")
@@ -529,6 +537,9 @@ func (c *Config) Validate(need Need) error {
 	}
 	if need&NeedWebhooks != 0 {
 		c.validateWebhooks(bad)
+	}
+	if need&NeedMandates != 0 {
+		c.validateMandates(bad)
 	}
 	if need&NeedDev != 0 {
 		for key, port := range map[string]int{"dev.temporal_port": c.Dev.TemporalPort, "dev.ui_port": c.Dev.UIPort} {

@@ -14,7 +14,7 @@ import (
 const createSeller = `-- name: CreateSeller :one
 INSERT INTO sellers (id, name, currency)
 VALUES ($1, $2, $3)
-RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points
+RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required
 `
 
 type CreateSellerParams struct {
@@ -43,12 +43,13 @@ func (q *Queries) CreateSeller(ctx context.Context, arg CreateSellerParams) (Sel
 		&i.PdfReaderAssistantID,
 		&i.UpdatedAt,
 		&i.ContractResidualBasisPoints,
+		&i.PaymentMethodRequired,
 	)
 	return i, err
 }
 
 const getSeller = `-- name: GetSeller :one
-SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points FROM sellers WHERE id = $1
+SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required FROM sellers WHERE id = $1
 `
 
 func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
@@ -71,12 +72,13 @@ func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
 		&i.PdfReaderAssistantID,
 		&i.UpdatedAt,
 		&i.ContractResidualBasisPoints,
+		&i.PaymentMethodRequired,
 	)
 	return i, err
 }
 
 const listSellers = `-- name: ListSellers :many
-SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points FROM sellers ORDER BY created_at, id
+SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required FROM sellers ORDER BY created_at, id
 `
 
 func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
@@ -105,6 +107,7 @@ func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
 			&i.PdfReaderAssistantID,
 			&i.UpdatedAt,
 			&i.ContractResidualBasisPoints,
+			&i.PaymentMethodRequired,
 		); err != nil {
 			return nil, err
 		}
@@ -130,6 +133,25 @@ type SetSellerContractResidualParams struct {
 // contracts.residual_basis_points.
 func (q *Queries) SetSellerContractResidual(ctx context.Context, arg SetSellerContractResidualParams) (int64, error) {
 	result, err := q.db.Exec(ctx, setSellerContractResidual, arg.BasisPoints, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const setSellerPaymentMethodRequired = `-- name: SetSellerPaymentMethodRequired :execrows
+UPDATE sellers SET payment_method_required = $1 WHERE id = $2
+`
+
+type SetSellerPaymentMethodRequiredParams struct {
+	Required bool
+	ID       uuid.UUID
+}
+
+// Whether the seller's customers must give a payment method (a SEPA
+// mandate) before they accept an offer.
+func (q *Queries) SetSellerPaymentMethodRequired(ctx context.Context, arg SetSellerPaymentMethodRequiredParams) (int64, error) {
+	result, err := q.db.Exec(ctx, setSellerPaymentMethodRequired, arg.Required, arg.ID)
 	if err != nil {
 		return 0, err
 	}
