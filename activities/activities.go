@@ -36,7 +36,7 @@ type Deps struct {
 	// Metrics counts what activities commit and send; nil counts nothing.
 	Metrics *telemetry.Metrics
 	// Creditors are the contractual entities' SEPA creditors the
-	// collection files are written for.
+	// collection files are written for; nil takes the configuration's.
 	Creditors collections.Creditors
 }
 
@@ -75,6 +75,10 @@ func New(d Deps) (*Activities, error) {
 	if err != nil {
 		return nil, err
 	}
+	creditors := d.Creditors
+	if creditors == nil {
+		creditors = collections.CreditorsOf(d.Config)
+	}
 	return &Activities{
 		Sandbox:        &SandboxFixtures{Store: d.Store, Importer: importer, Driver: d.Fixtures},
 		ProductImports: &ProductImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
@@ -97,7 +101,7 @@ func New(d Deps) (*Activities, error) {
 		Orders:    &Orders{Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters, Logger: d.Logger, Metrics: d.Metrics},
 		Contracts: &Contracts{Store: d.Store, Dispatcher: d.Dispatcher, Policy: terms, Logger: d.Logger, Metrics: d.Metrics},
 		Collections: &Collections{Runner: &collections.Runner{
-			Store: d.Store, Bucket: bucket, BankDays: d.Config.Collections.BankDays, Creditors: d.Creditors,
+			Store: d.Store, Bucket: bucket, BankDays: d.Config.Collections.BankDays, Creditors: creditors,
 		}},
 		MaxConcurrentAttempts: d.Config.Webhooks.MaxConcurrentAttempts,
 	}, nil

@@ -103,7 +103,7 @@ type Deps struct {
 	// counts nothing.
 	Metrics *telemetry.Metrics
 	// Creditors are the contractual entities' SEPA creditors the
-	// collection files are written for.
+	// collection files are written for; nil takes the configuration's.
 	Creditors collections.Creditors
 }
 

@@ -23,7 +23,6 @@ import (
 func TestCollectionSimulations(t *testing.T) {
 	f := apitest.NewOfferFixture(t)
 	store := f.Harness.Store
-	collectiontest.Prepare(t, store)
 	ring := collectiontest.Ring(t)
 	runner := collectiontest.Runner(t, store, ring)
 	id := startedContract(t, f, "collect-1")

@@ -27,7 +27,6 @@ func TestCollectionsCommands(t *testing.T) {
 	env := append(os.Environ(), "TENURE_DATABASE_URL="+databaseURL, "TENURE_DATA_DIR="+dataDir,
 		"TENURE_TEMPORAL_ADDRESS="+testenv.TemporalAddress(t), "TENURE_TEMPORAL_NAMESPACE="+testenv.Namespace(t))
 	f := contracttest.New(t, store, nil)
-	collectiontest.Prepare(t, store)
 	ring := collectiontest.Ring(t)
 	day, err := civil.ParseDate("2026-03-02")
 	if err != nil {

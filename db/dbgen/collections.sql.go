@@ -520,6 +520,90 @@ func (q *Queries) SettleCollectionItem(ctx context.Context, arg SettleCollection
 	return result.RowsAffected(), nil
 }
 
+const submitOwed = `-- name: SubmitOwed :many
+WITH owed AS (
+    SELECT i.contract_id, i.number AS installment_number, NULL::uuid AS charge_id, i.gross AS amount, i.status
+    FROM contract_installments i
+    WHERE i.status IN ('due', 'failed') AND i.due_date <= $2
+    UNION ALL
+    SELECT c.contract_id, NULL::integer, c.id, c.gross, c.status
+    FROM contract_charges c
+    WHERE c.status IN ('due', 'failed') AND c.due_date <= $2 AND c.gross > 0
+), picked AS (
+    SELECT o.contract_id, o.installment_number, o.charge_id, o.amount,
+           m.id AS mandate_id, m.contractual_entity, m.creditor_id, m.scheme,
+           1 + (SELECT count(*) FROM collection_items p
+                WHERE p.contract_id = o.contract_id AND p.installment_number IS NOT DISTINCT FROM o.installment_number
+                  AND p.charge_id IS NOT DISTINCT FROM o.charge_id AND p.run_id <> $1) AS attempt,
+           CASE WHEN EXISTS (SELECT 1 FROM collection_items p
+                             WHERE p.mandate_id = m.id AND p.status IN ('submitted', 'paid') AND p.run_id <> $1)
+                THEN 'RCUR' ELSE 'FRST' END AS sequence_type
+    FROM owed o
+    JOIN rental_contracts rc ON rc.id = o.contract_id
+    JOIN orders ord ON ord.id = rc.order_id
+    JOIN mandates m ON m.offer_id = ord.offer_id AND m.signed_at IS NOT NULL AND m.signed_at::date <= $2
+    LEFT JOIN LATERAL (
+        SELECT p.status, p.reason FROM collection_items p
+        WHERE p.contract_id = o.contract_id AND p.installment_number IS NOT DISTINCT FROM o.installment_number
+          AND p.charge_id IS NOT DISTINCT FROM o.charge_id
+        ORDER BY p.attempt DESC LIMIT 1
+    ) last ON true
+    WHERE o.status = 'due' OR (last.status = 'returned' AND last.reason = ANY ($3::text[]))
+)
+INSERT INTO collection_items (id, run_id, contract_id, installment_number, charge_id, mandate_id, contractual_entity,
+    creditor_id, scheme, attempt, end_to_end_id, amount, sequence_type)
+SELECT gen_random_uuid(), $1, contract_id, installment_number, charge_id, mandate_id, contractual_entity,
+    creditor_id, scheme, attempt,
+    upper(coalesce(replace(charge_id::text, '-', ''), md5(contract_id::text || '/' || installment_number))) || '-' || attempt,
+    amount, sequence_type
+FROM picked
+WHERE attempt <= 99
+ON CONFLICT DO NOTHING
+RETURNING id, contract_id, amount
+`
+
+type SubmitOwedParams struct {
+	RunID            uuid.UUID
+	CollectionDate   time.Time
+	RepresentReasons []string
+}
+
+type SubmitOwedRow struct {
+	ID         uuid.UUID
+	ContractID uuid.UUID
+	Amount     int64
+}
+
+// Submits, for a run, every installment and charge owed on its collection
+// date: due by then, or failed with a last return whose reason allows
+// presenting it again; whose order's mandate was signed by then; with no
+// open item (the open-item indexes refuse a second one, so a repeated run
+// inserts nothing). The attempt counts the earlier runs' items; a
+// mandate's collection is FRST until one of its items was submitted or
+// paid in an earlier run. The end-to-end id is sepa.CollectionID's: 32
+// hexadecimal digits naming what is collected (a charge's id; an
+// installment, which has no id, by the MD5 of its contract id and number)
+// and the attempt.
+func (q *Queries) SubmitOwed(ctx context.Context, arg SubmitOwedParams) ([]SubmitOwedRow, error) {
+	rows, err := q.db.Query(ctx, submitOwed, arg.RunID, arg.CollectionDate, arg.RepresentReasons)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []SubmitOwedRow{}
+	for rows.Next() {
+		var i SubmitOwedRow
+		if err := rows.Scan(&i.ID, &i.ContractID, &i.Amount); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const sumFailedInstallments = `-- name: SumFailedInstallments :one
 SELECT coalesce(sum(gross), 0)::bigint FROM contract_installments WHERE contract_id = $1 AND status = 'failed'
 `

@@ -92,3 +92,54 @@ RETURNING gross;
 -- sandbox's mark_installment_paid and mark_installment_failed settle.
 SELECT * FROM collection_items WHERE contract_id = $1 AND status = 'submitted'
 ORDER BY created_at, end_to_end_id LIMIT 1;
+
+-- name: SubmitOwed :many
+-- Submits, for a run, every installment and charge owed on its collection
+-- date: due by then, or failed with a last return whose reason allows
+-- presenting it again; whose order's mandate was signed by then; with no
+-- open item (the open-item indexes refuse a second one, so a repeated run
+-- inserts nothing). The attempt counts the earlier runs' items; a
+-- mandate's collection is FRST until one of its items was submitted or
+-- paid in an earlier run. The end-to-end id is sepa.CollectionID's: 32
+-- hexadecimal digits naming what is collected (a charge's id; an
+-- installment, which has no id, by the MD5 of its contract id and number)
+-- and the attempt.
+WITH owed AS (
+    SELECT i.contract_id, i.number AS installment_number, NULL::uuid AS charge_id, i.gross AS amount, i.status
+    FROM contract_installments i
+    WHERE i.status IN ('due', 'failed') AND i.due_date <= sqlc.arg(collection_date)
+    UNION ALL
+    SELECT c.contract_id, NULL::integer, c.id, c.gross, c.status
+    FROM contract_charges c
+    WHERE c.status IN ('due', 'failed') AND c.due_date <= sqlc.arg(collection_date) AND c.gross > 0
+), picked AS (
+    SELECT o.contract_id, o.installment_number, o.charge_id, o.amount,
+           m.id AS mandate_id, m.contractual_entity, m.creditor_id, m.scheme,
+           1 + (SELECT count(*) FROM collection_items p
+                WHERE p.contract_id = o.contract_id AND p.installment_number IS NOT DISTINCT FROM o.installment_number
+                  AND p.charge_id IS NOT DISTINCT FROM o.charge_id AND p.run_id <> sqlc.arg(run_id)) AS attempt,
+           CASE WHEN EXISTS (SELECT 1 FROM collection_items p
+                             WHERE p.mandate_id = m.id AND p.status IN ('submitted', 'paid') AND p.run_id <> sqlc.arg(run_id))
+                THEN 'RCUR' ELSE 'FRST' END AS sequence_type
+    FROM owed o
+    JOIN rental_contracts rc ON rc.id = o.contract_id
+    JOIN orders ord ON ord.id = rc.order_id
+    JOIN mandates m ON m.offer_id = ord.offer_id AND m.signed_at IS NOT NULL AND m.signed_at::date <= sqlc.arg(collection_date)
+    LEFT JOIN LATERAL (
+        SELECT p.status, p.reason FROM collection_items p
+        WHERE p.contract_id = o.contract_id AND p.installment_number IS NOT DISTINCT FROM o.installment_number
+          AND p.charge_id IS NOT DISTINCT FROM o.charge_id
+        ORDER BY p.attempt DESC LIMIT 1
+    ) last ON true
+    WHERE o.status = 'due' OR (last.status = 'returned' AND last.reason = ANY (sqlc.arg(represent_reasons)::text[]))
+)
+INSERT INTO collection_items (id, run_id, contract_id, installment_number, charge_id, mandate_id, contractual_entity,
+    creditor_id, scheme, attempt, end_to_end_id, amount, sequence_type)
+SELECT gen_random_uuid(), sqlc.arg(run_id), contract_id, installment_number, charge_id, mandate_id, contractual_entity,
+    creditor_id, scheme, attempt,
+    upper(coalesce(replace(charge_id::text, '-', ''), md5(contract_id::text || '/' || installment_number))) || '-' || attempt,
+    amount, sequence_type
+FROM picked
+WHERE attempt <= 99
+ON CONFLICT DO NOTHING
+RETURNING id, contract_id, amount;

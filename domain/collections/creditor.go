@@ -3,6 +3,7 @@ package collections
 import (
 	"fmt"
 
+	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/foundation/keyring"
 )
@@ -16,16 +17,32 @@ type Creditor struct {
 	IBANs   *keyring.Ring
 }
 
-// Creditors finds a contractual entity's creditor; an entity without one
-// is a configuration mistake the run names.
-type Creditors func(contractualEntity string) (Creditor, bool)
+// Creditors finds a contractual entity's creditor, or says why it has
+// none (a configuration mistake the run names).
+type Creditors func(contractualEntity string) (Creditor, error)
 
-// creditorOf is the creditor of an entity, or an error naming the entity.
-func (c Creditors) creditorOf(entity string) (Creditor, error) {
-	if c != nil {
-		if cr, ok := c(entity); ok {
-			return cr, nil
+// CreditorsOf are the configuration's creditors (creditors.<entity>) with
+// the mandates' key ring (mandates.iban_keys). A missing creditor or key
+// ring fails the run that needs it, naming the setting, not the worker's
+// start: a deployment that collects nothing needs neither.
+func CreditorsOf(cfg *config.Config) Creditors {
+	return func(entity string) (Creditor, error) {
+		c, ok := cfg.Creditor(entity)
+		if !ok {
+			return Creditor{}, fmt.Errorf("the contractual entity %q has no SEPA creditor: configure creditors.%s", entity, entity)
 		}
+		ring, err := cfg.Mandates.IBANRing()
+		if err != nil {
+			return Creditor{}, fmt.Errorf("mandates.iban_keys (%s): %w", config.EnvName("mandates.iban_keys"), err)
+		}
+		iban, err := sepa.ParseIBAN(c.IBAN)
+		if err != nil {
+			return Creditor{}, fmt.Errorf("creditors.%s.iban: %w", entity, err)
+		}
+		id, err := sepa.ParseCreditorID(c.CreditorID)
+		if err != nil {
+			return Creditor{}, fmt.Errorf("creditors.%s.creditor_id: %w", entity, err)
+		}
+		return Creditor{Account: sepa.AccountHolder{Name: c.LegalName, IBAN: iban, BIC: sepa.BIC(c.BIC)}, ID: id, IBANs: ring}, nil
 	}
-	return Creditor{}, fmt.Errorf("the contractual entity %q has no SEPA creditor configured", entity)
 }

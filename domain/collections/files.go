@@ -77,7 +77,7 @@ func (r *Runner) WriteFiles(ctx context.Context, runID uuid.UUID) ([]dbgen.Colle
 
 // writeFile writes and records one file, and links its items to it.
 func (r *Runner) writeFile(ctx context.Context, run dbgen.CollectionRun, fp filePlan) (dbgen.CollectionFile, error) {
-	creditor, err := r.Creditors.creditorOf(fp.key.Entity)
+	creditor, err := r.Creditors(fp.key.Entity)
 	if err != nil {
 		return dbgen.CollectionFile{}, err
 	}
@@ -172,8 +172,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 }
 
 // fileItems are a file's items with their mandates, in the plan's order:
-// by sequence type, then end-to-end id. It reads the mandates table by
-// hand, as submitOwed does.
+// by sequence type, then end-to-end id. It is read by hand, row by row,
+// because sqlc's :many would hold a whole file's rows in memory.
 const fileItems = `
 SELECT i.end_to_end_id, i.amount, i.sequence_type, i.installment_number, i.mandate_id,
        m.reference, m.signed_at, m.account_holder, m.iban_sealed, m.bic

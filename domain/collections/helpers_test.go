@@ -41,7 +41,6 @@ type env struct {
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	store := testenv.Database(t)
-	collectiontest.Prepare(t, store)
 	ring := collectiontest.Ring(t)
 	e := &env{store: store, ring: ring, seller: uuid.Must(uuid.NewV7()), runner: collectiontest.Runner(t, store, ring)}
 	e.exec(t, `INSERT INTO sellers (id, name) VALUES ($1, 'Seller')`, e.seller)

@@ -15,7 +15,7 @@ const currency = "EUR"
 
 // postSubmitted moves a submitted item's amount from the contract's
 // receivable into collection.
-func postSubmitted(ctx context.Context, q *dbgen.Queries, it submittedItem) error {
+func postSubmitted(ctx context.Context, q *dbgen.Queries, it dbgen.SubmitOwedRow) error {
 	return post(ctx, q, "collection/"+it.ID.String()+"/submitted", "collection",
 		ledger.Debit(ledger.CustomerInCollection, it.Amount).Contract(it.ContractID),
 		ledger.Credit(ledger.CustomerReceivable, it.Amount).Contract(it.ContractID))

@@ -35,7 +35,6 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 func TestAWorkerKilledDuringARunResumesIt(t *testing.T) {
 	store, tc := testenv.Database(t), testenv.Temporal(t)
 	f := contracttest.New(t, store, nil)
-	collectiontest.Prepare(t, store)
 	ring := collectiontest.Ring(t)
 	creditors := collectiontest.Runner(t, store, ring).Creditors
 	day := date(t, "2026-03-02")
@@ -52,7 +51,7 @@ func TestAWorkerKilledDuringARunResumesIt(t *testing.T) {
 	reached, held := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	t.Cleanup(func() { close(held) })
-	stuck := func(entity string) (collections.Creditor, bool) {
+	stuck := func(entity string) (collections.Creditor, error) {
 		once.Do(func() { close(reached) })
 		<-held
 		return creditors(entity)

@@ -32,7 +32,6 @@ type dunned struct {
 // January 2026.
 func newDunned(t *testing.T, day string) *dunned {
 	l := newLife(t, day, laptops)
-	collectiontest.Prepare(t, l.f.Store)
 	ring := collectiontest.Ring(t)
 	var offerID uuid.UUID
 	if err := l.f.Store.Pool.QueryRow(t.Context(), `SELECT offer_id FROM orders WHERE id = $1`, l.orderID).Scan(&offerID); err != nil {

@@ -33,22 +33,6 @@ const (
 	DebtorIBAN = "DE89370400440532013000"
 )
 
-// Prepare adds to a test database the mandates table of 00097 (the
-// mandates helper's) until that migration is on main; it does nothing
-// once it ran.
-func Prepare(t testing.TB, store *db.Store) {
-	t.Helper()
-	_, err := store.Pool.Exec(t.Context(), `
-CREATE TABLE IF NOT EXISTS mandates (
-    id uuid PRIMARY KEY, offer_id uuid NOT NULL UNIQUE REFERENCES offers (id), seller_id uuid NOT NULL,
-    contractual_entity text NOT NULL, creditor_id text NOT NULL, reference text NOT NULL,
-    scheme text NOT NULL, account_holder text NOT NULL, iban_sealed bytea NOT NULL, iban_masked text NOT NULL,
-    bic text NOT NULL DEFAULT '', signed_at timestamptz)`)
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // Invoiced posts the journal that makes an installment owed, as issuing
 // its invoice does (the invoices' part of the ledger): the contract's
 // receivable grows by its gross.
@@ -103,7 +87,12 @@ func Runner(t testing.TB, store *db.Store, ring *keyring.Ring) *collections.Runn
 	}
 	return &collections.Runner{
 		Store: store, Bucket: bucket,
-		Creditors: func(name string) (collections.Creditor, bool) { return creditor, name == Entity },
+		Creditors: func(name string) (collections.Creditor, error) {
+			if name != Entity {
+				return collections.Creditor{}, fmt.Errorf("no creditor %q", name)
+			}
+			return creditor, nil
+		},
 	}
 }
 

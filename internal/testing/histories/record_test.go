@@ -382,7 +382,6 @@ func recordDunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	collectiontest.Prepare(t, s.store)
 	ring := collectiontest.Ring(t)
 	collectiontest.Mandate(t, s.store, ring, s.seller.Seller.ID, offerID, started.Today.AddDays(-1), sepa.Core)
 	runner := collectiontest.Runner(t, s.store, ring)
