@@ -16,6 +16,7 @@ import (
 	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/csvimport"
+	"github.com/tenurehq/tenure/domain/invoicing"
 	"github.com/tenurehq/tenure/domain/risk"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/telemetry"
@@ -34,6 +35,9 @@ type Deps struct {
 	Fixtures   FixtureDriver
 	// Metrics counts what activities commit and send; nil counts nothing.
 	Metrics *telemetry.Metrics
+	// Mandates are the SEPA mandates of the checkouts, which invoices
+	// announce their collection under; nil issues no invoices.
+	Mandates invoicing.Mandates
 }
 
 // Activities gathers the activity groups the worker registers.
@@ -70,6 +74,10 @@ func New(d Deps) (*Activities, error) {
 	if err != nil {
 		return nil, err
 	}
+	var issuing *invoicing.Issuing
+	if d.Mandates != nil {
+		issuing = invoicing.New(d.Config, d.Mandates)
+	}
 	return &Activities{
 		Sandbox:        &SandboxFixtures{Store: d.Store, Importer: importer, Driver: d.Fixtures},
 		ProductImports: &ProductImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
@@ -90,7 +98,7 @@ func New(d Deps) (*Activities, error) {
 			Risk: risks, Logger: d.Logger, Metrics: d.Metrics,
 		},
 		Orders:                &Orders{Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters, Logger: d.Logger, Metrics: d.Metrics},
-		Contracts:             &Contracts{Store: d.Store, Dispatcher: d.Dispatcher, Policy: terms, Logger: d.Logger, Metrics: d.Metrics},
+		Contracts:             &Contracts{Store: d.Store, Dispatcher: d.Dispatcher, Policy: terms, Invoicing: issuing, Logger: d.Logger, Metrics: d.Metrics},
 		MaxConcurrentAttempts: d.Config.Webhooks.MaxConcurrentAttempts,
 	}, nil
 }

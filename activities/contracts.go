@@ -14,6 +14,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/contracts"
+	"github.com/tenurehq/tenure/domain/invoicing"
 	"github.com/tenurehq/tenure/domain/orders"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/domain/refusal"
@@ -32,9 +33,13 @@ type Contracts struct {
 	Dispatcher *webhook.Dispatcher
 	// Policy is the deployment's; a seller's own residual value replaces
 	// its ResidualBasisPoints.
-	Policy  contracts.Policy
-	Logger  *slog.Logger
-	Metrics *telemetry.Metrics
+	Policy contracts.Policy
+	// Invoicing issues the invoices of installments falling due and of
+	// charges, in the change's transaction; nil issues none (a worker
+	// without the checkouts' mandates).
+	Invoicing *invoicing.Issuing
+	Logger    *slog.Logger
+	Metrics   *telemetry.Metrics
 }
 
 // contractEntity names the contract's state machine in the transition
@@ -308,12 +313,23 @@ func (a *Contracts) makeDue(ctx context.Context, q *dbgen.Queries, fx *effects, 
 	if err != nil || schedule == nil {
 		return err
 	}
+	if a.Invoicing != nil {
+		if err := invoicing.LockOrder(ctx, q, row.OrderID); err != nil {
+			return err
+		}
+	}
 	for _, inst := range schedule.Installments {
 		if inst.Status != contracts.InstallmentScheduled || !pick(inst) {
 			continue
 		}
 		if err := moveInstallment(ctx, q, in.ContractID, inst, contracts.InstallmentDue); err != nil {
 			return err
+		}
+		if a.Invoicing != nil {
+			issued, err := a.Invoicing.InstallmentDue(ctx, q, row, inst, in.Today)
+			if err := a.announceInvoice(ctx, q, fx, issued, err); err != nil {
+				return err
+			}
 		}
 		if err := a.emitContract(ctx, q, fx, in.SellerID, in.ContractID, in.Event, "installment/"+strconv.Itoa(inst.Number)+"/due"); err != nil {
 			return err
@@ -508,16 +524,23 @@ func (a *Contracts) BuyOut(ctx context.Context, in ContractTransition) (Contract
 				return err
 			}
 		}
-		return addCharge(ctx, q, row.ID, contracts.ChargeBuyOut, end.BuyOut, in.Today)
+		return a.addCharge(ctx, q, fx, row.ID, contracts.ChargeBuyOut, end.BuyOut, in.Today)
 	})
 }
 
-// addCharge records a contract's one-off charge, once.
-func addCharge(ctx context.Context, q *dbgen.Queries, contractID uuid.UUID, kind contracts.ChargeKind, amount pricing.Money, due civil.Date) error {
-	return q.CreateContractCharge(ctx, dbgen.CreateContractChargeParams{
-		ID: derivedID(contractID, "charge/"+string(kind)), ContractID: contractID, Kind: string(kind),
+// addCharge records a contract's one-off charge, once, and issues its
+// invoice on the day.
+func (a *Contracts) addCharge(ctx context.Context, q *dbgen.Queries, fx *effects, contractID uuid.UUID, kind contracts.ChargeKind, amount pricing.Money, due civil.Date) error {
+	id := derivedID(contractID, "charge/"+string(kind))
+	err := q.CreateContractCharge(ctx, dbgen.CreateContractChargeParams{
+		ID: id, ContractID: contractID, Kind: string(kind),
 		Currency: amount.Currency, Net: amount.Net, Gross: amount.Gross, TaxRate: amount.TaxRate, DueDate: due.Midnight(time.UTC),
 	})
+	if err != nil || a.Invoicing == nil {
+		return err
+	}
+	issued, err := a.Invoicing.ChargeAdded(ctx, q, id, due)
+	return a.announceInvoice(ctx, q, fx, issued, err)
 }
 
 // QuoteTermination prices ending a contract early on a day with the
@@ -564,7 +587,7 @@ func (a *Contracts) QuoteTermination(ctx context.Context, in ContractQuoting) (c
 // does not have, one expired or accepted, or one whose installments are no
 // longer all scheduled, is refused.
 func (a *Contracts) Terminate(ctx context.Context, in ContractTermination) (ContractProgress, error) {
-	return a.change(ctx, in.ContractTransition, named("terminated"), func(q *dbgen.Queries, _ *effects, row dbgen.RentalContract) error {
+	return a.change(ctx, in.ContractTransition, named("terminated"), func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
 		quote, err := contracts.LoadQuote(ctx, q, in.ContractID, in.QuoteID)
 		if db.IsNotFound(err) {
 			return refuse(refusal.New(refusal.InvalidQuote, "the contract has no termination quote %s", in.QuoteID))
@@ -594,7 +617,7 @@ func (a *Contracts) Terminate(ctx context.Context, in ContractTermination) (Cont
 		if _, err := q.AcceptTerminationQuote(ctx, quote.ID); err != nil {
 			return err
 		}
-		return addCharge(ctx, q, row.ID, contracts.ChargeEarlyTermination, quote.Total, in.Today)
+		return a.addCharge(ctx, q, fx, row.ID, contracts.ChargeEarlyTermination, quote.Total, in.Today)
 	})
 }
 

@@ -54,6 +54,7 @@ type Config struct {
 	IDV         IDVConfig         `mapstructure:"idv"`
 	Checkout    CheckoutConfig    `mapstructure:"checkout"`
 	Contracts   ContractsConfig   `mapstructure:"contracts"`
+	Invoicing   InvoicingConfig   `mapstructure:"invoicing"`
 }
 
 // HTTPConfig configures the API server.
@@ -336,7 +337,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, invoicingDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -473,6 +474,7 @@ func (c *Config) Validate(need Need) error {
 	c.validateRisk(bad)
 	c.validateIDV(bad)
 	c.validateContracts(bad)
+	c.validateInvoicing(bad)
 	if need&NeedDatabase != 0 {
 		if u, err := url.Parse(c.Database.URL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 			bad("database.url", "must be a postgres:// URL such as postgres://postgres@127.0.0.1:5432/tenure?sslmode=disable")

@@ -30,6 +30,7 @@ type ContractCharge struct {
 	TaxRate    int64
 	DueDate    time.Time
 	CreatedAt  time.Time
+	InvoiceID  *uuid.UUID
 }
 
 type ContractInstallment struct {
@@ -44,6 +45,7 @@ type ContractInstallment struct {
 	TaxRate         int64
 	Status          string
 	StatusChangedAt time.Time
+	InvoiceID       *uuid.UUID
 }
 
 type ContractReturn struct {
@@ -171,6 +173,56 @@ type IdvSession struct {
 	Reason            string
 	CreatedAt         time.Time
 	DecidedAt         *time.Time
+}
+
+type Invoice struct {
+	ID                uuid.UUID
+	SellerID          uuid.UUID
+	OrderID           uuid.UUID
+	ContractualEntity string
+	Number            string
+	Kind              string
+	Period            *time.Time
+	IssueDate         time.Time
+	ServiceFrom       time.Time
+	ServiceTo         time.Time
+	Currency          string
+	Net               int64
+	Tax               int64
+	Gross             int64
+	Language          string
+	Status            string
+	CollectionDate    time.Time
+	MandateReference  string
+	CreatedAt         time.Time
+}
+
+type InvoiceCounter struct {
+	ContractualEntity string
+	Year              int32
+	Next              int64
+}
+
+type InvoiceDocument struct {
+	InvoiceID uuid.UUID
+	Format    string
+	Content   []byte
+}
+
+type InvoiceLine struct {
+	InvoiceID         uuid.UUID
+	Position          int32
+	ContractID        uuid.UUID
+	InstallmentNumber *int32
+	ChargeID          *uuid.UUID
+	Description       string
+	Quantity          int64
+	ServiceFrom       time.Time
+	ServiceTo         time.Time
+	Net               int64
+	TaxRate           int64
+	Tax               int64
+	Gross             int64
 }
 
 type Lead struct {

@@ -37,6 +37,10 @@ const (
 	ContractEnded          EventType = "contract.ended"
 	ContractTerminated     EventType = "contract.terminated"
 	ContractCanceled       EventType = "contract.canceled"
+	// InvoiceIssued is Tenure's own (package invoicing): an invoice was
+	// issued for an order's installments of a month or for a charge; its
+	// body is the invoice with the customer's signed link to its PDF.
+	InvoiceIssued EventType = "invoice.issued"
 	// Ping is sent only by POST /v1/webhook-endpoints/{id}/test, to that
 	// endpoint, whatever it subscribes to.
 	Ping EventType = "ping"
@@ -47,6 +51,7 @@ var SubscribableTypes = []EventType{
 	OfferPendingReview, OfferAccepted, OfferDeclined, OfferVoided, OfferExpired,
 	OrderCreated, OrderCanceled, OrderCompleted, OfferDiscountAttemptsExceeded,
 	ContractStarted, ContractInstallmentDue, ContractEnding, ContractExtended, ContractEnded, ContractTerminated, ContractCanceled,
+	InvoiceIssued,
 }
 
 // EventTypes are the event types Tenure emits: the subscribable ones and

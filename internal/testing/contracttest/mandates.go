@@ -1,0 +1,32 @@
+package contracttest
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/invoicing"
+	"github.com/tenurehq/tenure/domain/sepa"
+)
+
+// Mandates give every fixture order the same SEPA Core mandate, for tests
+// that issue invoices before the checkout's mandates exist.
+type Mandates struct{}
+
+// OrderMandate is the fixture mandate, its reference derived from the
+// order.
+func (Mandates) OrderMandate(_ context.Context, _ *dbgen.Queries, orderID uuid.UUID) (invoicing.Mandate, error) {
+	iban, err := sepa.ParseIBAN("DE89 3704 0044 0532 0130 00")
+	if err != nil {
+		return invoicing.Mandate{}, err
+	}
+	return invoicing.Mandate{Reference: sepa.MandateReferenceFor(orderID), Scheme: sepa.Core, DebtorIBAN: iban}, nil
+}
+
+// Invoicing makes the fixture's contract activities issue invoices with
+// the fixture mandates.
+func (f *Fixture) Invoicing() *invoicing.Issuing {
+	f.Contracts.Invoicing = invoicing.New(f.Config, Mandates{})
+	return f.Contracts.Invoicing
+}
