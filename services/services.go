@@ -31,6 +31,7 @@ type Services struct {
 	Offers           *Offers
 	Orders           *Orders
 	Contracts        *Contracts
+	Invoices         *Invoices
 	CustomerOffers   *CustomerOffers
 	DiscountAttempts *DiscountAttempts
 	Leads            *Leads
@@ -78,6 +79,7 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		Offers:    offerService,
 		Orders:    NewOrders(cfg, store, temporal),
 		Contracts: NewContracts(cfg, store, temporal),
+		Invoices:  NewInvoices(cfg, store),
 		CustomerOffers: &CustomerOffers{
 			Offers: offerService, Sellers: sellerService, Entities: cfg.Sellers.ContractualEntity,
 			IDV: cfg.IDV.Rules(), Terms: cfg.Terms, Now: time.Now,

@@ -25,6 +25,7 @@ type sellerAPI struct {
 	offerHandlers
 	orderHandlers
 	contractHandlers
+	invoiceHandlers
 	csvImports
 	sellerProfiles
 	discountCodes
@@ -47,6 +48,7 @@ func New(cfg *config.Config, svc *services.Services) sellerapi.StrictServerInter
 		offerHandlers:    offerHandlers{service: svc.Offers},
 		orderHandlers:    orderHandlers{service: svc.Orders},
 		contractHandlers: contractHandlers{service: svc.Contracts},
+		invoiceHandlers:  invoiceHandlers{service: svc.Invoices},
 		csvImports:       csvImports{imports: svc.CatalogImports},
 		sellerProfiles:   sellerProfiles{sellers: svc.Sellers, cfg: cfg},
 		discountCodes:    discountCodes{service: svc.DiscountCodes},
