@@ -118,27 +118,29 @@ func (q *Queries) CreateInvoiceLine(ctx context.Context, arg CreateInvoiceLinePa
 }
 
 const getContractChargeForInvoice = `-- name: GetContractChargeForInvoice :one
-SELECT ch.id, ch.contract_id, ch.kind, ch.key, ch.currency, ch.net, ch.gross, ch.tax_rate, ch.due_date, ch.created_at, ch.invoice_id, c.order_id, c.seller_id, c.line_position
+SELECT ch.id, ch.contract_id, ch.kind, ch.key, ch.currency, ch.net, ch.gross, ch.tax_rate, ch.due_date, ch.created_at, ch.status, ch.status_changed_at, ch.invoice_id, c.order_id, c.seller_id, c.line_position
 FROM contract_charges ch
 JOIN rental_contracts c ON c.id = ch.contract_id
 WHERE ch.id = $1
 `
 
 type GetContractChargeForInvoiceRow struct {
-	ID           uuid.UUID
-	ContractID   uuid.UUID
-	Kind         string
-	Key          string
-	Currency     string
-	Net          int64
-	Gross        int64
-	TaxRate      int64
-	DueDate      time.Time
-	CreatedAt    time.Time
-	InvoiceID    *uuid.UUID
-	OrderID      uuid.UUID
-	SellerID     uuid.UUID
-	LinePosition int32
+	ID              uuid.UUID
+	ContractID      uuid.UUID
+	Kind            string
+	Key             string
+	Currency        string
+	Net             int64
+	Gross           int64
+	TaxRate         int64
+	DueDate         time.Time
+	CreatedAt       time.Time
+	Status          string
+	StatusChangedAt time.Time
+	InvoiceID       *uuid.UUID
+	OrderID         uuid.UUID
+	SellerID        uuid.UUID
+	LinePosition    int32
 }
 
 // A charge with its contract's order and line, to bill it.
@@ -156,6 +158,8 @@ func (q *Queries) GetContractChargeForInvoice(ctx context.Context, id uuid.UUID)
 		&i.TaxRate,
 		&i.DueDate,
 		&i.CreatedAt,
+		&i.Status,
+		&i.StatusChangedAt,
 		&i.InvoiceID,
 		&i.OrderID,
 		&i.SellerID,

@@ -20,17 +20,19 @@ type AccessoryFeedback struct {
 }
 
 type ContractCharge struct {
-	ID         uuid.UUID
-	ContractID uuid.UUID
-	Kind       string
-	Key        string
-	Currency   string
-	Net        int64
-	Gross      int64
-	TaxRate    int64
-	DueDate    time.Time
-	CreatedAt  time.Time
-	InvoiceID  *uuid.UUID
+	ID              uuid.UUID
+	ContractID      uuid.UUID
+	Kind            string
+	Key             string
+	Currency        string
+	Net             int64
+	Gross           int64
+	TaxRate         int64
+	DueDate         time.Time
+	CreatedAt       time.Time
+	Status          string
+	StatusChangedAt time.Time
+	InvoiceID       *uuid.UUID
 }
 
 type ContractInstallment struct {
@@ -235,6 +237,23 @@ type Lead struct {
 	Website       string
 	ClientAddress string
 	CreatedAt     time.Time
+}
+
+type LedgerEntry struct {
+	JournalID  uuid.UUID
+	Line       int32
+	Account    string
+	ContractID *uuid.UUID
+	SellerID   *uuid.UUID
+	Amount     int64
+}
+
+type LedgerJournal struct {
+	ID       uuid.UUID
+	Key      string
+	Kind     string
+	Currency string
+	PostedAt time.Time
 }
 
 type Offer struct {
