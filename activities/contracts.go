@@ -325,6 +325,9 @@ func (a *Contracts) makeDue(ctx context.Context, q *dbgen.Queries, fx *effects, 
 		if err := moveInstallment(ctx, q, in.ContractID, inst, contracts.InstallmentDue); err != nil {
 			return err
 		}
+		if err := postInstallmentDue(ctx, q, in.ContractID, inst); err != nil {
+			return err
+		}
 		if a.Invoicing != nil {
 			issued, err := a.Invoicing.InstallmentDue(ctx, q, row, inst, in.Today)
 			if err := a.announceInvoice(ctx, q, fx, issued, err); err != nil {
@@ -348,7 +351,10 @@ func moveInstallment(ctx context.Context, q *dbgen.Queries, contractID uuid.UUID
 	_, err = q.SetInstallmentStatus(ctx, dbgen.SetInstallmentStatusParams{
 		ContractID: contractID, Number: int32(inst.Number), FromStatus: string(inst.Status), ToStatus: string(moved.Status),
 	})
-	return err
+	if err != nil || inst.Status != contracts.InstallmentDue || to != contracts.InstallmentWaived {
+		return err
+	}
+	return postInstallmentForgiven(ctx, q, contractID, inst)
 }
 
 // GiveNotice moves a running contract to ending on its notice date, with
@@ -536,7 +542,10 @@ func (a *Contracts) addCharge(ctx context.Context, q *dbgen.Queries, fx *effects
 		ID: id, ContractID: contractID, Kind: string(kind),
 		Currency: amount.Currency, Net: amount.Net, Gross: amount.Gross, TaxRate: amount.TaxRate, DueDate: due.Midnight(time.UTC),
 	})
-	if err != nil || a.Invoicing == nil {
+	if err != nil {
+		return err
+	}
+	if err := postChargeDue(ctx, q, id, contractID, kind, amount); err != nil || a.Invoicing == nil {
 		return err
 	}
 	issued, err := a.Invoicing.ChargeAdded(ctx, q, id, due)

@@ -13,6 +13,7 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/invoicing"
+	"github.com/tenurehq/tenure/domain/ledger"
 	"github.com/tenurehq/tenure/domain/sepa"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/internal/testing/contracttest"
@@ -63,6 +64,25 @@ func orderInvoices(t *testing.T, f *contracttest.Fixture, orderID uuid.UUID) []i
 	return list
 }
 
+// balanced fails the test unless the book's invariants hold: every
+// journal balances, each contract's receivable is what it owes.
+func balanced(t *testing.T, f *contracttest.Fixture) {
+	t.Helper()
+	if err := ledger.Check(t.Context(), f.Store.Queries); err != nil {
+		t.Error(err)
+	}
+}
+
+// journals counts the journals posted.
+func journals(t *testing.T, f *contracttest.Fixture) int {
+	t.Helper()
+	var n int
+	if err := f.Store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM ledger_journals").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 // Two contracts of one order falling due in the same month share one
 // invoice: the first to fall due bills both, the second finds its
 // installment billed. A retried change issues nothing more; the next month
@@ -94,10 +114,16 @@ func TestOneInvoicePerOrderAndMonth(t *testing.T) {
 		t.Errorf("%d invoice.issued events", n)
 	}
 
+	if n := journals(t, f); n != 2 {
+		t.Errorf("%d journals for two installments due", n)
+	}
+	balanced(t, f)
+
 	fallDue(t, f, ids[0], "2026-12-03")
 	if list = orderInvoices(t, f, orderID); len(list) != 2 || list[1].Number != "2026-000002" || len(list[1].Lines) != 2 {
 		t.Errorf("December: %+v", list)
 	}
+	balanced(t, f)
 }
 
 // A charge gets an invoice of its own, once however often its change runs.
@@ -122,6 +148,7 @@ func TestAChargeIsInvoicedOnce(t *testing.T) {
 	if charge.Kind != invoicing.Charge || len(charge.Lines) != 1 || charge.Lines[0].ChargeID == nil || charge.Gross != quote.Total.Gross {
 		t.Errorf("charge invoice %+v", charge)
 	}
+	balanced(t, f)
 }
 
 // Invoices issued at once for many orders of one entity take the numbers
@@ -159,6 +186,7 @@ func TestConcurrentIssuingNumbersWithoutGaps(t *testing.T) {
 	for i, inv := range list {
 		numbers[i] = inv.Number
 	}
+	balanced(t, f)
 	sort.Strings(numbers)
 	for i, number := range numbers {
 		if want := fmt.Sprintf("2026-%06d", i+1); number != want {
