@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/tenurehq/tenure/db/dbgen"
@@ -13,12 +14,12 @@ import (
 
 // announceInvoice records the invoice.issued event of an invoice issued
 // in the transaction (none when issued is nil), with the customer's
-// signed link to its PDF. An order without a mandate gets no invoice: the
-// invoice announces a direct debit, and the change goes on without it,
-// logged.
+// signed link to its PDF. An order that cannot be invoiced (no mandate,
+// no billing address) holds up no contract: the change goes on without
+// the invoice, logged, and what it would bill stays uninvoiced.
 func (a *Contracts) announceInvoice(ctx context.Context, q *dbgen.Queries, fx *effects, issued *invoicing.Issued, err error) error {
-	if errors.Is(err, invoicing.ErrNoMandate) {
-		a.Logger.WarnContext(ctx, "no invoice issued: the order has no SEPA mandate")
+	if errors.Is(err, invoicing.ErrNotInvoiceable) {
+		a.Logger.WarnContext(ctx, "no invoice issued", slog.String("reason", err.Error()))
 		return nil
 	}
 	if err != nil || issued == nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/domain/invoicing"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
@@ -96,6 +97,9 @@ type Deps struct {
 	// Metrics counts transitions, webhook attempts and CSV rows; nil
 	// counts nothing.
 	Metrics *telemetry.Metrics
+	// Mandates are the checkouts' SEPA mandates invoices are collected
+	// under; nil issues no invoices.
+	Mandates invoicing.Mandates
 }
 
 // Workers are the workers of one process, its webhook relay and the
@@ -114,7 +118,7 @@ func NewWorkers(c client.Client, d Deps) (*Workers, error) {
 	dispatcher := delivery.NewDispatcher(d.Store, c, d.Config.Webhooks)
 	acts, err := activities.New(activities.Deps{
 		Config: d.Config, Store: d.Store, Logger: d.Logger, Dispatcher: dispatcher,
-		Views: d.Views, Starters: newStarters(c, d.Config), Fixtures: d.Fixtures, Metrics: d.Metrics,
+		Views: d.Views, Starters: newStarters(c, d.Config), Fixtures: d.Fixtures, Metrics: d.Metrics, Mandates: d.Mandates,
 	})
 	if err != nil {
 		return nil, err

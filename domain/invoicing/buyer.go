@@ -29,7 +29,7 @@ var languageOfCountry = map[string]pricing.Language{
 func buyerOf(ctx context.Context, q *dbgen.Queries, order orders.Stored) (invoices.Party, pricing.Language, error) {
 	company := order.Document.Customer.Company
 	if company == nil || company.BillingAddress == nil {
-		return invoices.Party{}, "", fmt.Errorf("order %s has no billing address to invoice", order.Row.ID)
+		return invoices.Party{}, "", fmt.Errorf("%w: order %s has no billing address", ErrNotInvoiceable, order.Row.ID)
 	}
 	a := company.BillingAddress
 	party := invoices.Party{

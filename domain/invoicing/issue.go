@@ -63,8 +63,9 @@ type draftLine struct {
 }
 
 // issue numbers a draft, renders its PDF and e-invoice and stores the
-// invoice with its lines and documents. It answers ErrNoMandate for an
-// order without a mandate: the invoice announces a direct debit.
+// invoice with its lines and documents. It answers ErrNotInvoiceable,
+// having taken no number, for an order without a mandate (the invoice
+// announces a direct debit) or one the invoice would lack data of.
 func (s Issuing) issue(ctx context.Context, q *dbgen.Queries, d draft) (Issued, error) {
 	seller, err := q.GetSeller(ctx, d.order.Row.SellerID)
 	if err != nil {
@@ -82,13 +83,9 @@ func (s Issuing) issue(ctx context.Context, q *dbgen.Queries, d draft) (Issued, 
 	if err != nil {
 		return Issued{}, err
 	}
-	number, err := takeNumber(ctx, q, issuer.Entity, d.issueDate.Year())
-	if err != nil {
-		return Issued{}, err
-	}
 	w := wordings[language]
 	inv := invoices.Invoice{
-		Number: number, IssueDate: d.issueDate, Language: language, Currency: d.lines[0].line.Price.Currency,
+		IssueDate: d.issueDate, Language: language, Currency: d.lines[0].line.Price.Currency,
 		Seller: issuer.Party, Buyer: buyer, BuyerReference: buyerReference(d.order.Row),
 		Payment: invoices.DirectDebit{
 			Mandate: mandate.Reference, CreditorID: issuer.CreditorID, DebtorIBAN: mandate.DebtorIBAN,
@@ -103,6 +100,16 @@ func (s Issuing) issue(ctx context.Context, q *dbgen.Queries, d draft) (Issued, 
 			inv.ExemptionReason = w.untaxed
 		}
 	}
+	// Checked before the number is taken: a refused invoice leaves no gap.
+	inv.Number = "unnumbered"
+	if problems := inv.Validate(); len(problems) > 0 {
+		return Issued{}, fmt.Errorf("%w: order %s: %v", ErrNotInvoiceable, d.order.Row.ID, problems)
+	}
+	number, err := takeNumber(ctx, q, issuer.Entity, d.issueDate.Year())
+	if err != nil {
+		return Issued{}, err
+	}
+	inv.Number = number
 	var pdf, xml bytes.Buffer
 	if err := invoices.WritePDF(&pdf, inv); err != nil {
 		return Issued{}, fmt.Errorf("invoice %s of order %s: %w", number, d.order.Row.ID, err)

@@ -20,6 +20,7 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/invoicing"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/orders"
 	"github.com/tenurehq/tenure/domain/pricing"
@@ -123,6 +124,13 @@ func (f *Fixture) Order(t testing.TB, reference string, lines ...Line) uuid.UUID
 		t.Fatal(err)
 	}
 	return orderID
+}
+
+// Invoicing makes the fixture's contract activities issue invoices with
+// the test mandates.
+func (f *Fixture) Invoicing() *invoicing.Issuing {
+	f.Contracts.Invoicing = invoicing.New(f.Config, testenv.Mandates{})
+	return f.Contracts.Invoicing
 }
 
 // customer is the fixture orders' customer: a German company, as its

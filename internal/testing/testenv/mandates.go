@@ -1,4 +1,4 @@
-package contracttest
+package testenv
 
 import (
 	"context"
@@ -10,8 +10,9 @@ import (
 	"github.com/tenurehq/tenure/domain/sepa"
 )
 
-// Mandates give every fixture order the same SEPA Core mandate, for tests
-// that issue invoices before the checkout's mandates exist.
+// Mandates give every order the same SEPA Core mandate, for tests that
+// issue invoices before the checkout's mandates exist: the test workers
+// and the contract fixtures.
 type Mandates struct{}
 
 // OrderMandate is the fixture mandate, its reference derived from the
@@ -22,11 +23,4 @@ func (Mandates) OrderMandate(_ context.Context, _ *dbgen.Queries, orderID uuid.U
 		return invoicing.Mandate{}, err
 	}
 	return invoicing.Mandate{Reference: sepa.MandateReferenceFor(orderID), Scheme: sepa.Core, DebtorIBAN: iban}, nil
-}
-
-// Invoicing makes the fixture's contract activities issue invoices with
-// the fixture mandates.
-func (f *Fixture) Invoicing() *invoicing.Issuing {
-	f.Contracts.Invoicing = invoicing.New(f.Config, Mandates{})
-	return f.Contracts.Invoicing
 }
