@@ -17,6 +17,7 @@ import (
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/domain/invoicing"
+	"github.com/tenurehq/tenure/domain/payouts"
 	"github.com/tenurehq/tenure/domain/risk"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/telemetry"
@@ -97,7 +98,10 @@ func New(d Deps) (*Activities, error) {
 			Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters,
 			Risk: risks, Logger: d.Logger, Metrics: d.Metrics,
 		},
-		Orders:                &Orders{Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters, Logger: d.Logger, Metrics: d.Metrics},
+		Orders: &Orders{
+			Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters,
+			Payouts: payouts.TermsOf(d.Config), Logger: d.Logger, Metrics: d.Metrics,
+		},
 		Contracts:             &Contracts{Store: d.Store, Dispatcher: d.Dispatcher, Policy: terms, Invoicing: issuing, Logger: d.Logger, Metrics: d.Metrics},
 		MaxConcurrentAttempts: d.Config.Webhooks.MaxConcurrentAttempts,
 	}, nil

@@ -55,6 +55,7 @@ type Config struct {
 	Checkout    CheckoutConfig    `mapstructure:"checkout"`
 	Contracts   ContractsConfig   `mapstructure:"contracts"`
 	Invoicing   InvoicingConfig   `mapstructure:"invoicing"`
+	Payouts     PayoutsConfig     `mapstructure:"payouts"`
 }
 
 // HTTPConfig configures the API server.
@@ -337,7 +338,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, invoicingDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, invoicingDefaults, payoutDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -475,6 +476,7 @@ func (c *Config) Validate(need Need) error {
 	c.validateIDV(bad)
 	c.validateContracts(bad)
 	c.validateInvoicing(bad)
+	c.validatePayouts(bad)
 	if need&NeedDatabase != 0 {
 		if u, err := url.Parse(c.Database.URL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 			bad("database.url", "must be a postgres:// URL such as postgres://postgres@127.0.0.1:5432/tenure?sslmode=disable")

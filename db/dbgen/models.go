@@ -310,6 +310,33 @@ type OrderAsset struct {
 	ContractID              *uuid.UUID
 }
 
+type Payout struct {
+	ID                uuid.UUID
+	SellerID          uuid.UUID
+	OrderID           uuid.UUID
+	ContractualEntity string
+	Currency          string
+	Financed          int64
+	Fee               int64
+	Amount            int64
+	Status            string
+	FileID            *uuid.UUID
+	ExecutionDate     *time.Time
+	CreatedAt         time.Time
+	SentAt            *time.Time
+}
+
+type PayoutFile struct {
+	ID                uuid.UUID
+	ContractualEntity string
+	RunDate           time.Time
+	MessageID         string
+	Transfers         int32
+	Total             int64
+	Content           []byte
+	CreatedAt         time.Time
+}
+
 type Product struct {
 	ID                  uuid.UUID
 	SellerID            uuid.UUID
@@ -465,6 +492,8 @@ type Seller struct {
 	PdfReaderAssistantID        string
 	UpdatedAt                   time.Time
 	ContractResidualBasisPoints *int64
+	PayoutIban                  *string
+	PayoutBic                   string
 }
 
 type SellerCredential struct {

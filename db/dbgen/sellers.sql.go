@@ -14,7 +14,7 @@ import (
 const createSeller = `-- name: CreateSeller :one
 INSERT INTO sellers (id, name, currency)
 VALUES ($1, $2, $3)
-RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points
+RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payout_iban, payout_bic
 `
 
 type CreateSellerParams struct {
@@ -43,12 +43,14 @@ func (q *Queries) CreateSeller(ctx context.Context, arg CreateSellerParams) (Sel
 		&i.PdfReaderAssistantID,
 		&i.UpdatedAt,
 		&i.ContractResidualBasisPoints,
+		&i.PayoutIban,
+		&i.PayoutBic,
 	)
 	return i, err
 }
 
 const getSeller = `-- name: GetSeller :one
-SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points FROM sellers WHERE id = $1
+SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payout_iban, payout_bic FROM sellers WHERE id = $1
 `
 
 func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
@@ -71,12 +73,14 @@ func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
 		&i.PdfReaderAssistantID,
 		&i.UpdatedAt,
 		&i.ContractResidualBasisPoints,
+		&i.PayoutIban,
+		&i.PayoutBic,
 	)
 	return i, err
 }
 
 const listSellers = `-- name: ListSellers :many
-SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points FROM sellers ORDER BY created_at, id
+SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payout_iban, payout_bic FROM sellers ORDER BY created_at, id
 `
 
 func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
@@ -105,6 +109,8 @@ func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
 			&i.PdfReaderAssistantID,
 			&i.UpdatedAt,
 			&i.ContractResidualBasisPoints,
+			&i.PayoutIban,
+			&i.PayoutBic,
 		); err != nil {
 			return nil, err
 		}
