@@ -32,6 +32,7 @@ type Services struct {
 	Orders           *Orders
 	Contracts        *Contracts
 	Invoices         *Invoices
+	Payouts          *Payouts
 	CustomerOffers   *CustomerOffers
 	DiscountAttempts *DiscountAttempts
 	Leads            *Leads
@@ -80,6 +81,7 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		Orders:    NewOrders(cfg, store, temporal),
 		Contracts: NewContracts(cfg, store, temporal),
 		Invoices:  NewInvoices(cfg, store),
+		Payouts:   &Payouts{Store: store},
 		CustomerOffers: &CustomerOffers{
 			Offers: offerService, Sellers: sellerService, Entities: cfg.Sellers.ContractualEntity,
 			IDV: cfg.IDV.Rules(), Terms: cfg.Terms, Now: time.Now,

@@ -26,37 +26,14 @@ type invoiceView struct {
 	} `json:"lines"`
 }
 
-// invoicedContract is a started contract of an order whose customer has a
-// billing address: its first installment fell due and was invoiced.
-func invoicedContract(t *testing.T, f apitest.OfferFixture, reference string) (orderID, contractID string) {
-	t.Helper()
-	payload := apitest.OfferPayload(reference)
-	company := payload["customer"].(map[string]any)["company"].(map[string]any)
-	company["billing_address"] = map[string]any{"line1": "Königsallee 9", "postal_code": "40212", "city": "Düsseldorf", "country_code": "DE"}
-	o := f.CreateOffer(t, payload)
-	f.MustSimulate(t, "mark_offer_for_review", o.ID)
-	f.MustSimulate(t, "mark_offer_accepted", o.ID)
-	if err := f.Harness.Store.Pool.QueryRow(t.Context(), "SELECT id::text FROM orders WHERE offer_id = $1", o.ID).Scan(&orderID); err != nil {
-		t.Fatal(err)
-	}
-	if resp := f.Harness.Do(t, http.MethodPost, "/v1/orders/"+orderID+"/accept", f.Token, nil); resp.Status != http.StatusOK {
-		t.Fatalf("confirm order: %d %s", resp.Status, resp.Body)
-	}
-	if err := f.Harness.Store.Pool.QueryRow(t.Context(), "SELECT id::text FROM rental_contracts WHERE order_id = $1", orderID).Scan(&contractID); err != nil {
-		t.Fatal(err)
-	}
-	f.MustSimulate(t, "mark_contract_started", contractID)
-	return orderID, contractID
-}
-
 // The invoice of a started contract's first installment is listed with
 // the filters, shown, and downloaded as PDF and e-invoice; the event
 // carries the customer's link, which opens the PDF without credentials and
 // nothing with another token.
 func TestInvoiceListShowAndDownloads(t *testing.T) {
 	f := apitest.NewOfferFixture(t)
-	orderID, contractID := invoicedContract(t, f, "invoice-1")
-	_, otherContract := invoicedContract(t, f, "invoice-2")
+	orderID, contractID, _ := f.InvoicedContract(t, "invoice-1")
+	_, otherContract, _ := f.InvoicedContract(t, "invoice-2")
 
 	var page struct {
 		Invoices   []invoiceView `json:"invoices"`

@@ -26,6 +26,7 @@ type sellerAPI struct {
 	orderHandlers
 	contractHandlers
 	invoiceHandlers
+	payoutHandlers
 	csvImports
 	sellerProfiles
 	discountCodes
@@ -49,6 +50,7 @@ func New(cfg *config.Config, svc *services.Services) sellerapi.StrictServerInter
 		orderHandlers:    orderHandlers{service: svc.Orders},
 		contractHandlers: contractHandlers{service: svc.Contracts},
 		invoiceHandlers:  invoiceHandlers{service: svc.Invoices},
+		payoutHandlers:   payoutHandlers{service: svc.Payouts},
 		csvImports:       csvImports{imports: svc.CatalogImports},
 		sellerProfiles:   sellerProfiles{sellers: svc.Sellers, cfg: cfg},
 		discountCodes:    discountCodes{service: svc.DiscountCodes},

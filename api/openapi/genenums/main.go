@@ -27,6 +27,7 @@ import (
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/endcustomer"
 	"github.com/tenurehq/tenure/domain/invoicing"
+	"github.com/tenurehq/tenure/domain/payouts"
 	"github.com/tenurehq/tenure/domain/sellers"
 	"github.com/tenurehq/tenure/domain/webhook"
 )
@@ -54,6 +55,13 @@ var tables = map[string]func() []string{
 	"product-types":            func() []string { return config.ProductTypes },
 	"subscribable-event-types": func() []string { return webhook.SubscribableTypes },
 	"event-types":              func() []string { return webhook.EventTypes },
+	"payout-statuses": func() []string {
+		statuses := make([]string, len(payouts.Statuses))
+		for i, s := range payouts.Statuses {
+			statuses[i] = string(s)
+		}
+		return statuses
+	},
 	"invoice-statuses": func() []string {
 		statuses := make([]string, len(invoicing.Statuses))
 		for i, s := range invoicing.Statuses {

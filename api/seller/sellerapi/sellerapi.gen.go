@@ -17,6 +17,7 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/invoicing"
+	"github.com/tenurehq/tenure/domain/payouts"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/foundation/civil"
 )
@@ -2002,6 +2003,21 @@ type PayNowTerm struct {
 	Id *string `json:"id,omitempty"`
 }
 
+// Payout Tenure extension: what Tenure pays the seller for a completed order, as `getPayout` returns it and the `payout.sent` webhook event sends it. Amounts are integer cents.
+type Payout = payouts.Record
+
+// PayoutPage One page of payouts.
+type PayoutPage struct {
+	// Pagination Position of a page in a paginated list.
+	Pagination Pagination `json:"pagination"`
+
+	// Payouts Payouts on this page, oldest first.
+	Payouts []Payout `json:"payouts"`
+}
+
+// PayoutStatus `owed`: waiting for the daily batch (and for the seller's payout account, which operators set); `sent`: in a credit transfer file sent to the bank.
+type PayoutStatus = payouts.Status
+
 // PriceBreakdownLine One line of a price breakdown (e.g. products, shipping, discount).
 type PriceBreakdownLine struct {
 	// Amount An amount of money. `gross` and `net` are in integer minor units of the currency (cents): 119000 is 1,190.00.
@@ -2914,6 +2930,9 @@ type IdempotencyKey = string
 // InvoiceID defines model for InvoiceID.
 type InvoiceID = string
 
+// PayoutID defines model for PayoutID.
+type PayoutID = string
+
 // WebhookEndpointID defines model for WebhookEndpointID.
 type WebhookEndpointID = string
 
@@ -3508,6 +3527,21 @@ type RejectOrderParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListPayoutsParams defines parameters for ListPayouts.
+type ListPayoutsParams struct {
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 400.
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// IdGt Only payouts whose id is greater than this UUID. Ids are time-ordered: pass the last id of the previous page to walk the whole list (keyset pagination).
+	IdGt *openapi_types.UUID `form:"id_gt,omitempty" json:"id_gt,omitempty"`
+
+	// Status Only payouts in this status.
+	Status *PayoutStatus `form:"status,omitempty" json:"status,omitempty"`
+}
+
 // RunScenarioSimulationParams defines parameters for RunScenarioSimulation.
 type RunScenarioSimulationParams struct {
 	// IdempotencyKey Makes retrying the request safe (Tenure extension; docs/calling-the-api.md, "Retries"). Any string of 1 to 255 printable
@@ -3947,6 +3981,12 @@ type ServerInterface interface {
 	// RejectOrder Reject an order
 	// (POST /v1/orders/{id}/reject)
 	RejectOrder(c *fiber.Ctx, id string, params RejectOrderParams) error
+	// ListPayouts List payouts
+	// (GET /v1/payouts)
+	ListPayouts(c *fiber.Ctx, params ListPayoutsParams) error
+	// GetPayout Get a payout
+	// (GET /v1/payouts/{id})
+	GetPayout(c *fiber.Ctx, id PayoutID) error
 	// RunScenarioSimulation Run a scenario simulation (sandbox only)
 	// (POST /v1/scenario_simulations/{scenario_name})
 	RunScenarioSimulation(c *fiber.Ctx, scenarioName RunScenarioSimulationParamsScenarioName, params RunScenarioSimulationParams) error
@@ -6301,6 +6341,93 @@ func (siw *ServerInterfaceWrapper) RejectOrder(c *fiber.Ctx) error {
 	return handler(c)
 }
 
+// ListPayouts operation middleware
+func (siw *ServerInterfaceWrapper) ListPayouts(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPayoutsParams
+
+	var query url.Values
+	query, err = url.ParseQuery(string(c.Request().URI().QueryString()))
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for query string: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", query, &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter limit: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", query, &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter page: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "id_gt" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id_gt", query, &params.IdGt, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id_gt: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", query, &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter status: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.ListPayouts(c, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// GetPayout operation middleware
+func (siw *ServerInterfaceWrapper) GetPayout(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PayoutID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.GetPayout(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
 // RunScenarioSimulation operation middleware
 func (siw *ServerInterfaceWrapper) RunScenarioSimulation(c *fiber.Ctx) error {
 
@@ -6895,6 +7022,10 @@ func RegisterHandlersWithOptions(router fiber.Router, si ServerInterface, option
 	router.Post(options.BaseURL+"/v1/contracts/:id/termination", wrapper.TerminateContract)
 
 	router.Post(options.BaseURL+"/v1/scenario_simulations/:scenario_name", wrapper.RunScenarioSimulation)
+
+	router.Get(options.BaseURL+"/v1/payouts", wrapper.ListPayouts)
+
+	router.Get(options.BaseURL+"/v1/payouts/:id", wrapper.GetPayout)
 
 	router.Get(options.BaseURL+"/v1/invoices", wrapper.ListInvoices)
 
@@ -10750,6 +10881,130 @@ func (response RejectOrder422ApplicationvndGoaErrorResponse) VisitRejectOrderRes
 	return err
 }
 
+type ListPayoutsRequestObject struct {
+	Params ListPayoutsParams
+}
+
+type ListPayoutsResponseObject interface {
+	VisitListPayoutsResponse(ctx *fiber.Ctx) error
+}
+
+type ListPayouts200JSONResponse PayoutPage
+
+func (response ListPayouts200JSONResponse) VisitListPayoutsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type ListPayouts400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response ListPayouts400ApplicationvndGoaErrorResponse) VisitListPayoutsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ListPayouts401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPayouts401JSONResponse) VisitListPayoutsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type ListPayouts403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPayouts403JSONResponse) VisitListPayoutsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetPayoutRequestObject struct {
+	Id PayoutID `json:"id"`
+}
+
+type GetPayoutResponseObject interface {
+	VisitGetPayoutResponse(ctx *fiber.Ctx) error
+}
+
+type GetPayout200JSONResponse Payout
+
+func (response GetPayout200JSONResponse) VisitGetPayoutResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type GetPayout400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response GetPayout400ApplicationvndGoaErrorResponse) VisitGetPayoutResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetPayout401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPayout401JSONResponse) VisitGetPayoutResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type GetPayout403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPayout403JSONResponse) VisitGetPayoutResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetPayout404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response GetPayout404ApplicationvndGoaErrorResponse) VisitGetPayoutResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type RunScenarioSimulationRequestObject struct {
 	ScenarioName RunScenarioSimulationParamsScenarioName `json:"scenario_name"`
 	Params       RunScenarioSimulationParams
@@ -11896,6 +12151,12 @@ type StrictServerInterface interface {
 	// RejectOrder Reject an order
 	// (POST /v1/orders/{id}/reject)
 	RejectOrder(ctx context.Context, request RejectOrderRequestObject) (RejectOrderResponseObject, error)
+	// ListPayouts List payouts
+	// (GET /v1/payouts)
+	ListPayouts(ctx context.Context, request ListPayoutsRequestObject) (ListPayoutsResponseObject, error)
+	// GetPayout Get a payout
+	// (GET /v1/payouts/{id})
+	GetPayout(ctx context.Context, request GetPayoutRequestObject) (GetPayoutResponseObject, error)
 	// RunScenarioSimulation Run a scenario simulation (sandbox only)
 	// (POST /v1/scenario_simulations/{scenario_name})
 	RunScenarioSimulation(ctx context.Context, request RunScenarioSimulationRequestObject) (RunScenarioSimulationResponseObject, error)
@@ -13478,6 +13739,60 @@ func (sh *strictHandler) RejectOrder(ctx *fiber.Ctx, id string, params RejectOrd
 		return err
 	} else if validResponse, ok := response.(RejectOrderResponseObject); ok {
 		if err := validResponse.VisitRejectOrderResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListPayouts operation middleware
+func (sh *strictHandler) ListPayouts(ctx *fiber.Ctx, params ListPayoutsParams) error {
+	var request ListPayoutsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPayouts(ctx.UserContext(), request.(ListPayoutsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPayouts")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListPayoutsResponseObject); ok {
+		if err := validResponse.VisitListPayoutsResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPayout operation middleware
+func (sh *strictHandler) GetPayout(ctx *fiber.Ctx, id PayoutID) error {
+	var request GetPayoutRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPayout(ctx.UserContext(), request.(GetPayoutRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPayout")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPayoutResponseObject); ok {
+		if err := validResponse.VisitGetPayoutResponse(ctx); err != nil {
 			return err
 		}
 	} else if response != nil {
