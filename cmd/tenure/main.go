@@ -43,6 +43,7 @@ func rootCommand() *cobra.Command {
 		offersCommand(file),
 		riskCommand(file),
 		contractsCommand(file),
+		payoutsCommand(file),
 		leadsCommand(file),
 		temporalCLICommand(file),
 	)
