@@ -34,7 +34,8 @@ func (f OfferFixture) InvoicedContract(t *testing.T, reference string) (orderID,
 	return orderID, contractID, invoiceID
 }
 
-// CompletedOrder is a confirmed order whose two laptops were shipped: it
+// CompletedOrder is a confirmed order whose two laptops and their cable
+// were shipped: it
 // is completed, and its seller is owed its payout. It answers the order
 // and the payout.
 func (f OfferFixture) CompletedOrder(t *testing.T, reference string) (orderID, payoutID string) {
@@ -43,6 +44,7 @@ func (f OfferFixture) CompletedOrder(t *testing.T, reference string) (orderID, p
 	items := []map[string]any{
 		{"seller_product_reference": Ref("sku", "laptop"), "serial_number": reference + "-1"},
 		{"seller_product_reference": Ref("sku", "laptop"), "serial_number": reference + "-2"},
+		{"seller_product_reference": Ref("sku", "cable"), "serial_number": reference + "-3"},
 	}
 	resp := f.Harness.Do(t, http.MethodPost, "/v1/shipment", f.Token, map[string]any{
 		"order_id": orderID, "serial_numbers": items, "tracking_url": "https://track.example/out",
