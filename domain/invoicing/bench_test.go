@@ -28,13 +28,19 @@ func BenchmarkIssue10kInvoices(b *testing.B) {
 	ctx := b.Context()
 	for b.Loop() {
 		b.StopTimer()
+		for _, stmt := range []string{
+			"DELETE FROM invoice_lines", "DELETE FROM invoice_documents", "UPDATE contract_installments SET invoice_id = NULL",
+			"DELETE FROM invoices", "DELETE FROM invoice_counters",
+		} {
+			if _, err := f.Store.Pool.Exec(ctx, stmt); err != nil {
+				b.Fatal(err)
+			}
+		}
 		_, err := f.Store.Pool.Exec(ctx, `
-			DELETE FROM invoice_lines; DELETE FROM invoice_documents;
-			UPDATE contract_installments SET invoice_id = NULL; DELETE FROM invoices; DELETE FROM invoice_counters;
-			DELETE FROM contract_installments WHERE contract_id = $1;
 			INSERT INTO contract_installments (contract_id, number, period_from, period_to, due_date, currency, net, gross, tax_rate, status)
 			SELECT $1, i, d, (d + interval '1 month' - interval '1 day')::date, d, 'EUR', 3000, 3570, 1900, 'due'
-			FROM generate_series(1, $2::int) i, LATERAL (SELECT (date '2026-01-05' + (i - 1) * interval '1 month')::date AS d) m`, contractID, n)
+			FROM generate_series(1, $2::int) i, LATERAL (SELECT (date '2026-01-05' + (i - 1) * interval '1 month')::date AS d) m
+			ON CONFLICT DO NOTHING`, contractID, n)
 		if err != nil {
 			b.Fatal(err)
 		}
