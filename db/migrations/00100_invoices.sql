@@ -77,9 +77,13 @@ CREATE TABLE invoice_counters (
 );
 
 ALTER TABLE contract_installments ADD COLUMN invoice_id uuid REFERENCES invoices (id);
+-- What a month's invoice picks: a contract's installments not invoiced
+-- yet, by due date.
+CREATE INDEX contract_installments_invoiceable_idx ON contract_installments (contract_id, due_date) WHERE invoice_id IS NULL;
 ALTER TABLE contract_charges ADD COLUMN invoice_id uuid REFERENCES invoices (id);
 
 -- +goose Down
+DROP INDEX contract_installments_invoiceable_idx;
 ALTER TABLE contract_charges DROP COLUMN invoice_id;
 ALTER TABLE contract_installments DROP COLUMN invoice_id;
 DROP TABLE invoice_counters;

@@ -8,7 +8,6 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/invoices"
-	"github.com/tenurehq/tenure/domain/orders"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/foundation/civil"
 )
@@ -22,7 +21,7 @@ func (s Issuing) ChargeAdded(ctx context.Context, q *dbgen.Queries, chargeID uui
 	if err != nil || charge.InvoiceID != nil {
 		return nil, err
 	}
-	order, err := orders.Load(ctx, q, charge.SellerID, charge.OrderID)
+	order, err := orderOf(ctx, q, charge.SellerID, charge.OrderID)
 	if err != nil {
 		return nil, err
 	}

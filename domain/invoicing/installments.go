@@ -35,7 +35,7 @@ func (s Issuing) InstallmentDue(ctx context.Context, q *dbgen.Queries, contract 
 	if err != nil || invoiceID != nil {
 		return nil, err
 	}
-	order, err := orders.Load(ctx, q, contract.SellerID, contract.OrderID)
+	order, err := orderOf(ctx, q, contract.SellerID, contract.OrderID)
 	if err != nil {
 		return nil, err
 	}
@@ -73,6 +73,16 @@ func (s Issuing) InstallmentDue(ctx context.Context, q *dbgen.Queries, contract 
 		return nil, err
 	}
 	return &issued, nil
+}
+
+// orderOf is an order with its document: what an invoice names of it (its
+// lines, its customer), without the assets and shipments orders.Load adds.
+func orderOf(ctx context.Context, q *dbgen.Queries, sellerID, orderID uuid.UUID) (orders.Stored, error) {
+	row, err := q.GetOrder(ctx, dbgen.GetOrderParams{SellerID: sellerID, ID: orderID})
+	if err != nil {
+		return orders.Stored{}, err
+	}
+	return orders.Decode(row, nil, nil)
 }
 
 // rentedItem names what an order's line rents.
