@@ -32,6 +32,7 @@ var composeSecrets = []string{
 	"TENURE_AUTH_SIGNING_KEY=" + strings.Repeat("a", 64),
 	"TENURE_LINKS_SIGNING_KEY=" + strings.Repeat("b", 64),
 	"TENURE_WEBHOOKS_SECRET_KEY=" + strings.Repeat("c", 64),
+	"TENURE_MANDATES_IBAN_KEYS=key-1:" + strings.Repeat("A", 43) + "=",
 }
 
 func TestComposeTopology(t *testing.T) {

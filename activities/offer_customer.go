@@ -57,7 +57,8 @@ func (a *Offers) ChangeCheckout(ctx context.Context, in OfferCustomerChange) err
 }
 
 // Submit moves the offer to review with what the customer agreed to, in
-// one transaction with the redemption of the discount code and the event:
+// one transaction with the redemption of the discount code, the signature
+// of the customer's SEPA mandate (if one was given) and the event:
 // either all of it happens or none. An offer that changed since the
 // customer read it is refused (OutOfDate); so is a code another offer took
 // the last use of meanwhile. A retry after the commit finds the offer
@@ -92,6 +93,11 @@ func (a *Offers) Submit(ctx context.Context, in OfferSubmission) error {
 		}
 		row, err := q.SubmitOfferCheckout(ctx, params)
 		if err != nil {
+			return err
+		}
+		// The customer's acceptance is the signature of the mandate they
+		// gave, if any.
+		if _, err := q.SignOfferMandate(ctx, t.OfferID); err != nil {
 			return err
 		}
 		fx.moved(offerEntity, string(t.From), string(t.To))

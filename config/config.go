@@ -56,6 +56,10 @@ type Config struct {
 	Contracts   ContractsConfig   `mapstructure:"contracts"`
 	Invoicing   InvoicingConfig   `mapstructure:"invoicing"`
 	Payouts     PayoutsConfig     `mapstructure:"payouts"`
+	// Creditors are the contractual entities as creditors of SEPA direct
+	// debits, by entity id (see Creditor).
+	Creditors map[string]Creditor `mapstructure:"creditors"`
+	Mandates  MandatesConfig      `mapstructure:"mandates"`
 }
 
 // HTTPConfig configures the API server.
@@ -338,7 +342,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, invoicingDefaults, payoutDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, invoicingDefaults, payoutDefaults, creditorDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -440,6 +444,9 @@ const (
 	NeedDev
 	// NeedWebhooks validates the webhook settings (API, worker, set-webhook).
 	NeedWebhooks
+	// NeedMandates validates what taking and collecting SEPA mandates
+	// needs: a creditor per contractual entity and the IBAN keys.
+	NeedMandates
 )
 
 // Validate checks the parts of the configuration a command needs and
@@ -477,6 +484,7 @@ func (c *Config) Validate(need Need) error {
 	c.validateContracts(bad)
 	c.validateInvoicing(bad)
 	c.validatePayouts(bad)
+	c.validateCreditors(bad)
 	if need&NeedDatabase != 0 {
 		if u, err := url.Parse(c.Database.URL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 			bad("database.url", "must be a postgres:// URL such as postgres://postgres@127.0.0.1:5432/tenure?sslmode=disable")
@@ -531,6 +539,9 @@ func (c *Config) Validate(need Need) error {
 	}
 	if need&NeedWebhooks != 0 {
 		c.validateWebhooks(bad)
+	}
+	if need&NeedMandates != 0 {
+		c.validateMandates(bad)
 	}
 	if need&NeedDev != 0 {
 		for key, port := range map[string]int{"dev.temporal_port": c.Dev.TemporalPort, "dev.ui_port": c.Dev.UIPort} {

@@ -21,6 +21,7 @@ import (
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/domain/sellers"
+	"github.com/tenurehq/tenure/foundation/keyring"
 	"github.com/tenurehq/tenure/workflows/entity"
 	"github.com/tenurehq/tenure/workflows/offer"
 )
@@ -38,6 +39,11 @@ type CustomerOffers struct {
 	IDV endcustomer.IDVRules
 	// Terms are the deployment's own terms and conditions documents.
 	Terms config.TermsConfig
+	// Creditors are the creditors of the contractual entities (by id, ""
+	// the default), whose mandates customers give.
+	Creditors func(entity string) (config.Creditor, bool)
+	// IBANs seal the customers' IBANs (mandates.iban_keys).
+	IBANs *keyring.Ring
 	Now   func() time.Time
 }
 
@@ -155,8 +161,8 @@ type Acceptance struct {
 // refusal), unchanged since the customer read it (OutOfDate), the
 // customer's data and shipping address complete (*ValidationFailed), the
 // billing country served by the seller's contractual entity
-// (ErrIncompatibleEntity), a required identity verification verified
-// (*ValidationFailed). A discount code must apply (*discounts.Invalid);
+// (ErrIncompatibleEntity), a required identity verification verified and
+// a required payment method given (*ValidationFailed). A discount code must apply (*discounts.Invalid);
 // it is redeemed in the transaction that moves the offer, so it counts
 // once however the requests race.
 func (c *CustomerOffers) Accept(ctx context.Context, o offers.Stored, in Acceptance) (offers.Stored, error) {
@@ -179,6 +185,9 @@ func (c *CustomerOffers) Accept(ctx context.Context, o offers.Stored, in Accepta
 		return offers.Stored{}, fmt.Errorf("%w: %s is not one of %s", ErrIncompatibleEntity, billing, strings.Join(terms.BillingCountries, ", "))
 	}
 	if err := c.verified(ctx, o); err != nil {
+		return offers.Stored{}, err
+	}
+	if err := c.paid(ctx, o, terms); err != nil {
 		return offers.Stored{}, err
 	}
 	priced, applied, err := c.priceAccepted(ctx, o, in.DiscountCode)

@@ -2,6 +2,7 @@ package services
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -71,6 +72,10 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 	if err != nil {
 		return nil, err
 	}
+	ibans, err := cfg.Mandates.IBANRing()
+	if err != nil {
+		return nil, fmt.Errorf("mandates.iban_keys: %w", err)
+	}
 	offerService := NewOffers(cfg, store, temporal, engine)
 	sellerService := &Sellers{Store: store}
 	webhooks := &Webhooks{Store: store, Endpoints: endpoints, Dispatcher: delivery.NewDispatcher(store, temporal, cfg.Webhooks)}
@@ -84,7 +89,7 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		Payouts:   &Payouts{Store: store},
 		CustomerOffers: &CustomerOffers{
 			Offers: offerService, Sellers: sellerService, Entities: cfg.Sellers.ContractualEntity,
-			IDV: cfg.IDV.Rules(), Terms: cfg.Terms, Now: time.Now,
+			IDV: cfg.IDV.Rules(), Terms: cfg.Terms, Creditors: cfg.Creditor, IBANs: ibans, Now: time.Now,
 		},
 		DiscountAttempts: &DiscountAttempts{
 			Budget: &discounts.Attempts{

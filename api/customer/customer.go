@@ -30,6 +30,7 @@ type customerAPI struct {
 	customerDiscounts
 	customerIDV
 	customerLeads
+	customerPayment
 }
 
 // New serves the Customer-Facing API's operations over the
@@ -46,6 +47,7 @@ func New(cfg *config.Config, svc *services.Services, provider *idv.Provider, off
 		customerDiscounts: customerDiscounts{offers: svc.CustomerOffers, attempts: attempts},
 		customerIDV:       customerIDV{offers: svc.CustomerOffers, provider: provider, publicURL: cfg.HTTP.PublicURL},
 		customerLeads:     customerLeads{leads: svc.Leads, offers: svc.CustomerOffers},
+		customerPayment:   customerPayment{offers: svc.CustomerOffers},
 	}
 }
 

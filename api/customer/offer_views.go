@@ -20,6 +20,9 @@ type customerSight struct {
 	priced         pricing.CustomerPrices
 	terms          services.SellerTerms
 	supersedingURL string
+	// creditor is who a mandate for the offer is given to; nil when the
+	// seller's entity collects no direct debits.
+	creditor *customerapi.PaymentCreditor
 }
 
 // customerOfferView is an offer as its customer sees it.
@@ -39,7 +42,8 @@ func customerOfferView(o offers.Stored, s customerSight) customerapi.CustomerOff
 		Id:                            status.Id,
 		Lines:                         lines,
 		OfferLink:                     d.CheckoutURL,
-		PaymentMethodRequired:         false,
+		PaymentCreditor:               s.creditor,
+		PaymentMethodRequired:         terms.Seller.PaymentMethodRequired,
 		PhoneNumber:                   d.Customer.Phone,
 		PricingOverview:               customerPricingView(d, s.priced),
 		RedirectToSupersedingOfferUrl: status.RedirectToSupersedingOfferUrl,
@@ -103,7 +107,7 @@ func anonymizedOfferView(o offers.Stored, s customerSight) customerapi.Anonymize
 	v.Email = d.Customer.Email
 	v.HasSingleTermDuration = &singleDuration
 	v.Lines = &lines
-	v.PaymentMethodRequired = new(false)
+	v.PaymentMethodRequired = new(s.terms.Seller.PaymentMethodRequired)
 	v.PricingOverview = new(customerPricingView(d, s.priced))
 	v.Shipping = shippingInfoView(d)
 	return v

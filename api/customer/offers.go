@@ -44,7 +44,11 @@ func (h customerOffers) sight(ctx context.Context, o offers.Stored, choices []of
 	if err != nil {
 		return customerSight{}, err
 	}
-	return customerSight{priced: priced, terms: terms, supersedingURL: h.supersedingURL(ctx, o)}, nil
+	s := customerSight{priced: priced, terms: terms, supersedingURL: h.supersedingURL(ctx, o)}
+	if c, ok := h.checkout.Creditor(terms); ok {
+		s.creditor = new(paymentCreditorView(c))
+	}
+	return s, nil
 }
 
 // supersedingURL is the checkout link of the offer that replaced o by an

@@ -63,8 +63,8 @@ func customerOperations(t *testing.T) []customerOperation {
 		}
 	}
 	slices.SortFunc(ops, func(a, b customerOperation) int { return strings.Compare(a.String(), b.String()) })
-	if len(ops) != 19 {
-		t.Fatalf("customer.yaml lists %d operations, want the spec's 18 and the provider callback", len(ops))
+	if len(ops) != 21 {
+		t.Fatalf("customer.yaml lists %d operations, want the spec's 18, the provider callback and the payment method's two", len(ops))
 	}
 	return ops
 }

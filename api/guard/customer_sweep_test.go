@@ -148,7 +148,16 @@ func (w sweepWorld) example(name string, s *openapi3.Schema) any {
 	case "last_updated_at":
 		return w.updatedAt()
 	case "type":
+		if slices.Contains(s.Enum, any("sepa_direct_debit")) {
+			return "sepa_direct_debit"
+		}
 		return "de_gmbh"
+	case "iban":
+		return "DE89 3704 0044 0532 0130 00"
+	case "account_holder":
+		return "Kunde GmbH"
+	case "mandate_accepted":
+		return true
 	case "country_code", "phone_country_code":
 		return "DE"
 	case "postal_code":
@@ -447,6 +456,7 @@ func sweepState(t *testing.T, w sweepWorld) string {
 		"SELECT string_agg(code || times_used || active, ',' ORDER BY id) FROM discount_codes",
 		"SELECT string_agg(id || status || updated_at::text || md5(document::text), ',' ORDER BY id) FROM offers",
 		"SELECT string_agg(id || updated_at::text, ',' ORDER BY id) FROM sellers",
+		"SELECT string_agg(id || updated_at::text || iban_masked || account_holder, ',' ORDER BY id) FROM mandates",
 	} {
 		var v *string
 		if err := w.f.Harness.Store.Pool.QueryRow(t.Context(), q).Scan(&v); err != nil {
@@ -476,6 +486,12 @@ func TestCustomerBadInputSweep(t *testing.T) {
 	w.provider = simulatedProvider(h)
 	f.CreateDiscountCode(t, map[string]any{"code": "SWEEP", "percent_off": 500})
 	w.sessionA = idvSession(t, h, w.a, w.tokenA)
+	// Offer A has a payment method, which getPaymentMethod shows.
+	if resp := h.Customer(t, http.MethodPut, "/offers/"+w.a.ID+"/payment-method", w.tokenA, map[string]any{
+		"type": "sepa_direct_debit", "iban": "DE89370400440532013000", "account_holder": "Kunde GmbH", "mandate_accepted": true,
+	}); resp.Status != http.StatusOK {
+		t.Fatalf("payment method: %d %s", resp.Status, resp.Body)
+	}
 
 	ops := customerOperations(t)
 	served := map[string]bool{}

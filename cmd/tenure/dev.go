@@ -25,6 +25,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/foundation/keyring"
 	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
@@ -49,6 +50,9 @@ type devSecrets struct {
 	AuthSigningKey    string `json:"auth_signing_key"`
 	LinksSigningKey   string `json:"links_signing_key"`
 	WebhooksSecretKey string `json:"webhooks_secret_key"`
+	// MandatesIBANKey seals the debtors' IBANs, in the key ring's
+	// "id:base64" form.
+	MandatesIBANKey string `json:"mandates_iban_key"`
 }
 
 // devConfig loads the configuration and completes it for one machine: the
@@ -78,11 +82,14 @@ func devConfig(file string) (*config.Config, error) {
 	if cfg.Webhooks.SecretKey == "" {
 		cfg.Webhooks.SecretKey = secrets.WebhooksSecretKey
 	}
+	if len(cfg.Mandates.IBANKeys) == 0 {
+		cfg.Mandates.IBANKeys = []string{secrets.MandatesIBANKey}
+	}
 	cfg.Temporal.Address = net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Dev.TemporalPort))
 	if !cfg.HTTP.AdminAddrGiven {
 		cfg.HTTP.AdminAddr = config.DevAdminAddr
 	}
-	return cfg, cfg.Validate(config.NeedDatabase | config.NeedTemporal | config.NeedHTTP | config.NeedDev | config.NeedWebhooks)
+	return cfg, cfg.Validate(config.NeedDatabase | config.NeedTemporal | config.NeedHTTP | config.NeedDev | config.NeedWebhooks | config.NeedMandates)
 }
 
 // loadDevSecrets reads the kept keys, generating (and keeping) any that are
@@ -103,11 +110,21 @@ func loadDevSecrets(path string) (devSecrets, error) {
 			*key, missing = randomKey(), true
 		}
 	}
+	if s.MandatesIBANKey == "" {
+		s.MandatesIBANKey, missing = devIBANKey(), true
+	}
 	if !missing {
 		return s, nil
 	}
 	raw, _ = json.MarshalIndent(s, "", "  ")
 	return s, os.WriteFile(path, raw, 0o600)
+}
+
+// devIBANKey is a fresh key of the IBAN key ring, named by the day it was
+// made, as an operator would name it.
+func devIBANKey() string {
+	spec, _ := keyring.GenerateSpec("dev-" + time.Now().UTC().Format("20060102"))
+	return spec
 }
 
 func randomKey() string {
@@ -233,7 +250,7 @@ func devSeller(ctx context.Context, cfg *config.Config, store *db.Store, tc clie
 	path := filepath.Join(cfg.DataDir, "sandbox-seller.json")
 	var seller sandboxSellerFile
 	if raw, err := os.ReadFile(path); err != nil || json.Unmarshal(raw, &seller) != nil || !credentialsWork(ctx, store, seller) {
-		created, err := auth.CreateSeller(ctx, store, "Sandbox Seller", "EUR")
+		created, err := createSeller(ctx, cfg, store, "Sandbox Seller", "EUR")
 		if err != nil {
 			return seller, err
 		}

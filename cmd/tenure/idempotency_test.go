@@ -98,6 +98,7 @@ func TestOfferCreationSurvivesAKilledAPI(t *testing.T) {
 		"TENURE_AUTH_SIGNING_KEY="+cfg.Auth.SigningKey,
 		"TENURE_LINKS_SIGNING_KEY="+cfg.Links.SigningKey,
 		"TENURE_WEBHOOKS_SECRET_KEY="+cfg.Webhooks.SecretKey,
+		"TENURE_MANDATES_IBAN_KEYS="+testenv.TestIBANKey,
 		"TENURE_IDEMPOTENCY_LEASE=2s",
 		"TENURE_DATABASE_MAX_CONNS=5",
 		"TENURE_LOG_LEVEL=warn",

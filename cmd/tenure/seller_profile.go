@@ -35,6 +35,7 @@ type profileOutput struct {
 	TermsDocuments         []sellers.TermsDocument `json:"terms_and_conditions"`
 	ParentSellerID         *uuid.UUID              `json:"parent_seller_id"`
 	PDFReaderAssistantID   string                  `json:"pdf_reader_assistant_id"`
+	PaymentMethodRequired  bool                    `json:"payment_method_required"`
 }
 
 func sellersShowCommand(file func() string) *cobra.Command {
@@ -206,6 +207,7 @@ func printProfile(w io.Writer, asJSON bool, p sellers.Profile, cfg config.Seller
 		Currency: p.Currency, Address: p.Address, ProductReferenceSource: p.ProductReferenceSource,
 		Capabilities: p.Capabilities, ContractualEntity: entity, BillingCountries: countries,
 		TermsDocuments: p.TermsDocuments, ParentSellerID: p.ParentSellerID, PDFReaderAssistantID: p.PDFReaderAssistantID,
+		PaymentMethodRequired: p.PaymentMethodRequired,
 	}
 	if asJSON {
 		return json.NewEncoder(w).Encode(out)
@@ -220,6 +222,7 @@ func printProfile(w io.Writer, asJSON bool, p sellers.Profile, cfg config.Seller
 		{"reference source", p.ProductReferenceSource},
 		{"contractual entity", entity + " (" + strings.Join(countries, ",") + ")"},
 		{"capabilities", enabledCapabilities(p.Capabilities)},
+		{"payment method required", onOff(p.PaymentMethodRequired)},
 	}
 	for _, d := range p.TermsDocuments {
 		rows = append(rows, [2]string{"terms " + d.Language + " " + d.Type, d.URL})
@@ -228,6 +231,14 @@ func printProfile(w io.Writer, asJSON bool, p sellers.Profile, cfg config.Seller
 		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
 	}
 	return tw.Flush()
+}
+
+// onOff is a setting as the commands take it.
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }
 
 func enabledCapabilities(c sellers.Capabilities) string {

@@ -27,7 +27,8 @@ func sellersCommand(file func() string) *cobra.Command {
 	cmd := &cobra.Command{Use: "sellers", Short: "Create and list sellers, seed their sandbox fixtures, rotate their client secrets, register webhook endpoints, keep their profiles"}
 	cmd.AddCommand(sellersCreateCommand(file), sellersSeedCommand(file), sellersListCommand(file), sellersRotateCommand(file), sellersSetWebhookCommand(file),
 		sellersShowCommand(file), sellersSetProfileCommand(file), sellersSetTermsCommand(file), sellersSetResidualCommand(file),
-		sellersSetPayoutAccountCommand(file))
+		sellersSetPayoutAccountCommand(file),
+		sellersSetPaymentMethodRequiredCommand(file))
 	return cmd
 }
 
@@ -68,7 +69,7 @@ func sellersCreateCommand(file func() string) *cobra.Command {
 				return err
 			}
 			defer c.close()
-			seller, err := auth.CreateSeller(ctx, c.store, name, currency)
+			seller, err := createSeller(ctx, c.cfg, c.store, name, currency)
 			if err != nil {
 				return err
 			}

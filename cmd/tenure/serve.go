@@ -25,7 +25,7 @@ func serveCommand(file func() string) *cobra.Command {
 		Short: "Run the HTTP APIs (stateless: run as many as you need)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := connectObserved(cmd.Context(), file(), config.NeedDatabase|config.NeedTemporal|config.NeedHTTP|config.NeedWebhooks)
+			c, err := connectObserved(cmd.Context(), file(), config.NeedDatabase|config.NeedTemporal|config.NeedHTTP|config.NeedWebhooks|config.NeedMandates)
 			if err != nil {
 				return err
 			}

@@ -256,6 +256,23 @@ type LedgerJournal struct {
 	PostedAt time.Time
 }
 
+type Mandate struct {
+	ID                uuid.UUID
+	OfferID           uuid.UUID
+	SellerID          uuid.UUID
+	ContractualEntity string
+	CreditorID        string
+	Reference         string
+	Scheme            string
+	AccountHolder     string
+	IbanSealed        []byte
+	IbanMasked        string
+	Bic               string
+	SignedAt          *time.Time
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
 type Offer struct {
 	ID                   uuid.UUID
 	SellerID             uuid.UUID
@@ -492,6 +509,7 @@ type Seller struct {
 	PdfReaderAssistantID        string
 	UpdatedAt                   time.Time
 	ContractResidualBasisPoints *int64
+	PaymentMethodRequired       bool
 	PayoutIban                  *string
 	PayoutBic                   string
 }

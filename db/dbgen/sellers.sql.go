@@ -14,7 +14,7 @@ import (
 const createSeller = `-- name: CreateSeller :one
 INSERT INTO sellers (id, name, currency)
 VALUES ($1, $2, $3)
-RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payout_iban, payout_bic
+RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required, payout_iban, payout_bic
 `
 
 type CreateSellerParams struct {
@@ -43,6 +43,7 @@ func (q *Queries) CreateSeller(ctx context.Context, arg CreateSellerParams) (Sel
 		&i.PdfReaderAssistantID,
 		&i.UpdatedAt,
 		&i.ContractResidualBasisPoints,
+		&i.PaymentMethodRequired,
 		&i.PayoutIban,
 		&i.PayoutBic,
 	)
@@ -50,7 +51,7 @@ func (q *Queries) CreateSeller(ctx context.Context, arg CreateSellerParams) (Sel
 }
 
 const getSeller = `-- name: GetSeller :one
-SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payout_iban, payout_bic FROM sellers WHERE id = $1
+SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required, payout_iban, payout_bic FROM sellers WHERE id = $1
 `
 
 func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
@@ -73,6 +74,7 @@ func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
 		&i.PdfReaderAssistantID,
 		&i.UpdatedAt,
 		&i.ContractResidualBasisPoints,
+		&i.PaymentMethodRequired,
 		&i.PayoutIban,
 		&i.PayoutBic,
 	)
@@ -80,7 +82,7 @@ func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
 }
 
 const listSellers = `-- name: ListSellers :many
-SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payout_iban, payout_bic FROM sellers ORDER BY created_at, id
+SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required, payout_iban, payout_bic FROM sellers ORDER BY created_at, id
 `
 
 func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
@@ -109,6 +111,7 @@ func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
 			&i.PdfReaderAssistantID,
 			&i.UpdatedAt,
 			&i.ContractResidualBasisPoints,
+			&i.PaymentMethodRequired,
 			&i.PayoutIban,
 			&i.PayoutBic,
 		); err != nil {
@@ -136,6 +139,25 @@ type SetSellerContractResidualParams struct {
 // contracts.residual_basis_points.
 func (q *Queries) SetSellerContractResidual(ctx context.Context, arg SetSellerContractResidualParams) (int64, error) {
 	result, err := q.db.Exec(ctx, setSellerContractResidual, arg.BasisPoints, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const setSellerPaymentMethodRequired = `-- name: SetSellerPaymentMethodRequired :execrows
+UPDATE sellers SET payment_method_required = $1 WHERE id = $2
+`
+
+type SetSellerPaymentMethodRequiredParams struct {
+	Required bool
+	ID       uuid.UUID
+}
+
+// Whether the seller's customers must give a payment method (a SEPA
+// mandate) before they accept an offer.
+func (q *Queries) SetSellerPaymentMethodRequired(ctx context.Context, arg SetSellerPaymentMethodRequiredParams) (int64, error) {
+	result, err := q.db.Exec(ctx, setSellerPaymentMethodRequired, arg.Required, arg.ID)
 	if err != nil {
 		return 0, err
 	}

@@ -9,6 +9,11 @@ SELECT * FROM sellers WHERE id = $1;
 -- name: ListSellers :many
 SELECT * FROM sellers ORDER BY created_at, id;
 
+-- name: SetSellerPaymentMethodRequired :execrows
+-- Whether the seller's customers must give a payment method (a SEPA
+-- mandate) before they accept an offer.
+UPDATE sellers SET payment_method_required = sqlc.arg(required) WHERE id = sqlc.arg(id);
+
 -- name: SetSellerContractResidual :execrows
 -- The seller's own residual value of its contracts' buy-outs, in basis
 -- points of the net purchase price; null falls back to the deployment's

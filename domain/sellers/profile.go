@@ -32,7 +32,10 @@ type Profile struct {
 	TermsDocuments       []TermsDocument
 	ParentSellerID       *uuid.UUID
 	PDFReaderAssistantID string
-	UpdatedAt            time.Time
+	// PaymentMethodRequired: the seller's customers give a SEPA mandate
+	// before they accept (the operator decides it).
+	PaymentMethodRequired bool
+	UpdatedAt             time.Time
 }
 
 // Address is a seller's postal address, stored as the contract's Address.
@@ -73,6 +76,7 @@ func FromRow(s dbgen.Seller) (Profile, error) {
 		ID: s.ID, Name: s.Name, PrettyName: s.PrettyName, LogoURL: s.LogoUrl, Email: s.Email, Currency: s.Currency,
 		ProductReferenceSource: s.ProductReferenceSource, ContractualEntity: s.ContractualEntity,
 		ParentSellerID: s.ParentSellerID, PDFReaderAssistantID: s.PdfReaderAssistantID, UpdatedAt: s.UpdatedAt,
+		PaymentMethodRequired: s.PaymentMethodRequired,
 	}
 	if err := decode(s.ID, "address", s.Address, &p.Address); err != nil {
 		return Profile{}, err

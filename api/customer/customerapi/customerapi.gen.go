@@ -154,6 +154,54 @@ func (e OfferStatus) Valid() bool {
 	}
 }
 
+// Defines values for PaymentCreditorScheme.
+const (
+	B2B  PaymentCreditorScheme = "B2B"
+	CORE PaymentCreditorScheme = "CORE"
+)
+
+// Valid indicates whether the value is a known member of the PaymentCreditorScheme enum.
+func (e PaymentCreditorScheme) Valid() bool {
+	switch e {
+	case B2B:
+		return true
+	case CORE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentMethodType.
+const (
+	PaymentMethodTypeSepaDirectDebit PaymentMethodType = "sepa_direct_debit"
+)
+
+// Valid indicates whether the value is a known member of the PaymentMethodType enum.
+func (e PaymentMethodType) Valid() bool {
+	switch e {
+	case PaymentMethodTypeSepaDirectDebit:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentMethodRequestType.
+const (
+	PaymentMethodRequestTypeSepaDirectDebit PaymentMethodRequestType = "sepa_direct_debit"
+)
+
+// Valid indicates whether the value is a known member of the PaymentMethodRequestType enum.
+func (e PaymentMethodRequestType) Valid() bool {
+	switch e {
+	case PaymentMethodRequestTypeSepaDirectDebit:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SalesChannel.
 const (
 	Ecommerce  SalesChannel = "ecommerce"
@@ -261,7 +309,7 @@ type AnonymizedOffer struct {
 	// Lines The lines; only while the offer is `created`.
 	Lines *[]CustomerOfferLine `json:"lines,omitempty"`
 
-	// PaymentMethodRequired Whether the customer must give a payment method at checkout (Tenure collects none today; always false); only while the offer is `created`.
+	// PaymentMethodRequired Whether the customer must give a payment method (`setPaymentMethod`) before accepting, as the seller's setting says; only while the offer is `created`.
 	PaymentMethodRequired *bool `json:"payment_method_required,omitempty"`
 
 	// PricingOverview What the customer pays, for the current choices.
@@ -420,7 +468,10 @@ type CustomerOffer struct {
 	// OfferLink The offer's checkout link (with its shared token).
 	OfferLink string `json:"offer_link"`
 
-	// PaymentMethodRequired Whether the customer must give a payment method at checkout (always false today).
+	// PaymentCreditor Tenure extension. The creditor a SEPA direct debit mandate for the offer is given to, the seller's contractual entity, and the scheme it collects under.
+	PaymentCreditor *PaymentCreditor `json:"payment_creditor,omitempty"`
+
+	// PaymentMethodRequired Whether the customer must give a payment method (`setPaymentMethod`) before accepting, as the seller's setting says.
 	PaymentMethodRequired bool `json:"payment_method_required"`
 
 	// PhoneNumber Phone number the seller gave for the offer.
@@ -1000,6 +1051,63 @@ type PayNowTerm struct {
 	Id string `json:"id"`
 }
 
+// PaymentCreditor Tenure extension. The creditor a SEPA direct debit mandate for the offer is given to, the seller's contractual entity, and the scheme it collects under.
+type PaymentCreditor struct {
+	// CreditorIdentifier The SEPA creditor identifier.
+	CreditorIdentifier string `json:"creditor_identifier"`
+
+	// Name The creditor's legal name.
+	Name string `json:"name"`
+
+	// Scheme `CORE`: the debtor may ask their bank for a refund within 8 weeks of a debit; `B2B`: businesses only, no refund.
+	Scheme PaymentCreditorScheme `json:"scheme"`
+}
+
+// PaymentCreditorScheme `CORE`: the debtor may ask their bank for a refund within 8 weeks of a debit; `B2B`: businesses only, no refund.
+type PaymentCreditorScheme string
+
+// PaymentMethod Tenure extension. A SEPA direct debit mandate the customer gave; the IBAN only masked.
+type PaymentMethod struct {
+	// AccountHolder The account holder's name.
+	AccountHolder string `json:"account_holder"`
+
+	// Creditor Tenure extension. The creditor a SEPA direct debit mandate for the offer is given to, the seller's contractual entity, and the scheme it collects under.
+	Creditor PaymentCreditor `json:"creditor"`
+
+	// Iban The IBAN masked in groups of four, e.g. `DE89 **** **** **** **** 00`.
+	Iban string `json:"iban"`
+
+	// MandateReference The mandate reference, unique for the creditor (at most 35 characters).
+	MandateReference string `json:"mandate_reference"`
+
+	// SignedAt When the mandate was signed, the offer's acceptance; null until then.
+	SignedAt *time.Time `json:"signed_at"`
+
+	// Type The kind of payment method.
+	Type PaymentMethodType `json:"type"`
+}
+
+// PaymentMethodType The kind of payment method.
+type PaymentMethodType string
+
+// PaymentMethodRequest Tenure extension. A SEPA direct debit mandate as the customer gives it.
+type PaymentMethodRequest struct {
+	// AccountHolder The account holder's name as the bank knows it.
+	AccountHolder string `json:"account_holder"`
+
+	// Iban The IBAN, spaces allowed.
+	Iban string `json:"iban"`
+
+	// MandateAccepted The customer agrees to the mandate; must be `true`.
+	MandateAccepted bool `json:"mandate_accepted"`
+
+	// Type The kind of payment method; only SEPA direct debit.
+	Type PaymentMethodRequestType `json:"type"`
+}
+
+// PaymentMethodRequestType The kind of payment method; only SEPA direct debit.
+type PaymentMethodRequestType string
+
 // PhoneNumber A phone number as parsed.
 type PhoneNumber struct {
 	// CountryCode ISO 3166-1 alpha-2 country of the number, e.g. `DE`.
@@ -1348,6 +1456,12 @@ type CustomizeTermsAndServicesParams struct {
 	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
+// SetPaymentMethodParams defines parameters for SetPaymentMethod.
+type SetPaymentMethodParams struct {
+	// AcceptLanguage Preferred languages (RFC 9110, e.g. `de-DE,de;q=0.9,en;q=0.8`): the most preferred of `en`, `de` and `nl` is used for texts, `en` when none is acceptable. Until the customer's own language is stored, it is also the customer's language for terms and conditions.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+}
+
 // PreviewCustomizedTermsAndServicesParams defines parameters for PreviewCustomizedTermsAndServices.
 type PreviewCustomizedTermsAndServicesParams struct {
 	// Token The offer's shared token; without it, a bearer token with `offer:read` is needed.
@@ -1414,6 +1528,9 @@ type CustomizeTermsAndServicesJSONRequestBody = CustomizeTermsRequest
 
 // UpdateEndCustomerInfoJSONRequestBody defines body for UpdateEndCustomerInfo for application/json ContentType.
 type UpdateEndCustomerInfoJSONRequestBody = EndCustomerInfoUpdate
+
+// SetPaymentMethodJSONRequestBody defines body for SetPaymentMethod for application/json ContentType.
+type SetPaymentMethodJSONRequestBody = PaymentMethodRequest
 
 // PreviewCustomizedTermsAndServicesJSONRequestBody defines body for PreviewCustomizedTermsAndServices for application/json ContentType.
 type PreviewCustomizedTermsAndServicesJSONRequestBody = CustomizeTermsRequest
@@ -1530,6 +1647,12 @@ type ServerInterface interface {
 	// GetIdvRequirement Whether the offer needs an identity verification
 	// (GET /offers/{id}/idv-requirement)
 	GetIdvRequirement(c *fiber.Ctx, id OfferID) error
+	// GetPaymentMethod Show the offer's payment method
+	// (GET /offers/{id}/payment-method)
+	GetPaymentMethod(c *fiber.Ctx, id OfferID) error
+	// SetPaymentMethod Give a SEPA direct debit mandate
+	// (PUT /offers/{id}/payment-method)
+	SetPaymentMethod(c *fiber.Ctx, id OfferID, params SetPaymentMethodParams) error
 	// PreviewCustomizedTermsAndServices Preview terms and services
 	// (PUT /offers/{id}/preview-customize-terms-services)
 	PreviewCustomizedTermsAndServices(c *fiber.Ctx, id OfferID, params PreviewCustomizedTermsAndServicesParams) error
@@ -2135,6 +2258,86 @@ func (siw *ServerInterfaceWrapper) GetIdvRequirement(c *fiber.Ctx) error {
 	return handler(c)
 }
 
+// GetPaymentMethod operation middleware
+func (siw *ServerInterfaceWrapper) GetPaymentMethod(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id OfferID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.GetPaymentMethod(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// SetPaymentMethod operation middleware
+func (siw *ServerInterfaceWrapper) SetPaymentMethod(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id OfferID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetPaymentMethodParams
+
+	headers := c.GetReqHeaders()
+
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Sprintf("Too many values for ParamName Accept-Language, 1 is required, but %d found", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter Accept-Language: %w", err).Error())
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.SetPaymentMethod(c, id, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
 // PreviewCustomizedTermsAndServices operation middleware
 func (siw *ServerInterfaceWrapper) PreviewCustomizedTermsAndServices(c *fiber.Ctx) error {
 
@@ -2483,6 +2686,10 @@ func RegisterHandlersWithOptions(router fiber.Router, si ServerInterface, option
 	router.Get(options.BaseURL+"/offers/:id/id-verification", wrapper.GetIdVerification)
 
 	router.Get(options.BaseURL+"/offers/:id/idv-requirement", wrapper.GetIdvRequirement)
+
+	router.Get(options.BaseURL+"/offers/:id/payment-method", wrapper.GetPaymentMethod)
+
+	router.Put(options.BaseURL+"/offers/:id/payment-method", wrapper.SetPaymentMethod)
 
 	router.Get(options.BaseURL+"/offers/:id/terms_and_conditions_links", wrapper.GetTermsAndConditionsLinks)
 
@@ -4076,6 +4283,238 @@ func (response GetIdvRequirement429ApplicationvndGoaErrorResponse) VisitGetIdvRe
 	return err
 }
 
+type GetPaymentMethodRequestObject struct {
+	Id OfferID `json:"id"`
+}
+
+type GetPaymentMethodResponseObject interface {
+	VisitGetPaymentMethodResponse(ctx *fiber.Ctx) error
+}
+
+type GetPaymentMethod200JSONResponse PaymentMethod
+
+func (response GetPaymentMethod200JSONResponse) VisitGetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type GetPaymentMethod400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response GetPaymentMethod400ApplicationvndGoaErrorResponse) VisitGetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetPaymentMethod401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPaymentMethod401JSONResponse) VisitGetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type GetPaymentMethod403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPaymentMethod403JSONResponse) VisitGetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetPaymentMethod404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response GetPaymentMethod404ApplicationvndGoaErrorResponse) VisitGetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetPaymentMethod429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response GetPaymentMethod429ApplicationvndGoaErrorResponse) VisitGetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type SetPaymentMethodRequestObject struct {
+	Id     OfferID `json:"id"`
+	Params SetPaymentMethodParams
+	Body   *SetPaymentMethodJSONRequestBody
+}
+
+type SetPaymentMethodResponseObject interface {
+	VisitSetPaymentMethodResponse(ctx *fiber.Ctx) error
+}
+
+type SetPaymentMethod200JSONResponse PaymentMethod
+
+func (response SetPaymentMethod200JSONResponse) VisitSetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type SetPaymentMethod400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response SetPaymentMethod400ApplicationvndGoaErrorResponse) VisitSetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type SetPaymentMethod401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetPaymentMethod401JSONResponse) VisitSetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type SetPaymentMethod403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetPaymentMethod403JSONResponse) VisitSetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type SetPaymentMethod404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response SetPaymentMethod404ApplicationvndGoaErrorResponse) VisitSetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type SetPaymentMethod422JSONResponse ValidationError
+
+func (response SetPaymentMethod422JSONResponse) VisitSetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(422)
+
+	return ctx.JSON(&response)
+}
+
+type SetPaymentMethod422ApplicationvndGoaErrorResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response SetPaymentMethod422ApplicationvndGoaErrorResponse) VisitSetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(422)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type SetPaymentMethod429ApplicationvndGoaErrorResponse struct {
+	TooManyRequestsApplicationvndGoaErrorResponse
+}
+
+func (response SetPaymentMethod429ApplicationvndGoaErrorResponse) VisitSetPaymentMethodResponse(ctx *fiber.Ctx) error {
+	if response.Headers.RateLimitLimit != nil {
+		ctx.Response().Header.Set("RateLimit-Limit", fmt.Sprint(*response.Headers.RateLimitLimit))
+	}
+	if response.Headers.RateLimitRemaining != nil {
+		ctx.Response().Header.Set("RateLimit-Remaining", fmt.Sprint(*response.Headers.RateLimitRemaining))
+	}
+	if response.Headers.RateLimitReset != nil {
+		ctx.Response().Header.Set("RateLimit-Reset", fmt.Sprint(*response.Headers.RateLimitReset))
+	}
+	if response.Headers.RetryAfter != nil {
+		ctx.Response().Header.Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(429)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type PreviewCustomizedTermsAndServicesRequestObject struct {
 	Id     OfferID `json:"id"`
 	Params PreviewCustomizedTermsAndServicesParams
@@ -4670,6 +5109,12 @@ type StrictServerInterface interface {
 	// GetIdvRequirement Whether the offer needs an identity verification
 	// (GET /offers/{id}/idv-requirement)
 	GetIdvRequirement(ctx context.Context, request GetIdvRequirementRequestObject) (GetIdvRequirementResponseObject, error)
+	// GetPaymentMethod Show the offer's payment method
+	// (GET /offers/{id}/payment-method)
+	GetPaymentMethod(ctx context.Context, request GetPaymentMethodRequestObject) (GetPaymentMethodResponseObject, error)
+	// SetPaymentMethod Give a SEPA direct debit mandate
+	// (PUT /offers/{id}/payment-method)
+	SetPaymentMethod(ctx context.Context, request SetPaymentMethodRequestObject) (SetPaymentMethodResponseObject, error)
 	// PreviewCustomizedTermsAndServices Preview terms and services
 	// (PUT /offers/{id}/preview-customize-terms-services)
 	PreviewCustomizedTermsAndServices(ctx context.Context, request PreviewCustomizedTermsAndServicesRequestObject) (PreviewCustomizedTermsAndServicesResponseObject, error)
@@ -5178,6 +5623,75 @@ func (sh *strictHandler) GetIdvRequirement(ctx *fiber.Ctx, id OfferID) error {
 		return err
 	} else if validResponse, ok := response.(GetIdvRequirementResponseObject); ok {
 		if err := validResponse.VisitGetIdvRequirementResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPaymentMethod operation middleware
+func (sh *strictHandler) GetPaymentMethod(ctx *fiber.Ctx, id OfferID) error {
+	var request GetPaymentMethodRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPaymentMethod(ctx.UserContext(), request.(GetPaymentMethodRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPaymentMethod")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPaymentMethodResponseObject); ok {
+		if err := validResponse.VisitGetPaymentMethodResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SetPaymentMethod operation middleware
+func (sh *strictHandler) SetPaymentMethod(ctx *fiber.Ctx, id OfferID, params SetPaymentMethodParams) error {
+	var request SetPaymentMethodRequestObject
+
+	request.Id = id
+	request.Params = params
+
+	var body SetPaymentMethodJSONRequestBody
+	var err error
+	// The validation middleware stores the value a kin-openapi validator
+	// validated in the Fiber context. Bind that value, matching member
+	// names exactly, so the handler receives what was validated instead
+	// of a second, case-insensitive decode.
+	if v := ctx.Locals(validatedBodyLocalsKey); v == nil || runtime.BindJSONValue(v, &body) != nil {
+		err = ctx.BodyParser(&body)
+	}
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, err.Error())
+	}
+	request.Body = &body
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.SetPaymentMethod(ctx.UserContext(), request.(SetPaymentMethodRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetPaymentMethod")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SetPaymentMethodResponseObject); ok {
+		if err := validResponse.VisitSetPaymentMethodResponse(ctx); err != nil {
 			return err
 		}
 	} else if response != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -42,6 +43,13 @@ type Harness struct {
 // package's Temporal dev server, its configuration tuned for the test.
 func New(t *testing.T, tune ...func(*config.Config)) *Harness {
 	t.Helper()
+	return NewLogged(t, testenv.AppLogger(), tune...)
+}
+
+// NewLogged is New with the application logging to logger, for tests that
+// read what it logs.
+func NewLogged(t *testing.T, logger *slog.Logger, tune ...func(*config.Config)) *Harness {
+	t.Helper()
 	cfg := testenv.Config(t)
 	for _, f := range tune {
 		f(cfg)
@@ -53,7 +61,7 @@ func New(t *testing.T, tune ...func(*config.Config)) *Harness {
 		Config:   cfg,
 		Services: testenv.Services(t, cfg, store, tc),
 		Tokens:   tokens,
-		Logger:   testenv.AppLogger(),
+		Logger:   logger,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -2,12 +2,14 @@ package apitest
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // OfferFixture is a seller with a catalog, a shipping method, a running
@@ -22,7 +24,14 @@ type OfferFixture struct {
 // tuned for a test, with Tenure's workers running.
 func NewOfferFixture(t *testing.T, tune ...func(*config.Config)) OfferFixture {
 	t.Helper()
-	h := New(t, tune...)
+	return NewLoggedOfferFixture(t, testenv.AppLogger(), tune...)
+}
+
+// NewLoggedOfferFixture is NewOfferFixture with the application logging to
+// logger (NewLogged).
+func NewLoggedOfferFixture(t *testing.T, logger *slog.Logger, tune ...func(*config.Config)) OfferFixture {
+	t.Helper()
+	h := NewLogged(t, logger, tune...)
 	h.Worker(t)
 	s := h.Seller(t)
 	f := OfferFixture{Harness: h, Seller: s, Token: h.Token(t, s, "client")}

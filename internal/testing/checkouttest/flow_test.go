@@ -188,6 +188,21 @@ func TestCheckoutOfOffersThatAreOver(t *testing.T) {
 	})
 }
 
+// nextOf waits for the heading of one of the screens named by message
+// keys, and returns it.
+func (b *browser) nextOf(t *testing.T, lang string, keys ...string) string {
+	t.Helper()
+	return b.Poll(fmt.Sprintf("one of %v", keys), func() (string, bool) {
+		h := b.waitHeading("")
+		for _, key := range keys {
+			if h == msg(t, lang, key) {
+				return h, true
+			}
+		}
+		return h, false
+	})
+}
+
 // walkToAcceptance goes through every step of an open offer up to the
 // accept button, checking each screen.
 func walkToAcceptance(t *testing.T, b *browser, o offer, lang string, keyboard bool) {
@@ -251,10 +266,7 @@ func walkToAcceptance(t *testing.T, b *browser, o offer, lang string, keyboard b
 	b.check("delivery")
 	b.press("main button[type=submit]", keyboard)
 
-	next := b.Poll("identity verification or the review", func() (string, bool) {
-		h := b.waitHeading("")
-		return h, h == msg(t, lang, "identity.title") || h == msg(t, lang, "review.title")
-	})
+	next := b.nextOf(t, lang, "identity.title", "payment.title", "review.title")
 	if next == msg(t, lang, "identity.title") {
 		b.check("identity")
 		b.press("main button.primary", keyboard)
@@ -263,6 +275,10 @@ func walkToAcceptance(t *testing.T, b *browser, o offer, lang string, keyboard b
 		b.WaitText("main", msg(t, lang, "identity.verified"))
 		b.check("identity-verified")
 		b.press("main button.primary", keyboard)
+		next = b.nextOf(t, lang, "payment.title", "review.title")
+	}
+	if next == msg(t, lang, "payment.title") {
+		givePaymentMethod(t, b, lang, keyboard)
 	}
 
 	b.waitHeading(msg(t, lang, "review.title"))

@@ -10,8 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/tenurehq/tenure/api"
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/internal/testing/sellerclient"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
@@ -27,6 +30,9 @@ type stack struct {
 	url    string
 	seller *sellerclient.Client
 	shop   *shop
+	store  *db.Store
+	// sellerID is the seller's id, for the operator's settings.
+	sellerID uuid.UUID
 }
 
 // The seller's products: a laptop that can be rented, and a mouse that is
@@ -68,7 +74,7 @@ func newStack(t *testing.T, tune ...func(*config.Config)) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &stack{cfg: cfg, url: cfg.HTTP.PublicURL, seller: client, shop: newShop(t)}
+	st := &stack{cfg: cfg, url: cfg.HTTP.PublicURL, seller: client, shop: newShop(t), store: store, sellerID: s.Seller.ID}
 	st.call(t, http.MethodPost, "/v1/catalog/import", map[string]any{"products": []map[string]any{
 		product("sku", "T14-G5", laptopTitle, 149900),
 		product("sku", "MX3S", mouseTitle, 8395),

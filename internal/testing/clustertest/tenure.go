@@ -61,6 +61,7 @@ func newDeployment(t testing.TB, dir, databaseURL, temporalAddress, namespace st
 		"TENURE_AUTH_SIGNING_KEY="+secret(t),
 		"TENURE_LINKS_SIGNING_KEY="+secret(t),
 		"TENURE_WEBHOOKS_SECRET_KEY="+secret(t),
+		"TENURE_MANDATES_IBAN_KEYS="+testenv.TestIBANKey,
 		"TENURE_CATALOG_IMPORTS_BLOB_URL="+blobs.String(),
 		"TENURE_CATALOG_IMPORTS_CHUNK_ROWS=1000",
 		// The customers of the lifecycles' offers (11,900.00 gross) check

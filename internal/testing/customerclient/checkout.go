@@ -24,7 +24,9 @@ type Offer struct {
 	ID        string    `json:"id"`
 	Status    string    `json:"status"`
 	UpdatedAt time.Time `json:"updated_at"`
-	Lines     []struct {
+	// PaymentMethodRequired: the seller requires a SEPA mandate.
+	PaymentMethodRequired bool `json:"payment_method_required"`
+	Lines                 []struct {
 		ID    string `json:"id"`
 		Terms []struct {
 			ID string `json:"id"`
@@ -74,8 +76,9 @@ type Choice struct {
 	DiscountCode string
 }
 
-// Checkout exchanges the shared token, chooses, gives the customer's data
-// and a shipping address, and accepts: the offer is then pending_review.
+// Checkout exchanges the shared token, chooses, gives the customer's data,
+// a shipping address and a payment method when the seller requires one,
+// and accepts: the offer is then pending_review.
 func (c *Customer) Checkout(ctx context.Context, choice Choice) (Offer, error) {
 	at, err := c.Prepare(ctx, choice)
 	if err != nil {
@@ -112,16 +115,23 @@ func (c *Customer) Prepare(ctx context.Context, choice Choice) (time.Time, error
 	if err != nil {
 		return time.Time{}, err
 	}
-	for _, step := range []struct {
-		path string
-		body any
-	}{{"/customize-terms-services", choicesFor(o, choice)}, {"/end-customer-info", c.endCustomer()}, {"/update-shipping-address", ShippingAddress}} {
+	steps := []checkoutStep{{"/customize-terms-services", choicesFor(o, choice)}, {"/end-customer-info", c.endCustomer()}, {"/update-shipping-address", ShippingAddress}}
+	if o.PaymentMethodRequired {
+		steps = append(steps, checkoutStep{"/payment-method", PaymentMethod})
+	}
+	for _, step := range steps {
 		if err := c.call(ctx, http.MethodPut, step.path, step.body, nil); err != nil {
 			return time.Time{}, err
 		}
 	}
 	o, err = c.Show(ctx)
 	return o.UpdatedAt, err
+}
+
+// checkoutStep is a change the customer sends before accepting.
+type checkoutStep struct {
+	path string
+	body any
 }
 
 // EndCustomer is a German GmbH and its buyer, complete for acceptance.
@@ -149,6 +159,10 @@ func (c *Customer) endCustomer() map[string]any {
 	}
 	return EndCustomer
 }
+
+// PaymentMethod is the customer's SEPA direct debit mandate, given when
+// the seller requires one.
+var PaymentMethod = map[string]any{"type": "sepa_direct_debit", "iban": "DE89 3704 0044 0532 0130 00", "account_holder": "Kunde GmbH", "mandate_accepted": true}
 
 // ShippingAddress is where the customer's goods go.
 var ShippingAddress = map[string]any{"line1": "Lagerweg 2", "postal_code": "20095", "city": "Hamburg", "country_code": "DE", "recipient_name": "Wareneingang"}

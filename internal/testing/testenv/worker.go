@@ -33,8 +33,12 @@ func Config(t testing.TB) *config.Config {
 	cfg.Auth.SigningKey = "test-signing-key-" + strings.Repeat("0", 32)
 	cfg.Links.SigningKey = "test-links-key-" + strings.Repeat("1", 32)
 	cfg.Webhooks.SecretKey = "test-webhooks-key-" + strings.Repeat("2", 32)
+	cfg.Mandates.IBANKeys = []string{TestIBANKey}
 	return cfg
 }
+
+// TestIBANKey is the IBAN key ring's key in tests ("id:base64", 32 bytes).
+const TestIBANKey = "test-1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
 
 // Worker runs Tenure's workers and webhook relay on the client's namespace
 // until the test ends, as `tenure worker` does.

@@ -70,6 +70,14 @@ export class CustomerAPI {
     return this.bearer('GET', `/offers/${this.id}/id-verification`);
   }
 
+  paymentMethod() {
+    return this.bearer('GET', `/offers/${this.id}/payment-method`);
+  }
+
+  setPaymentMethod(body) {
+    return this.bearer('PUT', `/offers/${this.id}/payment-method`, body);
+  }
+
   terms() {
     return this.bearer('GET', `/offers/${this.id}/terms_and_conditions_links`);
   }

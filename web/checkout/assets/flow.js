@@ -13,6 +13,7 @@ import { offerStep } from './steps/offer.js';
 import { companyStep } from './steps/company.js';
 import { deliveryStep } from './steps/delivery.js';
 import { identityStep } from './steps/identity.js';
+import { paymentStep } from './steps/payment.js';
 import { reviewStep } from './steps/review.js';
 
 const renderers = {
@@ -20,6 +21,7 @@ const renderers = {
   company: companyStep,
   delivery: deliveryStep,
   identity: identityStep,
+  payment: paymentStep,
   review: reviewStep,
 };
 
@@ -107,10 +109,14 @@ export class Flow {
     }
   }
 
-  /** steps are the steps of this offer: identity only when it is required. */
+  /**
+   * steps are the steps of this offer: identity and payment only when they
+   * are required.
+   */
   get steps() {
     const list = ['offer', 'company', 'delivery'];
     if (this.ctx.idv !== 'not_required') list.push('identity');
+    if (this.ctx.offer?.payment_method_required) list.push('payment');
     list.push('review');
     return list;
   }
@@ -199,6 +205,10 @@ export class Flow {
         return true;
       }
       return false;
+    }
+    if (err.name === 'ValidationError' && this.step === 'review' && err.errors.every((e) => e.field === 'payment_method')) {
+      await this.go('payment');
+      return true;
     }
     if (err.name === 'ValidationError' && this.step === 'review') {
       const shipping = err.errors.every((e) => e.field.startsWith('shipping_address'));
