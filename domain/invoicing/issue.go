@@ -75,9 +75,13 @@ func (s Issuing) issue(ctx context.Context, q *dbgen.Queries, d draft) (Issued, 
 	if err != nil {
 		return Issued{}, err
 	}
-	mandate, err := s.Mandates.OrderMandate(ctx, q, d.order.Row.ID)
+	mandate, err := s.Mandates.OrderMandate(ctx, q, d.order.Row)
 	if err != nil {
 		return Issued{}, err
+	}
+	creditor := issuer.CreditorID
+	if mandate.CreditorID != "" {
+		creditor = mandate.CreditorID
 	}
 	buyer, language, err := buyerOf(ctx, q, d.order)
 	if err != nil {
@@ -88,7 +92,7 @@ func (s Issuing) issue(ctx context.Context, q *dbgen.Queries, d draft) (Issued, 
 		IssueDate: d.issueDate, Language: language, Currency: d.lines[0].line.Price.Currency,
 		Seller: issuer.Party, Buyer: buyer, BuyerReference: buyerReference(d.order.Row),
 		Payment: invoices.DirectDebit{
-			Mandate: mandate.Reference, CreditorID: issuer.CreditorID, DebtorIBAN: mandate.DebtorIBAN,
+			Mandate: mandate.Reference, CreditorID: creditor, DebtorIBAN: mandate.DebtorIBAN,
 			CollectionDate: s.collectionDate(d, mandate.Scheme),
 		},
 	}

@@ -3,8 +3,6 @@ package testenv
 import (
 	"context"
 
-	"github.com/google/uuid"
-
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/invoicing"
 	"github.com/tenurehq/tenure/domain/sepa"
@@ -17,10 +15,10 @@ type Mandates struct{}
 
 // OrderMandate is the fixture mandate, its reference derived from the
 // order.
-func (Mandates) OrderMandate(_ context.Context, _ *dbgen.Queries, orderID uuid.UUID) (invoicing.Mandate, error) {
+func (Mandates) OrderMandate(_ context.Context, _ *dbgen.Queries, order dbgen.Order) (invoicing.Mandate, error) {
 	iban, err := sepa.ParseIBAN("DE89 3704 0044 0532 0130 00")
 	if err != nil {
 		return invoicing.Mandate{}, err
 	}
-	return invoicing.Mandate{Reference: sepa.MandateReferenceFor(orderID), Scheme: sepa.Core, DebtorIBAN: iban}, nil
+	return invoicing.Mandate{Reference: sepa.MandateReferenceFor(order.ID), Scheme: sepa.Core, DebtorIBAN: iban}, nil
 }
