@@ -17,6 +17,8 @@ import (
 	"github.com/tenurehq/tenure/domain/collections"
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/csvimport"
+	"github.com/tenurehq/tenure/domain/invoicing"
+	"github.com/tenurehq/tenure/domain/payouts"
 	"github.com/tenurehq/tenure/domain/risk"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/telemetry"
@@ -38,6 +40,9 @@ type Deps struct {
 	// Creditors are the contractual entities' SEPA creditors the
 	// collection files are written for; nil takes the configuration's.
 	Creditors collections.Creditors
+	// Mandates are the SEPA mandates of the checkouts, which invoices
+	// announce their collection under; nil issues no invoices.
+	Mandates invoicing.Mandates
 }
 
 // Activities gathers the activity groups the worker registers.
@@ -79,6 +84,10 @@ func New(d Deps) (*Activities, error) {
 	if creditors == nil {
 		creditors = collections.CreditorsOf(d.Config)
 	}
+	var issuing *invoicing.Issuing
+	if d.Mandates != nil {
+		issuing = invoicing.New(d.Config, d.Mandates)
+	}
 	return &Activities{
 		Sandbox:        &SandboxFixtures{Store: d.Store, Importer: importer, Driver: d.Fixtures},
 		ProductImports: &ProductImports{Imports: catalog.Imports{Store: d.Store, Importer: importer}},
@@ -98,8 +107,11 @@ func New(d Deps) (*Activities, error) {
 			Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters,
 			Risk: risks, Logger: d.Logger, Metrics: d.Metrics,
 		},
-		Orders:    &Orders{Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters, Logger: d.Logger, Metrics: d.Metrics},
-		Contracts: &Contracts{Store: d.Store, Dispatcher: d.Dispatcher, Policy: terms, Logger: d.Logger, Metrics: d.Metrics},
+		Orders: &Orders{
+			Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters,
+			Payouts: payouts.TermsOf(d.Config), Logger: d.Logger, Metrics: d.Metrics,
+		},
+		Contracts: &Contracts{Store: d.Store, Dispatcher: d.Dispatcher, Policy: terms, Invoicing: issuing, Logger: d.Logger, Metrics: d.Metrics},
 		Collections: &Collections{Runner: &collections.Runner{
 			Store: d.Store, Bucket: bucket, BankDays: d.Config.Collections.BankDays, Creditors: creditors,
 		}},

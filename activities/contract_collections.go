@@ -10,7 +10,6 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/collections"
 	"github.com/tenurehq/tenure/domain/contracts"
-	"github.com/tenurehq/tenure/domain/ledger"
 	"github.com/tenurehq/tenure/domain/orders"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/domain/sepa"
@@ -130,17 +129,13 @@ type ContractReminder struct {
 // them once.
 func (a *Contracts) Remind(ctx context.Context, in ContractReminder) (ContractProgress, error) {
 	what := fmt.Sprintf("reminder/%s/%d", in.Since, in.Stage)
-	return a.change(ctx, in.ContractTransition, named(what), func(q *dbgen.Queries, _ *effects, row dbgen.RentalContract) error {
+	return a.change(ctx, in.ContractTransition, named(what), func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
 		if in.Stage != collections.FeeStage {
 			return nil
 		}
 		key := in.Since.String()
 		fee := pricing.Money{Currency: row.Currency, Net: collections.FlatFee, Gross: collections.FlatFee}
-		id, err := addKeyedCharge(ctx, q, row.ID, contracts.ChargeDunningFee, key, fee, in.Today)
-		if err != nil {
-			return err
-		}
-		if err := collections.PostDunningCharge(ctx, q, id, row.ID, fee.Gross, ledger.FeeIncome); err != nil {
+		if _, err := a.addKeyedCharge(ctx, q, fx, row.ID, contracts.ChargeDunningFee, key, fee, in.Today); err != nil {
 			return err
 		}
 		order, err := orders.Load(ctx, q, in.SellerID, row.OrderID)
@@ -156,10 +151,8 @@ func (a *Contracts) Remind(ctx context.Context, in ContractReminder) (ContractPr
 			return nil
 		}
 		amount := pricing.Money{Currency: row.Currency, Net: interest, Gross: interest}
-		if id, err = addKeyedCharge(ctx, q, row.ID, contracts.ChargeDefaultInterest, key, amount, in.Today); err != nil {
-			return err
-		}
-		return collections.PostDunningCharge(ctx, q, id, row.ID, interest, ledger.InterestIncome)
+		_, err = a.addKeyedCharge(ctx, q, fx, row.ID, contracts.ChargeDefaultInterest, key, amount, in.Today)
+		return err
 	})
 }
 
@@ -186,7 +179,11 @@ func (a *Contracts) WriteOff(ctx context.Context, in ContractTransition) (Contra
 				if err := moveInstallment(ctx, q, row.ID, inst, contracts.InstallmentWaived); err != nil {
 					return err
 				}
-				owed += inst.Amount.Gross
+				// A due installment's waiver reverses its journal
+				// (moveInstallment); a failed one's is written off.
+				if inst.Status == contracts.InstallmentFailed {
+					owed += inst.Amount.Gross
+				}
 			}
 		}
 		charges, err := q.WaiveOwedCharges(ctx, row.ID)
@@ -205,7 +202,7 @@ func (a *Contracts) WriteOff(ctx context.Context, in ContractTransition) (Contra
 // and their sum becomes one claim charge, due on the day, with its
 // journal.
 func (a *Contracts) TerminateAndClaim(ctx context.Context, in ContractTransition) (ContractProgress, error) {
-	return a.change(ctx, in, named(string(in.To)), func(q *dbgen.Queries, _ *effects, row dbgen.RentalContract) error {
+	return a.change(ctx, in, named(string(in.To)), func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
 		stored, err := contracts.Load(ctx, q, in.SellerID, row.ID)
 		if err != nil || stored.Schedule == nil {
 			return err
@@ -224,10 +221,7 @@ func (a *Contracts) TerminateAndClaim(ctx context.Context, in ContractTransition
 		if claim.Gross == 0 {
 			return nil
 		}
-		id, err := addKeyedCharge(ctx, q, row.ID, contracts.ChargeClaim, "", claim, in.Today)
-		if err != nil {
-			return err
-		}
-		return collections.PostClaim(ctx, q, id, row.ID, claim.Gross)
+		_, err = a.addKeyedCharge(ctx, q, fx, row.ID, contracts.ChargeClaim, "", claim, in.Today)
+		return err
 	})
 }

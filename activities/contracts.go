@@ -14,6 +14,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/contracts"
+	"github.com/tenurehq/tenure/domain/invoicing"
 	"github.com/tenurehq/tenure/domain/orders"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/domain/refusal"
@@ -36,8 +37,12 @@ type Contracts struct {
 	// BaseRateBP is the base rate default interest adds its points to
 	// (collections.base_rate_bp).
 	BaseRateBP int64
-	Logger     *slog.Logger
-	Metrics    *telemetry.Metrics
+	// Invoicing issues the invoices of installments falling due and of
+	// charges, in the change's transaction; nil issues none (a worker
+	// without the checkouts' mandates).
+	Invoicing *invoicing.Issuing
+	Logger    *slog.Logger
+	Metrics   *telemetry.Metrics
 }
 
 // contractEntity names the contract's state machine in the transition
@@ -311,12 +316,26 @@ func (a *Contracts) makeDue(ctx context.Context, q *dbgen.Queries, fx *effects, 
 	if err != nil || schedule == nil {
 		return err
 	}
+	if a.Invoicing != nil {
+		if err := invoicing.LockOrder(ctx, q, row.OrderID); err != nil {
+			return err
+		}
+	}
 	for _, inst := range schedule.Installments {
 		if inst.Status != contracts.InstallmentScheduled || !pick(inst) {
 			continue
 		}
 		if err := moveInstallment(ctx, q, in.ContractID, inst, contracts.InstallmentDue); err != nil {
 			return err
+		}
+		if err := postInstallmentDue(ctx, q, in.ContractID, inst); err != nil {
+			return err
+		}
+		if a.Invoicing != nil {
+			issued, err := a.Invoicing.InstallmentDue(ctx, q, row, inst, in.Today)
+			if err := a.announceInvoice(ctx, q, fx, issued, err); err != nil {
+				return err
+			}
 		}
 		if err := a.emitContract(ctx, q, fx, in.SellerID, in.ContractID, in.Event, "installment/"+strconv.Itoa(inst.Number)+"/due"); err != nil {
 			return err
@@ -335,7 +354,10 @@ func moveInstallment(ctx context.Context, q *dbgen.Queries, contractID uuid.UUID
 	_, err = q.SetInstallmentStatus(ctx, dbgen.SetInstallmentStatusParams{
 		ContractID: contractID, Number: int32(inst.Number), FromStatus: string(inst.Status), ToStatus: string(moved.Status),
 	})
-	return err
+	if err != nil || inst.Status != contracts.InstallmentDue || to != contracts.InstallmentWaived {
+		return err
+	}
+	return postInstallmentForgiven(ctx, q, contractID, inst)
 }
 
 // GiveNotice moves a running contract to ending on its notice date, with
@@ -511,30 +533,40 @@ func (a *Contracts) BuyOut(ctx context.Context, in ContractTransition) (Contract
 				return err
 			}
 		}
-		return addCharge(ctx, q, row.ID, contracts.ChargeBuyOut, end.BuyOut, in.Today)
+		return a.addCharge(ctx, q, fx, row.ID, contracts.ChargeBuyOut, end.BuyOut, in.Today)
 	})
 }
 
-// addCharge records a contract's one-off charge, once.
-func addCharge(ctx context.Context, q *dbgen.Queries, contractID uuid.UUID, kind contracts.ChargeKind, amount pricing.Money, due civil.Date) error {
-	_, err := addKeyedCharge(ctx, q, contractID, kind, "", amount, due)
+// addCharge records a contract's one-off charge, once, with its journal
+// and its invoice.
+func (a *Contracts) addCharge(ctx context.Context, q *dbgen.Queries, fx *effects, contractID uuid.UUID, kind contracts.ChargeKind, amount pricing.Money, due civil.Date) error {
+	_, err := a.addKeyedCharge(ctx, q, fx, contractID, kind, "", amount, due)
 	return err
 }
 
 // addKeyedCharge records a charge of a kind a contract may owe several
 // times (the fees of each time it falls into arrears), told apart by key;
-// its id derives from them, so a retried change finds it. It answers the
-// charge's id.
-func addKeyedCharge(ctx context.Context, q *dbgen.Queries, contractID uuid.UUID, kind contracts.ChargeKind, key string, amount pricing.Money, due civil.Date) (uuid.UUID, error) {
+// its id derives from them, so a retried change finds it. The charge's
+// journal is posted and its invoice issued on the day, in the change's
+// transaction. It answers the charge's id.
+func (a *Contracts) addKeyedCharge(ctx context.Context, q *dbgen.Queries, fx *effects, contractID uuid.UUID, kind contracts.ChargeKind, key string, amount pricing.Money, due civil.Date) (uuid.UUID, error) {
 	what := "charge/" + string(kind)
 	if key != "" {
 		what += "/" + key
 	}
 	id := derivedID(contractID, what)
-	return id, q.CreateContractCharge(ctx, dbgen.CreateContractChargeParams{
+	err := q.CreateContractCharge(ctx, dbgen.CreateContractChargeParams{
 		ID: id, ContractID: contractID, Kind: string(kind), Key: key,
 		Currency: amount.Currency, Net: amount.Net, Gross: amount.Gross, TaxRate: amount.TaxRate, DueDate: due.Midnight(time.UTC),
 	})
+	if err != nil {
+		return id, err
+	}
+	if err := postChargeDue(ctx, q, id, contractID, kind, amount); err != nil || a.Invoicing == nil {
+		return id, err
+	}
+	issued, err := a.Invoicing.ChargeAdded(ctx, q, id, due)
+	return id, a.announceInvoice(ctx, q, fx, issued, err)
 }
 
 // QuoteTermination prices ending a contract early on a day with the
@@ -581,7 +613,7 @@ func (a *Contracts) QuoteTermination(ctx context.Context, in ContractQuoting) (c
 // does not have, one expired or accepted, or one whose installments are no
 // longer all scheduled, is refused.
 func (a *Contracts) Terminate(ctx context.Context, in ContractTermination) (ContractProgress, error) {
-	return a.change(ctx, in.ContractTransition, named("terminated"), func(q *dbgen.Queries, _ *effects, row dbgen.RentalContract) error {
+	return a.change(ctx, in.ContractTransition, named("terminated"), func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
 		quote, err := contracts.LoadQuote(ctx, q, in.ContractID, in.QuoteID)
 		if db.IsNotFound(err) {
 			return refuse(refusal.New(refusal.InvalidQuote, "the contract has no termination quote %s", in.QuoteID))
@@ -611,7 +643,7 @@ func (a *Contracts) Terminate(ctx context.Context, in ContractTermination) (Cont
 		if _, err := q.AcceptTerminationQuote(ctx, quote.ID); err != nil {
 			return err
 		}
-		return addCharge(ctx, q, row.ID, contracts.ChargeEarlyTermination, quote.Total, in.Today)
+		return a.addCharge(ctx, q, fx, row.ID, contracts.ChargeEarlyTermination, quote.Total, in.Today)
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/orders"
+	"github.com/tenurehq/tenure/domain/payouts"
 	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/optional"
@@ -28,8 +29,10 @@ type Orders struct {
 	Views      Views
 	// Starters start the workflows of the contracts an acceptance wrote.
 	Starters Starters
-	Logger   *slog.Logger
-	Metrics  *telemetry.Metrics
+	// Payouts are how a completed order's seller is owed.
+	Payouts payouts.Terms
+	Logger  *slog.Logger
+	Metrics *telemetry.Metrics
 }
 
 // OrderTransition asks for one status change of an order, as its
@@ -247,6 +250,9 @@ func (a *Orders) Ship(ctx context.Context, in OrderShipment) (OrderShipped, erro
 		target := in.Partial
 		if complete {
 			target = in.Complete
+			if err := a.owePayout(ctx, q, in.SellerID, in.OrderID); err != nil {
+				return err
+			}
 		}
 		shipped.Complete = complete
 		if _, err := moveOrder(ctx, q, fx, OrderTransition{OrderID: in.OrderID, SellerID: in.SellerID, From: in.From, To: target.To}); err != nil {
@@ -258,6 +264,16 @@ func (a *Orders) Ship(ctx context.Context, in OrderShipment) (OrderShipped, erro
 		return a.emitOrderEvent(ctx, q, fx.emit, in.SellerID, in.OrderID, target.To, target.Event)
 	})
 	return shipped, err
+}
+
+// owePayout books what the seller of an order completed in the
+// transaction is owed (package payouts).
+func (a *Orders) owePayout(ctx context.Context, q *dbgen.Queries, sellerID, orderID uuid.UUID) error {
+	order, err := q.GetOrder(ctx, dbgen.GetOrderParams{SellerID: sellerID, ID: orderID})
+	if err != nil {
+		return err
+	}
+	return a.Payouts.Owe(ctx, q, order)
 }
 
 // deliveredBy notes the contracts whose last assets a shipment shipped,

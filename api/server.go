@@ -74,6 +74,7 @@ func New(d Deps) (*fiber.App, error) {
 	app.Put(seller.UploadPath, guard.Named("uploadCatalogImportFile"), g.ByAddress(), files.Upload)
 	app.Use(guard.LimitBody(d.Config.HTTP.BodyLimit))
 	app.Get(seller.ErrorsPath, guard.Named("downloadCatalogImportErrors"), g.ByAddress(), files.ErrorReport)
+	app.Get(customer.InvoicePath, guard.Named("downloadInvoice"), g.ByAddress(), customer.NewInvoiceLinks(svc.Invoices).PDF)
 	g.MountToken(app)
 	g.KeepWhileServing(app)
 

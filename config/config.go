@@ -54,6 +54,8 @@ type Config struct {
 	IDV         IDVConfig         `mapstructure:"idv"`
 	Checkout    CheckoutConfig    `mapstructure:"checkout"`
 	Contracts   ContractsConfig   `mapstructure:"contracts"`
+	Invoicing   InvoicingConfig   `mapstructure:"invoicing"`
+	Payouts     PayoutsConfig     `mapstructure:"payouts"`
 	// Creditors are the contractual entities as creditors of SEPA direct
 	// debits, by entity id (see Creditor).
 	Creditors   map[string]Creditor `mapstructure:"creditors"`
@@ -341,7 +343,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, collectionDefaults, creditorDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, collectionDefaults, invoicingDefaults, payoutDefaults, creditorDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -482,6 +484,8 @@ func (c *Config) Validate(need Need) error {
 	c.validateIDV(bad)
 	c.validateContracts(bad)
 	c.validateCollections(bad)
+	c.validateInvoicing(bad)
+	c.validatePayouts(bad)
 	c.validateCreditors(bad)
 	if need&NeedDatabase != 0 {
 		if u, err := url.Parse(c.Database.URL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {

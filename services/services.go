@@ -32,6 +32,8 @@ type Services struct {
 	Offers           *Offers
 	Orders           *Orders
 	Contracts        *Contracts
+	Invoices         *Invoices
+	Payouts          *Payouts
 	CustomerOffers   *CustomerOffers
 	DiscountAttempts *DiscountAttempts
 	Leads            *Leads
@@ -83,6 +85,8 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		Offers:    offerService,
 		Orders:    NewOrders(cfg, store, temporal),
 		Contracts: NewContracts(cfg, store, temporal),
+		Invoices:  NewInvoices(cfg, store),
+		Payouts:   &Payouts{Store: store},
 		CustomerOffers: &CustomerOffers{
 			Offers: offerService, Sellers: sellerService, Entities: cfg.Sellers.ContractualEntity,
 			IDV: cfg.IDV.Rules(), Terms: cfg.Terms, Creditors: cfg.Creditor, IBANs: ibans, Now: time.Now,

@@ -16,6 +16,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/collections"
+	"github.com/tenurehq/tenure/domain/invoicing"
 	"github.com/tenurehq/tenure/domain/webhook"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 	"github.com/tenurehq/tenure/workflows/catalogimport"
@@ -105,6 +106,9 @@ type Deps struct {
 	// Creditors are the contractual entities' SEPA creditors the
 	// collection files are written for; nil takes the configuration's.
 	Creditors collections.Creditors
+	// Mandates are the checkouts' SEPA mandates invoices are collected
+	// under; nil issues no invoices.
+	Mandates invoicing.Mandates
 }
 
 // Workers are the workers of one process, its webhook relay and the
@@ -123,7 +127,7 @@ func NewWorkers(c client.Client, d Deps) (*Workers, error) {
 	dispatcher := delivery.NewDispatcher(d.Store, c, d.Config.Webhooks)
 	acts, err := activities.New(activities.Deps{
 		Config: d.Config, Store: d.Store, Logger: d.Logger, Dispatcher: dispatcher,
-		Views: d.Views, Starters: newStarters(c, d.Config), Fixtures: d.Fixtures, Metrics: d.Metrics, Creditors: d.Creditors,
+		Views: d.Views, Starters: newStarters(c, d.Config), Fixtures: d.Fixtures, Metrics: d.Metrics, Creditors: d.Creditors, Mandates: d.Mandates,
 	})
 	if err != nil {
 		return nil, err

@@ -104,6 +104,8 @@ func (sw *sweep) fixtures(t *testing.T) exampleIDs {
 	// A contract awaiting delivery: every change of it is refused by its
 	// status, unless the sweep's mutation is refused first.
 	_, contract := sw.a.ConfirmedContract(t, "sweep-contract")
+	_, _, invoice := sw.a.InvoicedContract(t, "sweep-invoice")
+	_, payout := sw.a.CompletedOrder(t, "sweep-payout")
 	csvJob, _ := h.CreateCSVImport(t, sw.a.Token, "sweep.csv")
 
 	receiver := testenv.NewReceiver(t, testenv.Always(http.StatusNoContent))
@@ -143,6 +145,8 @@ func (sw *sweep) fixtures(t *testing.T) exampleIDs {
 			"/v1/catalog/imports/{id}":                csvJob,
 			"/v1/discount-codes/{id}":                 code.ID,
 			"/v1/contracts/{id}":                      contract,
+			"/v1/invoices/{id}":                       invoice,
+			"/v1/payouts/{id}":                        payout,
 		},
 		byField: map[string]string{
 			"order_id": order, "superseded_by_id": offer.ID, "scenario_input.id": offer.ID, "scenario_input.ids": offer.ID,

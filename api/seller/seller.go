@@ -25,6 +25,8 @@ type sellerAPI struct {
 	offerHandlers
 	orderHandlers
 	contractHandlers
+	invoiceHandlers
+	payoutHandlers
 	csvImports
 	sellerProfiles
 	discountCodes
@@ -47,6 +49,8 @@ func New(cfg *config.Config, svc *services.Services) sellerapi.StrictServerInter
 		offerHandlers:    offerHandlers{service: svc.Offers},
 		orderHandlers:    orderHandlers{service: svc.Orders},
 		contractHandlers: contractHandlers{service: svc.Contracts},
+		invoiceHandlers:  invoiceHandlers{service: svc.Invoices},
+		payoutHandlers:   payoutHandlers{service: svc.Payouts},
 		csvImports:       csvImports{imports: svc.CatalogImports},
 		sellerProfiles:   sellerProfiles{sellers: svc.Sellers, cfg: cfg},
 		discountCodes:    discountCodes{service: svc.DiscountCodes},

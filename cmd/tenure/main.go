@@ -44,6 +44,7 @@ func rootCommand() *cobra.Command {
 		riskCommand(file),
 		contractsCommand(file),
 		collectionsCommand(file),
+		payoutsCommand(file),
 		mandatesCommand(file),
 		leadsCommand(file),
 		temporalCLICommand(file),

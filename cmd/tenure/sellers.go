@@ -27,6 +27,7 @@ func sellersCommand(file func() string) *cobra.Command {
 	cmd := &cobra.Command{Use: "sellers", Short: "Create and list sellers, seed their sandbox fixtures, rotate their client secrets, register webhook endpoints, keep their profiles"}
 	cmd.AddCommand(sellersCreateCommand(file), sellersSeedCommand(file), sellersListCommand(file), sellersRotateCommand(file), sellersSetWebhookCommand(file),
 		sellersShowCommand(file), sellersSetProfileCommand(file), sellersSetTermsCommand(file), sellersSetResidualCommand(file),
+		sellersSetPayoutAccountCommand(file),
 		sellersSetPaymentMethodRequiredCommand(file))
 	return cmd
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/tenurehq/tenure/api/seller"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/domain/invoicing"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows"
 	"github.com/tenurehq/tenure/workflows/collection"
@@ -46,9 +47,17 @@ func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc cli
 		return err
 	}
 	obs.watchWorker(store, logger)
-	workers, err := workflows.NewWorkers(tc, workflows.Deps{
-		Config: cfg, Store: store, Logger: logger, Views: seller.NewEventViews(cfg), Fixtures: fixtures, Metrics: obs.metrics,
-	})
+	deps := workflows.Deps{Config: cfg, Store: store, Logger: logger, Views: seller.NewEventViews(cfg), Fixtures: fixtures, Metrics: obs.metrics}
+	if len(cfg.Mandates.IBANKeys) == 0 {
+		logger.Warn("mandates.iban_keys is not set: no invoices are issued")
+	} else {
+		ring, err := cfg.Mandates.IBANRing()
+		if err != nil {
+			return err
+		}
+		deps.Mandates = invoicing.CheckoutMandates{Ring: ring}
+	}
+	workers, err := workflows.NewWorkers(tc, deps)
 	if err != nil {
 		return err
 	}

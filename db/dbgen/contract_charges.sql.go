@@ -47,7 +47,7 @@ func (q *Queries) CreateContractCharge(ctx context.Context, arg CreateContractCh
 }
 
 const listContractCharges = `-- name: ListContractCharges :many
-SELECT id, contract_id, kind, key, currency, net, gross, tax_rate, due_date, created_at, status, status_changed_at FROM contract_charges WHERE contract_id = ANY ($1::uuid[]) ORDER BY contract_id, created_at, id
+SELECT id, contract_id, kind, key, currency, net, gross, tax_rate, due_date, created_at, status, status_changed_at, invoice_id FROM contract_charges WHERE contract_id = ANY ($1::uuid[]) ORDER BY contract_id, created_at, id
 `
 
 func (q *Queries) ListContractCharges(ctx context.Context, contractIds []uuid.UUID) ([]ContractCharge, error) {
@@ -72,6 +72,7 @@ func (q *Queries) ListContractCharges(ctx context.Context, contractIds []uuid.UU
 			&i.CreatedAt,
 			&i.Status,
 			&i.StatusChangedAt,
+			&i.InvoiceID,
 		); err != nil {
 			return nil, err
 		}

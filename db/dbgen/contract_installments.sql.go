@@ -50,7 +50,7 @@ func (q *Queries) CreateContractInstallment(ctx context.Context, arg CreateContr
 }
 
 const listContractInstallments = `-- name: ListContractInstallments :many
-SELECT contract_id, number, period_from, period_to, due_date, currency, net, gross, tax_rate, status, status_changed_at FROM contract_installments WHERE contract_id = ANY ($1::uuid[]) ORDER BY contract_id, number
+SELECT contract_id, number, period_from, period_to, due_date, currency, net, gross, tax_rate, status, status_changed_at, invoice_id FROM contract_installments WHERE contract_id = ANY ($1::uuid[]) ORDER BY contract_id, number
 `
 
 func (q *Queries) ListContractInstallments(ctx context.Context, contractIds []uuid.UUID) ([]ContractInstallment, error) {
@@ -74,6 +74,7 @@ func (q *Queries) ListContractInstallments(ctx context.Context, contractIds []uu
 			&i.TaxRate,
 			&i.Status,
 			&i.StatusChangedAt,
+			&i.InvoiceID,
 		); err != nil {
 			return nil, err
 		}

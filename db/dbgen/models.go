@@ -78,6 +78,7 @@ type ContractCharge struct {
 	CreatedAt       time.Time
 	Status          string
 	StatusChangedAt time.Time
+	InvoiceID       *uuid.UUID
 }
 
 type ContractInstallment struct {
@@ -92,6 +93,7 @@ type ContractInstallment struct {
 	TaxRate         int64
 	Status          string
 	StatusChangedAt time.Time
+	InvoiceID       *uuid.UUID
 }
 
 type ContractReturn struct {
@@ -221,6 +223,56 @@ type IdvSession struct {
 	DecidedAt         *time.Time
 }
 
+type Invoice struct {
+	ID                uuid.UUID
+	SellerID          uuid.UUID
+	OrderID           uuid.UUID
+	ContractualEntity string
+	Number            string
+	Kind              string
+	Period            *time.Time
+	IssueDate         time.Time
+	ServiceFrom       time.Time
+	ServiceTo         time.Time
+	Currency          string
+	Net               int64
+	Tax               int64
+	Gross             int64
+	Language          string
+	Status            string
+	CollectionDate    time.Time
+	MandateReference  string
+	CreatedAt         time.Time
+}
+
+type InvoiceCounter struct {
+	ContractualEntity string
+	Year              int32
+	Next              int64
+}
+
+type InvoiceDocument struct {
+	InvoiceID uuid.UUID
+	Format    string
+	Content   []byte
+}
+
+type InvoiceLine struct {
+	InvoiceID         uuid.UUID
+	Position          int32
+	ContractID        uuid.UUID
+	InstallmentNumber *int32
+	ChargeID          *uuid.UUID
+	Description       string
+	Quantity          int64
+	ServiceFrom       time.Time
+	ServiceTo         time.Time
+	Net               int64
+	TaxRate           int64
+	Tax               int64
+	Gross             int64
+}
+
 type Lead struct {
 	ID            uuid.UUID
 	Email         string
@@ -319,6 +371,33 @@ type OrderAsset struct {
 	TrackingUrl             *string
 	ShipmentID              *uuid.UUID
 	ContractID              *uuid.UUID
+}
+
+type Payout struct {
+	ID                uuid.UUID
+	SellerID          uuid.UUID
+	OrderID           uuid.UUID
+	ContractualEntity string
+	Currency          string
+	Financed          int64
+	Fee               int64
+	Amount            int64
+	Status            string
+	FileID            *uuid.UUID
+	ExecutionDate     *time.Time
+	CreatedAt         time.Time
+	SentAt            *time.Time
+}
+
+type PayoutFile struct {
+	ID                uuid.UUID
+	ContractualEntity string
+	RunDate           time.Time
+	MessageID         string
+	Transfers         int32
+	Total             int64
+	Content           []byte
+	CreatedAt         time.Time
 }
 
 type Product struct {
@@ -477,6 +556,8 @@ type Seller struct {
 	UpdatedAt                   time.Time
 	ContractResidualBasisPoints *int64
 	PaymentMethodRequired       bool
+	PayoutIban                  *string
+	PayoutBic                   string
 }
 
 type SellerCredential struct {

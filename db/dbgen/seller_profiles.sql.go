@@ -12,7 +12,7 @@ import (
 )
 
 const getSellerForUpdate = `-- name: GetSellerForUpdate :one
-SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required FROM sellers WHERE id = $1 FOR UPDATE
+SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required, payout_iban, payout_bic FROM sellers WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetSellerForUpdate(ctx context.Context, id uuid.UUID) (Seller, error) {
@@ -36,6 +36,8 @@ func (q *Queries) GetSellerForUpdate(ctx context.Context, id uuid.UUID) (Seller,
 		&i.UpdatedAt,
 		&i.ContractResidualBasisPoints,
 		&i.PaymentMethodRequired,
+		&i.PayoutIban,
+		&i.PayoutBic,
 	)
 	return i, err
 }
@@ -47,7 +49,7 @@ SET name = $2, pretty_name = $3, logo_url = $4, email = $5, address = $6,
     terms_documents = $10, parent_seller_id = $11, pdf_reader_assistant_id = $12,
     updated_at = now()
 WHERE id = $1
-RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required
+RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required, payout_iban, payout_bic
 `
 
 type UpdateSellerProfileParams struct {
@@ -101,6 +103,8 @@ func (q *Queries) UpdateSellerProfile(ctx context.Context, arg UpdateSellerProfi
 		&i.UpdatedAt,
 		&i.ContractResidualBasisPoints,
 		&i.PaymentMethodRequired,
+		&i.PayoutIban,
+		&i.PayoutBic,
 	)
 	return i, err
 }

@@ -14,7 +14,7 @@ import (
 const createSeller = `-- name: CreateSeller :one
 INSERT INTO sellers (id, name, currency)
 VALUES ($1, $2, $3)
-RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required
+RETURNING id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required, payout_iban, payout_bic
 `
 
 type CreateSellerParams struct {
@@ -44,12 +44,14 @@ func (q *Queries) CreateSeller(ctx context.Context, arg CreateSellerParams) (Sel
 		&i.UpdatedAt,
 		&i.ContractResidualBasisPoints,
 		&i.PaymentMethodRequired,
+		&i.PayoutIban,
+		&i.PayoutBic,
 	)
 	return i, err
 }
 
 const getSeller = `-- name: GetSeller :one
-SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required FROM sellers WHERE id = $1
+SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required, payout_iban, payout_bic FROM sellers WHERE id = $1
 `
 
 func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
@@ -73,12 +75,14 @@ func (q *Queries) GetSeller(ctx context.Context, id uuid.UUID) (Seller, error) {
 		&i.UpdatedAt,
 		&i.ContractResidualBasisPoints,
 		&i.PaymentMethodRequired,
+		&i.PayoutIban,
+		&i.PayoutBic,
 	)
 	return i, err
 }
 
 const listSellers = `-- name: ListSellers :many
-SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required FROM sellers ORDER BY created_at, id
+SELECT id, name, currency, created_at, email, address, product_reference_source, pretty_name, logo_url, capabilities, contractual_entity, terms_documents, parent_seller_id, pdf_reader_assistant_id, updated_at, contract_residual_basis_points, payment_method_required, payout_iban, payout_bic FROM sellers ORDER BY created_at, id
 `
 
 func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
@@ -108,6 +112,8 @@ func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
 			&i.UpdatedAt,
 			&i.ContractResidualBasisPoints,
 			&i.PaymentMethodRequired,
+			&i.PayoutIban,
+			&i.PayoutBic,
 		); err != nil {
 			return nil, err
 		}

@@ -45,22 +45,6 @@ func post(ctx context.Context, q *dbgen.Queries, key, kind string, entries ...le
 	return err
 }
 
-// PostDunningCharge makes a dunning fee or default interest owed: the
-// contract's receivable grows, the fee or interest is income.
-func PostDunningCharge(ctx context.Context, q *dbgen.Queries, chargeID, contractID uuid.UUID, cents int64, income ledger.Account) error {
-	return post(ctx, q, "charge/"+chargeID.String()+"/dunning", "fee",
-		ledger.Debit(ledger.CustomerReceivable, cents).Contract(contractID),
-		ledger.Credit(income, cents))
-}
-
-// PostClaim makes a defaulted contract's claim owed: its installments not
-// yet due, as a charge.
-func PostClaim(ctx context.Context, q *dbgen.Queries, chargeID, contractID uuid.UUID, cents int64) error {
-	return post(ctx, q, "charge/"+chargeID.String()+"/claim", "claim",
-		ledger.Debit(ledger.CustomerReceivable, cents).Contract(contractID),
-		ledger.Credit(ledger.ChargeRevenue, cents))
-}
-
 // PostWriteOff writes a contract's owed amount off.
 func PostWriteOff(ctx context.Context, q *dbgen.Queries, contractID uuid.UUID, cents int64) error {
 	return post(ctx, q, "contract/"+contractID.String()+"/write_off", "write_off",

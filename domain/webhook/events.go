@@ -47,6 +47,14 @@ const (
 	ContractInArrears       EventType = "contract.in_arrears"
 	ContractPaymentReminder EventType = "contract.payment_reminder"
 	ContractArrearsCleared  EventType = "contract.arrears_cleared"
+	// InvoiceIssued is Tenure's own (package invoicing): an invoice was
+	// issued for an order's installments of a month or for a charge; its
+	// body is the invoice with the customer's signed link to its PDF.
+	InvoiceIssued EventType = "invoice.issued"
+	// PayoutSent is Tenure's own (package payouts): a batch's credit
+	// transfer file pays the seller for a completed order; its body is the
+	// payout.
+	PayoutSent EventType = "payout.sent"
 	// Ping is sent only by POST /v1/webhook-endpoints/{id}/test, to that
 	// endpoint, whatever it subscribes to.
 	Ping EventType = "ping"
@@ -58,6 +66,7 @@ var SubscribableTypes = []EventType{
 	OrderCreated, OrderCanceled, OrderCompleted, OfferDiscountAttemptsExceeded,
 	ContractStarted, ContractInstallmentDue, ContractEnding, ContractExtended, ContractEnded, ContractTerminated, ContractCanceled,
 	InstallmentFailed, ContractInArrears, ContractPaymentReminder, ContractArrearsCleared,
+	InvoiceIssued, PayoutSent,
 }
 
 // EventTypes are the event types Tenure emits: the subscribable ones and

@@ -26,6 +26,8 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/endcustomer"
+	"github.com/tenurehq/tenure/domain/invoicing"
+	"github.com/tenurehq/tenure/domain/payouts"
 	"github.com/tenurehq/tenure/domain/sellers"
 	"github.com/tenurehq/tenure/domain/webhook"
 )
@@ -53,6 +55,20 @@ var tables = map[string]func() []string{
 	"product-types":            func() []string { return config.ProductTypes },
 	"subscribable-event-types": func() []string { return webhook.SubscribableTypes },
 	"event-types":              func() []string { return webhook.EventTypes },
+	"payout-statuses": func() []string {
+		statuses := make([]string, len(payouts.Statuses))
+		for i, s := range payouts.Statuses {
+			statuses[i] = string(s)
+		}
+		return statuses
+	},
+	"invoice-statuses": func() []string {
+		statuses := make([]string, len(invoicing.Statuses))
+		for i, s := range invoicing.Statuses {
+			statuses[i] = string(s)
+		}
+		return statuses
+	},
 	"contract-statuses": func() []string {
 		statuses := make([]string, len(contracts.Statuses))
 		for i, s := range contracts.Statuses {

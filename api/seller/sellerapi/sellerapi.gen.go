@@ -16,6 +16,8 @@ import (
 	"github.com/oapi-codegen/runtime"
 	openapi_types "github.com/oapi-codegen/runtime/types"
 	"github.com/tenurehq/tenure/domain/contracts"
+	"github.com/tenurehq/tenure/domain/invoicing"
+	"github.com/tenurehq/tenure/domain/payouts"
 	"github.com/tenurehq/tenure/domain/pricing"
 	"github.com/tenurehq/tenure/foundation/civil"
 )
@@ -1198,6 +1200,66 @@ type ImportedProductReference struct {
 	Source string `json:"source"`
 }
 
+// Invoice Tenure extension: an invoice to the customer of an order, as `getInvoice` returns it and the `invoice.issued` webhook event sends it. Amounts are integer cents; dates are days (`YYYY-MM-DD`).
+type Invoice = invoicing.Record
+
+// InvoiceLine One line of an invoice, an installment of a contract or a charge.
+type InvoiceLine struct {
+	// ChargeId The charge's id; absent for an installment.
+	ChargeId *openapi_types.UUID `json:"charge_id,omitempty"`
+
+	// ContractId The contract the line bills.
+	ContractId openapi_types.UUID `json:"contract_id"`
+
+	// Description The line's text, in the invoice's language.
+	Description string `json:"description"`
+
+	// Gross Gross, cents.
+	Gross int64 `json:"gross"`
+
+	// InstallmentNumber The installment's number in the contract's schedule; absent for a charge.
+	InstallmentNumber *int `json:"installment_number,omitempty"`
+
+	// Net Net, cents.
+	Net int64 `json:"net"`
+
+	// Position The line's position, from 1.
+	Position int `json:"position"`
+
+	// Quantity Quantity (1 month, 1 piece).
+	Quantity int64 `json:"quantity"`
+
+	// ServicePeriod The days a service is rendered in, both included.
+	ServicePeriod InvoicePeriod `json:"service_period"`
+
+	// Tax VAT, cents.
+	Tax int64 `json:"tax"`
+
+	// TaxRate VAT rate in basis points (1900 is 19 %).
+	TaxRate int64 `json:"tax_rate"`
+}
+
+// InvoicePage One page of invoices.
+type InvoicePage struct {
+	// Invoices Invoices on this page, oldest first.
+	Invoices []Invoice `json:"invoices"`
+
+	// Pagination Position of a page in a paginated list.
+	Pagination Pagination `json:"pagination"`
+}
+
+// InvoicePeriod The days a service is rendered in, both included.
+type InvoicePeriod struct {
+	// From First day.
+	From openapi_types.Date `json:"from"`
+
+	// To Last day.
+	To openapi_types.Date `json:"to"`
+}
+
+// InvoiceStatus Where an invoice stands: `issued` (sent to the customer, its amount collected on its collection date).
+type InvoiceStatus = invoicing.Status
+
 // ItemPriceSummary Prices of one offer item (a main line together with its sublines).
 type ItemPriceSummary struct {
 	// Identifier Id of the offer line.
@@ -1946,6 +2008,21 @@ type PayNowTerm struct {
 	// Id Id of this contract term.
 	Id *string `json:"id,omitempty"`
 }
+
+// Payout Tenure extension: what Tenure pays the seller for a completed order, as `getPayout` returns it and the `payout.sent` webhook event sends it. Amounts are integer cents.
+type Payout = payouts.Record
+
+// PayoutPage One page of payouts.
+type PayoutPage struct {
+	// Pagination Position of a page in a paginated list.
+	Pagination Pagination `json:"pagination"`
+
+	// Payouts Payouts on this page, oldest first.
+	Payouts []Payout `json:"payouts"`
+}
+
+// PayoutStatus `owed`: waiting for the daily batch (and for the seller's payout account, which operators set); `sent`: in a credit transfer file sent to the bank.
+type PayoutStatus = payouts.Status
 
 // PriceBreakdownLine One line of a price breakdown (e.g. products, shipping, discount).
 type PriceBreakdownLine struct {
@@ -2859,6 +2936,12 @@ type EventID = string
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
+// InvoiceID defines model for InvoiceID.
+type InvoiceID = string
+
+// PayoutID defines model for PayoutID.
+type PayoutID = string
+
 // WebhookEndpointID defines model for WebhookEndpointID.
 type WebhookEndpointID = string
 
@@ -3195,6 +3278,27 @@ type RedeliverEventParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListInvoicesParams defines parameters for ListInvoices.
+type ListInvoicesParams struct {
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 400.
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// IdGt Only invoices whose id is greater than this UUID. Ids are time-ordered: pass the last id of the previous page to walk the whole list (keyset pagination).
+	IdGt *openapi_types.UUID `form:"id_gt,omitempty" json:"id_gt,omitempty"`
+
+	// Status Only invoices in this status.
+	Status *InvoiceStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// OrderId Only the invoices of this order.
+	OrderId *openapi_types.UUID `form:"order_id,omitempty" json:"order_id,omitempty"`
+
+	// ContractId Only the invoices with a line of this contract.
+	ContractId *openapi_types.UUID `form:"contract_id,omitempty" json:"contract_id,omitempty"`
+}
+
 // ListOffersParams defines parameters for ListOffers.
 type ListOffersParams struct {
 	// Query Free-text search over references, customer and company names, e-mails and ids.
@@ -3430,6 +3534,21 @@ type RejectOrderParams struct {
 	// are not kept either, and a retry with the same request continues the first one, so a change it made is not
 	// made twice.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ListPayoutsParams defines parameters for ListPayouts.
+type ListPayoutsParams struct {
+	// Limit Page size, 20 when absent; values above 100 are capped at 100, values below 1 answer 400.
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Page Zero-based page index, 0 to 1,000,000; other values answer 400.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// IdGt Only payouts whose id is greater than this UUID. Ids are time-ordered: pass the last id of the previous page to walk the whole list (keyset pagination).
+	IdGt *openapi_types.UUID `form:"id_gt,omitempty" json:"id_gt,omitempty"`
+
+	// Status Only payouts in this status.
+	Status *PayoutStatus `form:"status,omitempty" json:"status,omitempty"`
 }
 
 // RunScenarioSimulationParams defines parameters for RunScenarioSimulation.
@@ -3822,6 +3941,18 @@ type ServerInterface interface {
 	// RedeliverEvent Redeliver an event
 	// (POST /v1/events/{id}/redeliver)
 	RedeliverEvent(c *fiber.Ctx, id EventID, params RedeliverEventParams) error
+	// ListInvoices List invoices
+	// (GET /v1/invoices)
+	ListInvoices(c *fiber.Ctx, params ListInvoicesParams) error
+	// GetInvoice Get an invoice
+	// (GET /v1/invoices/{id})
+	GetInvoice(c *fiber.Ctx, id InvoiceID) error
+	// GetInvoicePdf Download an invoice's PDF
+	// (GET /v1/invoices/{id}/pdf)
+	GetInvoicePdf(c *fiber.Ctx, id InvoiceID) error
+	// GetInvoiceXml Download an invoice's e-invoice
+	// (GET /v1/invoices/{id}/xml)
+	GetInvoiceXml(c *fiber.Ctx, id InvoiceID) error
 	// ListOffers List offers (deprecated)
 	// (GET /v1/offers)
 	//
@@ -3874,6 +4005,12 @@ type ServerInterface interface {
 	// RejectOrder Reject an order
 	// (POST /v1/orders/{id}/reject)
 	RejectOrder(c *fiber.Ctx, id string, params RejectOrderParams) error
+	// ListPayouts List payouts
+	// (GET /v1/payouts)
+	ListPayouts(c *fiber.Ctx, params ListPayoutsParams) error
+	// GetPayout Get a payout
+	// (GET /v1/payouts/{id})
+	GetPayout(c *fiber.Ctx, id PayoutID) error
 	// RunScenarioSimulation Run a scenario simulation (sandbox only)
 	// (POST /v1/scenario_simulations/{scenario_name})
 	RunScenarioSimulation(c *fiber.Ctx, scenarioName RunScenarioSimulationParamsScenarioName, params RunScenarioSimulationParams) error
@@ -5219,6 +5356,165 @@ func (siw *ServerInterfaceWrapper) RedeliverEvent(c *fiber.Ctx) error {
 	return handler(c)
 }
 
+// ListInvoices operation middleware
+func (siw *ServerInterfaceWrapper) ListInvoices(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListInvoicesParams
+
+	var query url.Values
+	query, err = url.ParseQuery(string(c.Request().URI().QueryString()))
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for query string: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", query, &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter limit: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", query, &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter page: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "id_gt" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id_gt", query, &params.IdGt, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id_gt: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", query, &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter status: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "order_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "order_id", query, &params.OrderId, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter order_id: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "contract_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "contract_id", query, &params.ContractId, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter contract_id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.ListInvoices(c, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// GetInvoice operation middleware
+func (siw *ServerInterfaceWrapper) GetInvoice(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id InvoiceID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.GetInvoice(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// GetInvoicePdf operation middleware
+func (siw *ServerInterfaceWrapper) GetInvoicePdf(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id InvoiceID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.GetInvoicePdf(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// GetInvoiceXml operation middleware
+func (siw *ServerInterfaceWrapper) GetInvoiceXml(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id InvoiceID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.GetInvoiceXml(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
 // ListOffers operation middleware
 func (siw *ServerInterfaceWrapper) ListOffers(c *fiber.Ctx) error {
 
@@ -6069,6 +6365,93 @@ func (siw *ServerInterfaceWrapper) RejectOrder(c *fiber.Ctx) error {
 	return handler(c)
 }
 
+// ListPayouts operation middleware
+func (siw *ServerInterfaceWrapper) ListPayouts(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListPayoutsParams
+
+	var query url.Values
+	query, err = url.ParseQuery(string(c.Request().URI().QueryString()))
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for query string: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", query, &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter limit: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", query, &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter page: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "id_gt" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id_gt", query, &params.IdGt, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id_gt: %w", err).Error())
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", query, &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter status: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.ListPayouts(c, params)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
+// GetPayout operation middleware
+func (siw *ServerInterfaceWrapper) GetPayout(c *fiber.Ctx) error {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id PayoutID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", c.Params("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: ""})
+	if err != nil {
+		return fiber.NewError(fiber.StatusBadRequest, fmt.Errorf("Invalid format for parameter id: %w", err).Error())
+	}
+
+	handler := func(c *fiber.Ctx) error {
+		return siw.Handler.GetPayout(c, id)
+	}
+
+	for i := len(siw.HandlerMiddlewares) - 1; i >= 0; i-- {
+		m := siw.HandlerMiddlewares[i]
+		next := handler
+		handler = func(c *fiber.Ctx) error {
+			return m(c, next)
+		}
+	}
+
+	return handler(c)
+}
+
 // RunScenarioSimulation operation middleware
 func (siw *ServerInterfaceWrapper) RunScenarioSimulation(c *fiber.Ctx) error {
 
@@ -6663,6 +7046,18 @@ func RegisterHandlersWithOptions(router fiber.Router, si ServerInterface, option
 	router.Post(options.BaseURL+"/v1/contracts/:id/termination", wrapper.TerminateContract)
 
 	router.Post(options.BaseURL+"/v1/scenario_simulations/:scenario_name", wrapper.RunScenarioSimulation)
+
+	router.Get(options.BaseURL+"/v1/payouts", wrapper.ListPayouts)
+
+	router.Get(options.BaseURL+"/v1/payouts/:id", wrapper.GetPayout)
+
+	router.Get(options.BaseURL+"/v1/invoices", wrapper.ListInvoices)
+
+	router.Get(options.BaseURL+"/v1/invoices/:id", wrapper.GetInvoice)
+
+	router.Get(options.BaseURL+"/v1/invoices/:id/pdf", wrapper.GetInvoicePdf)
+
+	router.Get(options.BaseURL+"/v1/invoices/:id/xml", wrapper.GetInvoiceXml)
 
 }
 
@@ -8877,6 +9272,292 @@ func (response RedeliverEvent409ApplicationvndGoaErrorResponse) VisitRedeliverEv
 	return err
 }
 
+type ListInvoicesRequestObject struct {
+	Params ListInvoicesParams
+}
+
+type ListInvoicesResponseObject interface {
+	VisitListInvoicesResponse(ctx *fiber.Ctx) error
+}
+
+type ListInvoices200JSONResponse InvoicePage
+
+func (response ListInvoices200JSONResponse) VisitListInvoicesResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type ListInvoices400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response ListInvoices400ApplicationvndGoaErrorResponse) VisitListInvoicesResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ListInvoices401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListInvoices401JSONResponse) VisitListInvoicesResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type ListInvoices403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListInvoices403JSONResponse) VisitListInvoicesResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetInvoiceRequestObject struct {
+	Id InvoiceID `json:"id"`
+}
+
+type GetInvoiceResponseObject interface {
+	VisitGetInvoiceResponse(ctx *fiber.Ctx) error
+}
+
+type GetInvoice200JSONResponse Invoice
+
+func (response GetInvoice200JSONResponse) VisitGetInvoiceResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type GetInvoice400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response GetInvoice400ApplicationvndGoaErrorResponse) VisitGetInvoiceResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetInvoice401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvoice401JSONResponse) VisitGetInvoiceResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type GetInvoice403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetInvoice403JSONResponse) VisitGetInvoiceResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetInvoice404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response GetInvoice404ApplicationvndGoaErrorResponse) VisitGetInvoiceResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetInvoicePdfRequestObject struct {
+	Id InvoiceID `json:"id"`
+}
+
+type GetInvoicePdfResponseObject interface {
+	VisitGetInvoicePdfResponse(ctx *fiber.Ctx) error
+}
+
+type GetInvoicePdf200ApplicationpdfResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response GetInvoicePdf200ApplicationpdfResponse) VisitGetInvoicePdfResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/pdf")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetInvoicePdf400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response GetInvoicePdf400ApplicationvndGoaErrorResponse) VisitGetInvoicePdfResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetInvoicePdf401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvoicePdf401JSONResponse) VisitGetInvoicePdfResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type GetInvoicePdf403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetInvoicePdf403JSONResponse) VisitGetInvoicePdfResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetInvoicePdf404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response GetInvoicePdf404ApplicationvndGoaErrorResponse) VisitGetInvoicePdfResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetInvoiceXmlRequestObject struct {
+	Id InvoiceID `json:"id"`
+}
+
+type GetInvoiceXmlResponseObject interface {
+	VisitGetInvoiceXmlResponse(ctx *fiber.Ctx) error
+}
+
+type GetInvoiceXml200ApplicationxmlResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response GetInvoiceXml200ApplicationxmlResponse) VisitGetInvoiceXmlResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/xml")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetInvoiceXml400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response GetInvoiceXml400ApplicationvndGoaErrorResponse) VisitGetInvoiceXmlResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetInvoiceXml401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetInvoiceXml401JSONResponse) VisitGetInvoiceXmlResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type GetInvoiceXml403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetInvoiceXml403JSONResponse) VisitGetInvoiceXmlResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetInvoiceXml404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response GetInvoiceXml404ApplicationvndGoaErrorResponse) VisitGetInvoiceXmlResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type ListOffersRequestObject struct {
 	Params ListOffersParams
 }
@@ -10224,6 +10905,130 @@ func (response RejectOrder422ApplicationvndGoaErrorResponse) VisitRejectOrderRes
 	return err
 }
 
+type ListPayoutsRequestObject struct {
+	Params ListPayoutsParams
+}
+
+type ListPayoutsResponseObject interface {
+	VisitListPayoutsResponse(ctx *fiber.Ctx) error
+}
+
+type ListPayouts200JSONResponse PayoutPage
+
+func (response ListPayouts200JSONResponse) VisitListPayoutsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type ListPayouts400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response ListPayouts400ApplicationvndGoaErrorResponse) VisitListPayoutsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type ListPayouts401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPayouts401JSONResponse) VisitListPayoutsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type ListPayouts403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPayouts403JSONResponse) VisitListPayoutsResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetPayoutRequestObject struct {
+	Id PayoutID `json:"id"`
+}
+
+type GetPayoutResponseObject interface {
+	VisitGetPayoutResponse(ctx *fiber.Ctx) error
+}
+
+type GetPayout200JSONResponse Payout
+
+func (response GetPayout200JSONResponse) VisitGetPayoutResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(200)
+
+	return ctx.JSON(&response)
+}
+
+type GetPayout400ApplicationvndGoaErrorResponse struct {
+	BadRequestApplicationvndGoaErrorResponse
+}
+
+func (response GetPayout400ApplicationvndGoaErrorResponse) VisitGetPayoutResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(400)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
+type GetPayout401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPayout401JSONResponse) VisitGetPayoutResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(401)
+
+	return ctx.JSON(&response)
+}
+
+type GetPayout403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPayout403JSONResponse) VisitGetPayoutResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/json")
+	ctx.Status(403)
+
+	return ctx.JSON(&response)
+}
+
+type GetPayout404ApplicationvndGoaErrorResponse struct {
+	NotFoundApplicationvndGoaErrorResponse
+}
+
+func (response GetPayout404ApplicationvndGoaErrorResponse) VisitGetPayoutResponse(ctx *fiber.Ctx) error {
+	ctx.Response().Header.Set("Content-Type", "application/vnd.goa.error")
+	if response.ContentLength != 0 {
+		ctx.Response().Header.Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	ctx.Status(404)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(ctx.Response().BodyWriter(), response.Body)
+	return err
+}
+
 type RunScenarioSimulationRequestObject struct {
 	ScenarioName RunScenarioSimulationParamsScenarioName `json:"scenario_name"`
 	Params       RunScenarioSimulationParams
@@ -11306,6 +12111,18 @@ type StrictServerInterface interface {
 	// RedeliverEvent Redeliver an event
 	// (POST /v1/events/{id}/redeliver)
 	RedeliverEvent(ctx context.Context, request RedeliverEventRequestObject) (RedeliverEventResponseObject, error)
+	// ListInvoices List invoices
+	// (GET /v1/invoices)
+	ListInvoices(ctx context.Context, request ListInvoicesRequestObject) (ListInvoicesResponseObject, error)
+	// GetInvoice Get an invoice
+	// (GET /v1/invoices/{id})
+	GetInvoice(ctx context.Context, request GetInvoiceRequestObject) (GetInvoiceResponseObject, error)
+	// GetInvoicePdf Download an invoice's PDF
+	// (GET /v1/invoices/{id}/pdf)
+	GetInvoicePdf(ctx context.Context, request GetInvoicePdfRequestObject) (GetInvoicePdfResponseObject, error)
+	// GetInvoiceXml Download an invoice's e-invoice
+	// (GET /v1/invoices/{id}/xml)
+	GetInvoiceXml(ctx context.Context, request GetInvoiceXmlRequestObject) (GetInvoiceXmlResponseObject, error)
 	// ListOffers List offers (deprecated)
 	// (GET /v1/offers)
 	//
@@ -11358,6 +12175,12 @@ type StrictServerInterface interface {
 	// RejectOrder Reject an order
 	// (POST /v1/orders/{id}/reject)
 	RejectOrder(ctx context.Context, request RejectOrderRequestObject) (RejectOrderResponseObject, error)
+	// ListPayouts List payouts
+	// (GET /v1/payouts)
+	ListPayouts(ctx context.Context, request ListPayoutsRequestObject) (ListPayoutsResponseObject, error)
+	// GetPayout Get a payout
+	// (GET /v1/payouts/{id})
+	GetPayout(ctx context.Context, request GetPayoutRequestObject) (GetPayoutResponseObject, error)
 	// RunScenarioSimulation Run a scenario simulation (sandbox only)
 	// (POST /v1/scenario_simulations/{scenario_name})
 	RunScenarioSimulation(ctx context.Context, request RunScenarioSimulationRequestObject) (RunScenarioSimulationResponseObject, error)
@@ -12320,6 +13143,114 @@ func (sh *strictHandler) RedeliverEvent(ctx *fiber.Ctx, id EventID, params Redel
 	return nil
 }
 
+// ListInvoices operation middleware
+func (sh *strictHandler) ListInvoices(ctx *fiber.Ctx, params ListInvoicesParams) error {
+	var request ListInvoicesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.ListInvoices(ctx.UserContext(), request.(ListInvoicesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListInvoices")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListInvoicesResponseObject); ok {
+		if err := validResponse.VisitListInvoicesResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetInvoice operation middleware
+func (sh *strictHandler) GetInvoice(ctx *fiber.Ctx, id InvoiceID) error {
+	var request GetInvoiceRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvoice(ctx.UserContext(), request.(GetInvoiceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvoice")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetInvoiceResponseObject); ok {
+		if err := validResponse.VisitGetInvoiceResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetInvoicePdf operation middleware
+func (sh *strictHandler) GetInvoicePdf(ctx *fiber.Ctx, id InvoiceID) error {
+	var request GetInvoicePdfRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvoicePdf(ctx.UserContext(), request.(GetInvoicePdfRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvoicePdf")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetInvoicePdfResponseObject); ok {
+		if err := validResponse.VisitGetInvoicePdfResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetInvoiceXml operation middleware
+func (sh *strictHandler) GetInvoiceXml(ctx *fiber.Ctx, id InvoiceID) error {
+	var request GetInvoiceXmlRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.GetInvoiceXml(ctx.UserContext(), request.(GetInvoiceXmlRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetInvoiceXml")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetInvoiceXmlResponseObject); ok {
+		if err := validResponse.VisitGetInvoiceXmlResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // ListOffers operation middleware
 func (sh *strictHandler) ListOffers(ctx *fiber.Ctx, params ListOffersParams) error {
 	var request ListOffersRequestObject
@@ -12832,6 +13763,60 @@ func (sh *strictHandler) RejectOrder(ctx *fiber.Ctx, id string, params RejectOrd
 		return err
 	} else if validResponse, ok := response.(RejectOrderResponseObject); ok {
 		if err := validResponse.VisitRejectOrderResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListPayouts operation middleware
+func (sh *strictHandler) ListPayouts(ctx *fiber.Ctx, params ListPayoutsParams) error {
+	var request ListPayoutsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPayouts(ctx.UserContext(), request.(ListPayoutsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPayouts")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListPayoutsResponseObject); ok {
+		if err := validResponse.VisitListPayoutsResponse(ctx); err != nil {
+			return err
+		}
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetPayout operation middleware
+func (sh *strictHandler) GetPayout(ctx *fiber.Ctx, id PayoutID) error {
+	var request GetPayoutRequestObject
+
+	request.Id = id
+
+	handler := func(ctx *fiber.Ctx, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPayout(ctx.UserContext(), request.(GetPayoutRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPayout")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetPayoutResponseObject); ok {
+		if err := validResponse.VisitGetPayoutResponse(ctx); err != nil {
 			return err
 		}
 	} else if response != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/invoicing"
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/domain/orders"
 	"github.com/tenurehq/tenure/domain/pricing"
@@ -80,7 +81,7 @@ func (f *Fixture) Order(t testing.TB, reference string, lines ...Line) uuid.UUID
 	t.Helper()
 	ctx := t.Context()
 	offerID, orderID := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
-	doc := offers.Document{}
+	doc := offers.Document{Customer: customer()}
 	for i, l := range lines {
 		price := pricing.FromNet("EUR", l.UnitNet, TaxRate)
 		price.TaxRate = 0 // offer lines store the Seller API's price
@@ -123,6 +124,26 @@ func (f *Fixture) Order(t testing.TB, reference string, lines ...Line) uuid.UUID
 		t.Fatal(err)
 	}
 	return orderID
+}
+
+// Invoicing makes the fixture's contract activities issue invoices with
+// the test mandates.
+func (f *Fixture) Invoicing() *invoicing.Issuing {
+	f.Contracts.Invoicing = invoicing.New(f.Config, testenv.Mandates{})
+	return f.Contracts.Invoicing
+}
+
+// customer is the fixture orders' customer: a German company, as its
+// invoices name it.
+func customer() offers.Customer {
+	name, vat, email := "Müller & Söhne GmbH", "DE987654321", "buchhaltung@mueller.example"
+	return offers.Customer{
+		Company: &offers.Company{
+			Name: &name, VATNumber: &vat,
+			BillingAddress: &offers.Address{Line1: "Königsallee 9", PostalCode: "40212", City: "Düsseldorf", CountryCode: "DE"},
+		},
+		Email: &email,
+	}
 }
 
 // Confirm accepts an order as its workflow does, which writes its

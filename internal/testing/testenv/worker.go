@@ -56,6 +56,7 @@ func ObservedWorker(t testing.TB, cfg *config.Config, store *db.Store, c client.
 	}
 	workers, err := workflows.NewWorkers(c, workflows.Deps{
 		Config: cfg, Store: store, Logger: AppLogger(), Views: seller.NewEventViews(cfg), Fixtures: fixtures, Metrics: metrics,
+		Mandates: Mandates{},
 	})
 	if err != nil {
 		t.Fatal(err)
