@@ -111,7 +111,10 @@ func New(d Deps) (*Activities, error) {
 			Store: d.Store, Dispatcher: d.Dispatcher, Views: d.Views, Starters: d.Starters,
 			Payouts: payouts.TermsOf(d.Config), Logger: d.Logger, Metrics: d.Metrics,
 		},
-		Contracts: &Contracts{Store: d.Store, Dispatcher: d.Dispatcher, Policy: terms, Invoicing: issuing, Logger: d.Logger, Metrics: d.Metrics},
+		Contracts: &Contracts{
+			Store: d.Store, Dispatcher: d.Dispatcher, Policy: terms, BaseRateBP: d.Config.Collections.BaseRateBP,
+			Invoicing: issuing, Logger: d.Logger, Metrics: d.Metrics,
+		},
 		Collections: &Collections{Runner: &collections.Runner{
 			Store: d.Store, Bucket: bucket, BankDays: d.Config.Collections.BankDays, Creditors: creditors,
 		}},

@@ -36,11 +36,6 @@ func TestCollectionSimulations(t *testing.T) {
 	}
 	today := civil.DateOf(time.Now().In(berlin))
 	collectiontest.Mandate(t, store, ring, f.Seller.Seller.ID, offerID, today.AddDays(-1), sepa.Core)
-	var gross int64
-	if err := store.Pool.QueryRow(t.Context(), `SELECT gross FROM contract_installments WHERE contract_id = $1 AND number = 1`, id).Scan(&gross); err != nil {
-		t.Fatal(err)
-	}
-	collectiontest.Invoiced(t, store, uuid.MustParse(id), 1, gross)
 
 	for name, tc := range map[string]struct {
 		scenario string

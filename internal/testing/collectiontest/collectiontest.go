@@ -33,8 +33,8 @@ const (
 	DebtorIBAN = "DE89370400440532013000"
 )
 
-// Invoiced posts the journal that makes an installment owed, as issuing
-// its invoice does (the invoices' part of the ledger): the contract's
+// Invoiced posts the journal that makes an installment owed, as falling
+// due does (for installments a test writes as due): the contract's
 // receivable grows by its gross.
 func Invoiced(t testing.TB, store *db.Store, contractID uuid.UUID, number int, gross int64) {
 	t.Helper()
@@ -155,15 +155,6 @@ func Running(t testing.TB, f *contracttest.Fixture, ring *keyring.Ring, referenc
 	in = activities.ContractTransition{ContractID: id, SellerID: f.SellerID, From: row.From, To: row.To, Event: row.Event, Today: through}
 	if _, err := f.Contracts.FallDue(t.Context(), activities.ContractFallingDue{ContractTransition: in, Through: through}); err != nil {
 		t.Fatal(err)
-	}
-	stored, err := contracts.Load(t.Context(), f.Store.Queries, f.SellerID, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, inst := range stored.Schedule.Installments {
-		if inst.Status == contracts.InstallmentDue {
-			Invoiced(t, f.Store, id, inst.Number, inst.Amount.Gross)
-		}
 	}
 	var offerID uuid.UUID
 	if err := f.Store.Pool.QueryRow(t.Context(), `SELECT offer_id FROM orders WHERE id = $1`, orderID).Scan(&offerID); err != nil {
