@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/api/seller"
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/domain/invoicing"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows"
@@ -50,14 +52,30 @@ func Worker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client) 
 // ObservedWorker is Worker counting into metrics.
 func ObservedWorker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client, metrics *telemetry.Metrics) {
 	t.Helper()
+	startWorker(t, cfg, store, c, workflows.Deps{Logger: AppLogger(), Metrics: metrics, Mandates: Mandates{}})
+}
+
+// CheckoutWorker is Worker issuing invoices under the mandates customers
+// signed at checkout, as `tenure worker` does, logging to logger.
+func CheckoutWorker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client, logger *slog.Logger) {
+	t.Helper()
+	ring, err := cfg.Mandates.IBANRing()
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorker(t, cfg, store, c, workflows.Deps{Logger: logger, Mandates: invoicing.CheckoutMandates{Ring: ring}})
+}
+
+// startWorker runs the workers of the dependencies completed with the
+// configuration, the store, the event views and the sandbox's fixtures.
+func startWorker(t testing.TB, cfg *config.Config, store *db.Store, c client.Client, deps workflows.Deps) {
+	t.Helper()
 	fixtures, err := services.NewFixtures(cfg, store, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	workers, err := workflows.NewWorkers(c, workflows.Deps{
-		Config: cfg, Store: store, Logger: AppLogger(), Views: seller.NewEventViews(cfg), Fixtures: fixtures, Metrics: metrics,
-		Mandates: Mandates{},
-	})
+	deps.Config, deps.Store, deps.Views, deps.Fixtures = cfg, store, seller.NewEventViews(cfg), fixtures
+	workers, err := workflows.NewWorkers(c, deps)
 	if err != nil {
 		t.Fatal(err)
 	}
