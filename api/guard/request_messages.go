@@ -152,9 +152,9 @@ func formatWords(format string) string {
 }
 
 // enumWords lists the allowed values of an enum short enough to read in
-// one message (the webhook event types are the longest, at 16).
+// one message (the webhook event types are the longest, at 22).
 func enumWords(values []any) string {
-	if len(values) > 20 {
+	if len(values) > 30 {
 		return "the values the API contract lists"
 	}
 	words := make([]string, len(values))
