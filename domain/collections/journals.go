@@ -13,12 +13,28 @@ import (
 // a retried step posts nothing twice. Collections are in euro.
 const currency = "EUR"
 
-// postSubmitted moves a submitted item's amount from the contract's
-// receivable into collection.
-func postSubmitted(ctx context.Context, q *dbgen.Queries, it dbgen.SubmitOwedRow) error {
-	return post(ctx, q, "collection/"+it.ID.String()+"/submitted", "collection",
-		ledger.Debit(ledger.CustomerInCollection, it.Amount).Contract(it.ContractID),
-		ledger.Credit(ledger.CustomerReceivable, it.Amount).Contract(it.ContractID))
+// postSubmitted moves the amounts of the items a run submitted from their
+// contracts' receivable into collection, in one journal: a run's
+// submission is one movement, and one journal of many entries costs a
+// fraction of one per item. The key names the run and the first item
+// submitted with it (items are submitted once, in the transaction that
+// posts their journal), so a run resumed later with more to submit posts
+// a journal of its own.
+func postSubmitted(ctx context.Context, q *dbgen.Queries, runID uuid.UUID, items []dbgen.SubmitOwedRow) error {
+	if len(items) == 0 {
+		return nil
+	}
+	first := items[0].ID
+	entries := make([]ledger.Entry, 0, 2*len(items))
+	for _, it := range items {
+		if it.ID.String() < first.String() {
+			first = it.ID
+		}
+		entries = append(entries,
+			ledger.Debit(ledger.CustomerInCollection, it.Amount).Contract(it.ContractID),
+			ledger.Credit(ledger.CustomerReceivable, it.Amount).Contract(it.ContractID))
+	}
+	return post(ctx, q, "collection-run/"+runID.String()+"/submitted/"+first.String(), "collection", entries...)
 }
 
 // postPaid books a settled item on the creditor's account.

@@ -22,7 +22,7 @@ type Run struct {
 }
 
 // Submit plans the run of a date: it opens the run and submits every
-// owed installment and charge as an item, each with its journal, in one
+// owed installment and charge as an item, with their journal, in one
 // transaction, so a crash leaves all of it or none. A repeated run
 // submits nothing new for what is already open.
 func (r *Runner) Submit(ctx context.Context, runDate civil.Date) (Run, error) {
@@ -42,13 +42,8 @@ func (r *Runner) Submit(ctx context.Context, runDate civil.Date) (Run, error) {
 		if err != nil {
 			return err
 		}
-		for _, it := range submitted {
-			if err := postSubmitted(ctx, q, it); err != nil {
-				return err
-			}
-		}
 		run.Submitted = len(submitted)
-		return nil
+		return postSubmitted(ctx, q, run.ID, submitted)
 	})
 	return run, err
 }
