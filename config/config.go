@@ -58,6 +58,7 @@ type Config struct {
 	// debits, by entity id (see Creditor).
 	Creditors map[string]Creditor `mapstructure:"creditors"`
 	Mandates  MandatesConfig      `mapstructure:"mandates"`
+	Console   ConsoleConfig       `mapstructure:"console"`
 }
 
 // HTTPConfig configures the API server.
@@ -340,7 +341,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, creditorDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, creditorDefaults, consoleDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -510,6 +511,7 @@ func (c *Config) Validate(need Need) error {
 		}
 	}
 	if need&NeedHTTP != 0 {
+		c.validateConsole(bad)
 		if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 			bad("http.addr", "must be host:port, got %q", c.HTTP.Addr)
 		}
