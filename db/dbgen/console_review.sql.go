@@ -29,22 +29,8 @@ type ListOffersInReviewParams struct {
 }
 
 type ListOffersInReviewRow struct {
-	ID                   uuid.UUID
-	SellerID             uuid.UUID
-	SellerOfferReference string
-	Status               string
-	SalesChannel         string
-	CreatedBy            string
-	Partner              bool
-	SearchText           string
-	Document             []byte
-	ExitRedirect         string
-	SuccessRedirect      string
-	SupersededByID       *uuid.UUID
-	ExpiresAt            time.Time
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
-	SellerName           string
+	Offer      Offer
+	SellerName string
 }
 
 // Offers waiting for an operator's decision, oldest first, with their
@@ -60,21 +46,21 @@ func (q *Queries) ListOffersInReview(ctx context.Context, arg ListOffersInReview
 	for rows.Next() {
 		var i ListOffersInReviewRow
 		if err := rows.Scan(
-			&i.ID,
-			&i.SellerID,
-			&i.SellerOfferReference,
-			&i.Status,
-			&i.SalesChannel,
-			&i.CreatedBy,
-			&i.Partner,
-			&i.SearchText,
-			&i.Document,
-			&i.ExitRedirect,
-			&i.SuccessRedirect,
-			&i.SupersededByID,
-			&i.ExpiresAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
+			&i.Offer.ID,
+			&i.Offer.SellerID,
+			&i.Offer.SellerOfferReference,
+			&i.Offer.Status,
+			&i.Offer.SalesChannel,
+			&i.Offer.CreatedBy,
+			&i.Offer.Partner,
+			&i.Offer.SearchText,
+			&i.Offer.Document,
+			&i.Offer.ExitRedirect,
+			&i.Offer.SuccessRedirect,
+			&i.Offer.SupersededByID,
+			&i.Offer.ExpiresAt,
+			&i.Offer.CreatedAt,
+			&i.Offer.UpdatedAt,
 			&i.SellerName,
 		); err != nil {
 			return nil, err

@@ -2,7 +2,7 @@
 -- Offers waiting for an operator's decision, oldest first, with their
 -- seller's name, a page after (after_at, after_id). The risk rules'
 -- decision is in the offer's document.
-SELECT o.*, s.name AS seller_name
+SELECT sqlc.embed(o), s.name AS seller_name
 FROM offers o
 JOIN sellers s ON s.id = o.seller_id
 WHERE o.status = 'pending_review'

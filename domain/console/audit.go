@@ -69,3 +69,16 @@ func (a *Accounts) AuditLog(ctx context.Context, action string, beforeAt time.Ti
 	}
 	return out, nil
 }
+
+// Actor is who acts in the console, and from where: what every audit
+// entry of their request repeats.
+type Actor struct {
+	User               User
+	Address, RequestID string
+}
+
+// Entry is the audit entry of an action of the actor.
+func (a Actor) Entry(action, target, detail string, outcome Outcome) Entry {
+	return Entry{Actor: &a.User.ID, ActorEmail: a.User.Email, Action: action, Target: target, Detail: detail,
+		Outcome: outcome, Address: a.Address, RequestID: a.RequestID}
+}
