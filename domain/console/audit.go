@@ -22,6 +22,8 @@ const (
 
 // Entry is one line of the audit log.
 type Entry struct {
+	// ID and At order the log (newest first) and page through it.
+	ID uuid.UUID
 	At time.Time
 	// Actor is the account that acted; ActorEmail names it even when the
 	// account is gone.
@@ -64,7 +66,7 @@ func (a *Accounts) AuditLog(ctx context.Context, action string, beforeAt time.Ti
 	}
 	out := make([]Entry, len(rows))
 	for i, r := range rows {
-		out[i] = Entry{At: r.At, Actor: r.ActorID, ActorEmail: r.ActorEmail, Action: r.Action, Target: r.Target,
+		out[i] = Entry{ID: r.ID, At: r.At, Actor: r.ActorID, ActorEmail: r.ActorEmail, Action: r.Action, Target: r.Target,
 			Detail: r.Detail, Outcome: Outcome(r.Outcome), Address: r.Address, RequestID: r.RequestID}
 	}
 	return out, nil
