@@ -45,6 +45,7 @@ func rootCommand() *cobra.Command {
 		contractsCommand(file),
 		mandatesCommand(file),
 		leadsCommand(file),
+		operatorsCommand(file),
 		temporalCLICommand(file),
 	)
 	return root
