@@ -2,6 +2,7 @@ package console
 
 import (
 	"net/url"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -29,6 +30,16 @@ type option struct {
 type auditEntry struct {
 	At, AtISO, Action, Actor, Target, Detail string
 	Outcome, OutcomeCode, Address, RequestID string
+	// TargetPath is the target's page, when it has one.
+	TargetPath string
+}
+
+// targetPath is the page of an audit entry's target: an offer's.
+func targetPath(target string) string {
+	if id, ok := strings.CutPrefix(target, "offer "); ok {
+		return Base + "/offers/" + id
+	}
+	return ""
 }
 
 // auditLog shows the audit log, newest first, of one action or all.
@@ -53,7 +64,7 @@ func (s *server) auditLog(c *fiber.Ctx) error {
 		data.Entries = append(data.Entries, auditEntry{
 			At: formatTime(e.At), AtISO: isoTime(e.At), Action: v.T("action." + e.Action), Actor: e.ActorEmail,
 			Target: e.Target, Detail: e.Detail, Outcome: v.T("audit.outcome." + string(e.Outcome)), OutcomeCode: string(e.Outcome),
-			Address: e.Address, RequestID: e.RequestID,
+			Address: e.Address, RequestID: e.RequestID, TargetPath: targetPath(e.Target),
 		})
 	}
 	if len(entries) == console.AuditPageSize {

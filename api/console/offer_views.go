@@ -87,7 +87,7 @@ func detailOf(v view, item services.ReviewItem) offerDetail {
 		d.Contact = strings.Join(contact, ", ")
 	}
 	for _, l := range doc.Lines {
-		d.Lines = append(d.Lines, lineView{Quantity: l.Quantity, Title: l.Title, Price: net(v, l.Price)})
+		d.Lines = append(d.Lines, lineView{Quantity: l.Quantity, Title: l.Title, Price: v.Tf("offer.each", net(v, l.Price))})
 	}
 	return d
 }
