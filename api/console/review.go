@@ -94,7 +94,13 @@ func (s *server) decide(c *fiber.Ctx, accept bool) error {
 	case errors.Is(err, services.ErrReasonTooLong):
 		status, v.Problem = fiber.StatusUnprocessableEntity, v.T("review.reason_too_long")
 	case errors.As(err, &refused):
-		v.Problem = v.Tf("review.refused", refused.Message)
+		// The workflow's refusal is the API's English; the page names the
+		// status the offer has now instead.
+		item, readErr := s.Service.Offer(c.UserContext(), id)
+		if readErr != nil {
+			return s.failed(c, errors.Join(err, readErr))
+		}
+		v.Problem = v.Tf("review.refused", item.Offer.Row.Status)
 	case errors.Is(err, services.ErrUnavailable):
 		status, v.Problem = fiber.StatusServiceUnavailable, v.T("review.unavailable")
 	default:

@@ -119,14 +119,14 @@ func (s *stack) operator(t *testing.T, email string) (string, []byte) {
 
 // words are what the pages say in a language, as the test looks for them.
 type words struct {
-	signIn, queue, accepted, declined, audit, acceptedEntry, declinedEntry, decline string
+	signIn, refused, raced, queue, accepted, declined, audit, acceptedEntry, declinedEntry string
 }
 
 var (
-	english = words{signIn: "Sign in", queue: "Review queue", accepted: "The offer was accepted", declined: "The offer was declined",
-		audit: "Audit log", acceptedEntry: "Offer accepted", declinedEntry: "Offer declined", decline: "Decline"}
-	german = words{signIn: "Anmelden", queue: "Prüfungen", accepted: "Das Angebot wurde angenommen", declined: "Das Angebot wurde abgelehnt",
-		audit: "Protokoll", acceptedEntry: "Angebot angenommen", declinedEntry: "Angebot abgelehnt", decline: "Ablehnen"}
+	english = words{signIn: "Sign in", refused: "is not right", raced: "it is accepted now", queue: "Review queue", accepted: "The offer was accepted", declined: "The offer was declined",
+		audit: "Audit log", acceptedEntry: "Offer accepted", declinedEntry: "Offer declined"}
+	german = words{signIn: "Anmelden", refused: "stimmen nicht", raced: "Status ist jetzt accepted", queue: "Prüfungen", accepted: "Das Angebot wurde angenommen", declined: "Das Angebot wurde abgelehnt",
+		audit: "Protokoll", acceptedEntry: "Angebot angenommen", declinedEntry: "Angebot abgelehnt"}
 )
 
 func TestOperatorWorksTheReviewQueue(t *testing.T) {
@@ -144,6 +144,7 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 			password, secret := s.operator(t, email)
 			accepted := s.offerInReview(t, "Accepted "+run.name+" GmbH")
 			declined := s.offerInReview(t, "Declined "+run.name+" GmbH")
+			raced := s.offerInReview(t, "Raced "+run.name+" GmbH")
 			reason := "Company register entry could not be confirmed (" + run.name + ")"
 
 			ctx := browsertest.Start(t, 3*time.Minute, run.window)
@@ -167,8 +168,19 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 			p.Open(s.url + "/console/review")
 			p.WaitText("h1", run.words.signIn)
 			check("sign-in")
+			// A wrong code is refused on the page, the form kept.
 			p.Do(
 				chromedp.SendKeys(chromedp.CSS("#email"), email),
+				chromedp.SendKeys(chromedp.CSS("#password"), password),
+				chromedp.SendKeys(chromedp.CSS("#code"), wrongCode(secret)),
+			)
+			p.Click("form button[type=submit]")
+			p.WaitText("main .problem", run.words.refused)
+			check("sign-in refused")
+			if kept := browsertest.Eval[string](p, "document.querySelector('#email').value"); kept != email {
+				t.Errorf("the refused form kept the address %q, want %q", kept, email)
+			}
+			p.Do(
 				chromedp.SendKeys(chromedp.CSS("#password"), password),
 				chromedp.SendKeys(chromedp.CSS("#code"), console.TOTPCode(secret, console.TOTPStep(time.Now()))),
 			)
@@ -177,6 +189,16 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 			p.WaitText(fmt.Sprintf("#offer-%s", accepted), "Accepted "+run.name+" GmbH")
 			p.WaitText(fmt.Sprintf("#offer-%s .risk", accepted), "default-")
 			check("queue")
+
+			// An offer decided elsewhere while the page was open is refused
+			// with the workflow's reason, and leaves the queue.
+			if err := s.svc.Offers.Accept(t.Context(), s.sellerID, raced); err != nil {
+				t.Fatal(err)
+			}
+			p.Click(fmt.Sprintf("#offer-%s form[action$='/accept'] button", raced))
+			p.WaitText("main .problem", run.words.raced)
+			gone(p, raced)
+			check("refused")
 
 			p.Click(fmt.Sprintf("#offer-%s form[action$='/accept'] button", accepted))
 			p.WaitText("main .notice", run.words.accepted)
@@ -216,6 +238,18 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 	}
 	if counts["offer.accept"] != 2 || counts["offer.decline"] != 2 || counts["sign_in"] != 2 {
 		t.Errorf("the audit log counts %v, want two sign-ins, acceptances and declines", counts)
+	}
+}
+
+// wrongCode is a code that is none of the steps the server accepts now.
+func wrongCode(secret []byte) string {
+	step := console.TOTPStep(time.Now())
+	for candidate := 0; ; candidate++ {
+		code := fmt.Sprintf("%06d", candidate)
+		if code != console.TOTPCode(secret, step-1) && code != console.TOTPCode(secret, step) && code != console.TOTPCode(secret, step+1) &&
+			code != console.TOTPCode(secret, step+2) {
+			return code
+		}
 	}
 }
 
