@@ -159,6 +159,9 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 				if v := browsertest.Eval[[]string](p, "window.__cspViolations || []"); len(v) > 0 {
 					t.Errorf("%s: Content-Security-Policy violations %v", screen, v)
 				}
+				if !browsertest.Eval[bool](p, "typeof htmx !== 'undefined' && document.body.getAttribute('hx-boost') === 'true'") {
+					t.Errorf("%s: htmx did not load", screen)
+				}
 				if overflow := browsertest.Eval[bool](p, "document.documentElement.scrollWidth > window.innerWidth"); overflow {
 					t.Errorf("%s: the page is wider than the window", screen)
 				}
