@@ -223,3 +223,43 @@ func TestChangingRequestsNeedCSRFAndTheirOrigin(t *testing.T) {
 		t.Error("the session lives on after signing out")
 	}
 }
+
+// signInForm posts the sign-in form.
+func signInForm(email, password, code string) *http.Request {
+	form := url.Values{"email": {email}, "password": {password}, "code": {code}}
+	req := httptest.NewRequest(fiber.MethodPost, consoleapi.Base+"/sign-in?next=%2Fconsole%2Faudit", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	return req
+}
+
+// Signing in sets the session cookie the browser keeps to this origin
+// only and returns to the page the sign-in interrupted; failures are
+// answered 401, and after five of an account 429 with Retry-After.
+func TestSignInOverHTTP(t *testing.T) {
+	h := newRightsHarness(t)
+	h.now = time.Now()
+	resp := h.do(t, signInForm("admin@example.com", h.password, console.TOTPCode(h.secret, console.TOTPStep(h.now))))
+	cookie := resp.Header.Get("Set-Cookie")
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/console/audit" {
+		t.Errorf("signing in: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	for _, want := range []string{consoleapi.SessionCookie + "=", "path=/", "secure", "HttpOnly", "SameSite=Strict"} {
+		if !strings.Contains(strings.ToLower(cookie), strings.ToLower(want)) {
+			t.Errorf("the session cookie %q lacks %s", cookie, want)
+		}
+	}
+	if strings.Contains(strings.ToLower(cookie), "domain=") {
+		t.Errorf("the session cookie %q names a domain", cookie)
+	}
+	for i := range 5 {
+		if resp := h.do(t, signInForm("finance@example.com", "not the password", "123456")); resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("failure %d: %d, want 401", i+1, resp.StatusCode)
+		}
+	}
+	resp = h.do(t, signInForm("finance@example.com", h.password, console.TOTPCode(h.secret, console.TOTPStep(h.now))))
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "900" || !strings.Contains(string(body), "Wait 15 minutes") {
+		t.Errorf("after five failures: %d, Retry-After %q\n%.300s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+}
