@@ -95,6 +95,15 @@ func (c *Console) Offer(ctx context.Context, offerID uuid.UUID) (ReviewItem, err
 	return ReviewItem{Offer: stored, SellerName: seller.Name}, nil
 }
 
+// OfferTarget names an offer as the audit log's target.
+func OfferTarget(offerID uuid.UUID) string { return "offer " + offerID.String() }
+
+// OfferDecisions are the operators' decisions on an offer as the audit
+// log has them, oldest first, refused ones too.
+func (c *Console) OfferDecisions(ctx context.Context, offerID uuid.UUID) ([]console.Entry, error) {
+	return c.Accounts.AuditOf(ctx, OfferTarget(offerID))
+}
+
 // ErrReasonRequired refuses a decline without a reason: the next
 // operator, and the audit, need to know why.
 var ErrReasonRequired = errors.New("give the reason for declining the offer")
@@ -136,7 +145,7 @@ func (c *Console) Decide(ctx context.Context, who console.Actor, offerID uuid.UU
 	case err != nil:
 		outcome = console.Failed
 	}
-	if auditErr := c.Accounts.Audit(ctx, who.Entry(action, "offer "+offerID.String(), reason, outcome)); auditErr != nil {
+	if auditErr := c.Accounts.Audit(ctx, who.Entry(action, OfferTarget(offerID), reason, outcome)); auditErr != nil {
 		return errors.Join(err, auditErr)
 	}
 	return err

@@ -34,6 +34,15 @@ type auditEntry struct {
 	TargetPath string
 }
 
+// entryOf is an audit entry as a page shows it.
+func entryOf(v view, e console.Entry) auditEntry {
+	return auditEntry{
+		At: formatTime(e.At), AtISO: isoTime(e.At), Action: v.T("action." + e.Action), Actor: e.ActorEmail,
+		Target: e.Target, Detail: e.Detail, Outcome: v.T("audit.outcome." + string(e.Outcome)), OutcomeCode: string(e.Outcome),
+		Address: e.Address, RequestID: e.RequestID, TargetPath: targetPath(e.Target),
+	}
+}
+
 // targetPath is the page of an audit entry's target: an offer's.
 func targetPath(target string) string {
 	if id, ok := strings.CutPrefix(target, "offer "); ok {
@@ -61,11 +70,7 @@ func (s *server) auditLog(c *fiber.Ctx) error {
 		return s.failed(c, err)
 	}
 	for _, e := range entries {
-		data.Entries = append(data.Entries, auditEntry{
-			At: formatTime(e.At), AtISO: isoTime(e.At), Action: v.T("action." + e.Action), Actor: e.ActorEmail,
-			Target: e.Target, Detail: e.Detail, Outcome: v.T("audit.outcome." + string(e.Outcome)), OutcomeCode: string(e.Outcome),
-			Address: e.Address, RequestID: e.RequestID, TargetPath: targetPath(e.Target),
-		})
+		data.Entries = append(data.Entries, entryOf(v, e))
 	}
 	if len(entries) == console.AuditPageSize {
 		last := entries[len(entries)-1]

@@ -23,8 +23,15 @@ func (s *server) offer(c *fiber.Ctx) error {
 	if err != nil {
 		return s.failed(c, err)
 	}
+	decisions, err := s.Service.OfferDecisions(c.UserContext(), id)
+	if err != nil {
+		return s.failed(c, err)
+	}
 	v := s.view(c, "offer.title")
 	detail := detailOf(v, item)
+	for _, e := range decisions {
+		detail.Decisions = append(detail.Decisions, entryOf(v, e))
+	}
 	v.Title = v.T("offer.title") + ": " + detail.Company
 	v.Data = detail
 	return s.pages.render(c, fiber.StatusOK, "offer.html", v)

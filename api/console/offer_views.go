@@ -24,6 +24,8 @@ type offerDetail struct {
 	BillingAddress, ShippingAddress string
 	Lines                           []lineView
 	InReview                        bool
+	// Decisions are the operators' decisions from the audit log.
+	Decisions []auditEntry
 }
 
 // lineView is one line of an offer's basket.

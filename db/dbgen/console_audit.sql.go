@@ -96,3 +96,39 @@ func (q *Queries) ListConsoleAudit(ctx context.Context, arg ListConsoleAuditPara
 	}
 	return items, nil
 }
+
+const listConsoleAuditOfTarget = `-- name: ListConsoleAuditOfTarget :many
+SELECT id, at, actor_id, actor_email, action, target, detail, outcome, address, request_id FROM console_audit WHERE target = $1 ORDER BY at, id LIMIT 100
+`
+
+// What was done to one target, in order: an offer's decisions.
+func (q *Queries) ListConsoleAuditOfTarget(ctx context.Context, target string) ([]ConsoleAudit, error) {
+	rows, err := q.db.Query(ctx, listConsoleAuditOfTarget, target)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ConsoleAudit{}
+	for rows.Next() {
+		var i ConsoleAudit
+		if err := rows.Scan(
+			&i.ID,
+			&i.At,
+			&i.ActorID,
+			&i.ActorEmail,
+			&i.Action,
+			&i.Target,
+			&i.Detail,
+			&i.Outcome,
+			&i.Address,
+			&i.RequestID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

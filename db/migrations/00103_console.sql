@@ -62,6 +62,7 @@ CREATE TABLE console_audit (
     request_id  text NOT NULL DEFAULT ''
 );
 CREATE INDEX console_audit_at_idx ON console_audit (at DESC, id DESC);
+CREATE INDEX console_audit_target_idx ON console_audit (target, at, id);
 
 -- +goose StatementBegin
 CREATE FUNCTION refuse_console_audit_change() RETURNS trigger

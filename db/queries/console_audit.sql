@@ -10,3 +10,7 @@ WHERE (at, id) < (sqlc.arg(before_at)::timestamptz, sqlc.arg(before_id)::uuid)
   AND (sqlc.arg(action)::text = '' OR action = sqlc.arg(action)::text)
 ORDER BY at DESC, id DESC
 LIMIT sqlc.arg(page_size);
+
+-- name: ListConsoleAuditOfTarget :many
+-- What was done to one target, in order: an offer's decisions.
+SELECT * FROM console_audit WHERE target = $1 ORDER BY at, id LIMIT 100;

@@ -64,12 +64,26 @@ func (a *Accounts) AuditLog(ctx context.Context, action string, beforeAt time.Ti
 	if err != nil {
 		return nil, err
 	}
+	return entriesOf(rows), nil
+}
+
+// AuditOf is what was done to a target, oldest first (at most 100
+// entries).
+func (a *Accounts) AuditOf(ctx context.Context, target string) ([]Entry, error) {
+	rows, err := a.Store.ListConsoleAuditOfTarget(ctx, target)
+	if err != nil {
+		return nil, err
+	}
+	return entriesOf(rows), nil
+}
+
+func entriesOf(rows []dbgen.ConsoleAudit) []Entry {
 	out := make([]Entry, len(rows))
 	for i, r := range rows {
 		out[i] = Entry{ID: r.ID, At: r.At, Actor: r.ActorID, ActorEmail: r.ActorEmail, Action: r.Action, Target: r.Target,
 			Detail: r.Detail, Outcome: Outcome(r.Outcome), Address: r.Address, RequestID: r.RequestID}
 	}
-	return out, nil
+	return out
 }
 
 // Actor is who acts in the console, and from where: what every audit

@@ -218,6 +218,8 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 
 			p.Open(s.url + "/console/offers/" + declined.String())
 			p.WaitText("main", "declined")
+			p.WaitText("main ol.decisions", reason)
+			p.WaitText("main ol.decisions", email)
 			check("offer")
 
 			p.Open(s.url + "/console/audit")
