@@ -14,8 +14,11 @@ CONTRACTS := api/openapi/seller.yaml api/openapi/customer.yaml
 # at the version web/docs/package.json pins.
 DOCS := web/docs
 SWAGGER_UI_FILES := swagger-ui-bundle.js swagger-ui-bundle.js.LICENSE.txt swagger-ui.css LICENSE NOTICE
+# The console at /console/: htmx is vendored from npm at the version
+# web/console/package.json pins.
+CONSOLE := web/console
 
-.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-customer bench-csv bench-risk bench-contracts bench-collections record-histories vendor-docs
+.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-customer bench-csv bench-risk bench-contracts bench-collections record-histories vendor-docs vendor-console
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -76,6 +79,12 @@ vendor-docs:
 	npm ci --prefix $(DOCS) --ignore-scripts --no-audit --no-fund
 	mkdir -p $(DOCS)/assets/swagger-ui
 	cp $(addprefix $(DOCS)/node_modules/swagger-ui-dist/,$(SWAGGER_UI_FILES)) $(DOCS)/assets/swagger-ui/
+
+## vendor-console: refresh the console's htmx (web/console/assets/htmx) from npm at the version web/console/package.json pins
+vendor-console:
+	npm ci --prefix $(CONSOLE) --ignore-scripts --no-audit --no-fund
+	mkdir -p $(CONSOLE)/assets/htmx
+	cp $(CONSOLE)/node_modules/htmx.org/dist/htmx.min.js $(CONSOLE)/node_modules/htmx.org/LICENSE $(CONSOLE)/assets/htmx/
 
 check-format:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

@@ -3,9 +3,10 @@
 // the Customer-Facing API (api/customer), each generated from its contract
 // in api/openapi, the token endpoint, health checks, the contracts
 // themselves, their rendered reference (embedded from web/docs) and the
-// hosted checkout page (its assets embedded from web/checkout). Errors are
-// one type (api/apierror); the services are the API's only way to the
-// workflows and to storage.
+// hosted checkout page (its assets embedded from web/checkout), and the
+// console for operators (api/console, its pages embedded from
+// web/console). Errors are one type (api/apierror); the services are the
+// API's only way to the workflows and to storage.
 package api
 
 import (
@@ -94,6 +95,9 @@ func New(d Deps) (*fiber.App, error) {
 		return nil, err
 	}
 	if err := mountCheckout(app, d.Config.Checkout); err != nil {
+		return nil, err
+	}
+	if err := mountConsole(app, svc, g, d); err != nil {
 		return nil, err
 	}
 

@@ -61,6 +61,7 @@ type Config struct {
 	Creditors   map[string]Creditor `mapstructure:"creditors"`
 	Mandates    MandatesConfig      `mapstructure:"mandates"`
 	Collections CollectionsConfig   `mapstructure:"collections"`
+	Console     ConsoleConfig       `mapstructure:"console"`
 }
 
 // HTTPConfig configures the API server.
@@ -343,7 +344,7 @@ var defaults = map[string]any{
 // win over the file, which wins over the defaults.
 func Load(file string) (*Config, error) {
 	v := viper.New()
-	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, collectionDefaults, invoicingDefaults, payoutDefaults, creditorDefaults} {
+	for _, set := range []map[string]any{defaults, riskDefaults, rateLimitDefaults, idempotencyDefaults, customerDefaults, serviceDefaults, idvDefaults, checkoutDefaults, contractDefaults, collectionDefaults, invoicingDefaults, payoutDefaults, creditorDefaults, consoleDefaults} {
 		for k, d := range set {
 			v.SetDefault(k, d)
 		}
@@ -516,6 +517,7 @@ func (c *Config) Validate(need Need) error {
 		}
 	}
 	if need&NeedHTTP != 0 {
+		c.validateConsole(bad)
 		if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
 			bad("http.addr", "must be host:port, got %q", c.HTTP.Addr)
 		}

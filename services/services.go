@@ -51,6 +51,8 @@ type Services struct {
 	IdempotencyKeys *idempotency.Ledger
 	// Readiness checks that PostgreSQL and Temporal answer.
 	Readiness telemetry.Readiness
+	// Console serves the console at /console/; nil when it is not configured.
+	Console *Console
 }
 
 // New builds the services of a configuration over a store and a Temporal
@@ -77,6 +79,10 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		return nil, fmt.Errorf("mandates.iban_keys: %w", err)
 	}
 	offerService := NewOffers(cfg, store, temporal, engine)
+	consoleService, err := NewConsole(cfg, store, offerService)
+	if err != nil {
+		return nil, err
+	}
 	sellerService := &Sellers{Store: store}
 	webhooks := &Webhooks{Store: store, Endpoints: endpoints, Dispatcher: delivery.NewDispatcher(store, temporal, cfg.Webhooks)}
 	budget := cfg.RateLimit.DiscountCodes
@@ -111,6 +117,7 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		Revocations:     auth.NewRevocations(store, logger),
 		IdempotencyKeys: &idempotency.Ledger{Store: store, Sealer: box, Lease: cfg.Idempotency.Lease, Now: time.Now},
 		Readiness:       telemetry.NewReadiness(store.Pool, temporal),
+		Console:         consoleService,
 	}, nil
 }
 

@@ -36,3 +36,7 @@ func requestID(c *fiber.Ctx) string {
 	c.Set(requestIDHeader, id)
 	return id
 }
+
+// RequestID is the id of the request being served, as its response's
+// X-Request-Id header names it.
+func RequestID(c *fiber.Ctx) string { return requestID(c) }

@@ -53,6 +53,9 @@ type devSecrets struct {
 	// MandatesIBANKey seals the debtors' IBANs, in the key ring's
 	// "id:base64" form.
 	MandatesIBANKey string `json:"mandates_iban_key"`
+	// ConsoleTOTPKey seals the console accounts' TOTP secrets, in the same
+	// form.
+	ConsoleTOTPKey string `json:"console_totp_key"`
 }
 
 // devConfig loads the configuration and completes it for one machine: the
@@ -85,6 +88,9 @@ func devConfig(file string) (*config.Config, error) {
 	if len(cfg.Mandates.IBANKeys) == 0 {
 		cfg.Mandates.IBANKeys = []string{secrets.MandatesIBANKey}
 	}
+	if !cfg.Console.Enabled() {
+		cfg.Console.TOTPKeys = []string{secrets.ConsoleTOTPKey}
+	}
 	cfg.Temporal.Address = net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Dev.TemporalPort))
 	if !cfg.HTTP.AdminAddrGiven {
 		cfg.HTTP.AdminAddr = config.DevAdminAddr
@@ -110,8 +116,10 @@ func loadDevSecrets(path string) (devSecrets, error) {
 			*key, missing = randomKey(), true
 		}
 	}
-	if s.MandatesIBANKey == "" {
-		s.MandatesIBANKey, missing = devIBANKey(), true
+	for _, key := range []*string{&s.MandatesIBANKey, &s.ConsoleTOTPKey} {
+		if *key == "" {
+			*key, missing = devRingKey(), true
+		}
 	}
 	if !missing {
 		return s, nil
@@ -120,9 +128,9 @@ func loadDevSecrets(path string) (devSecrets, error) {
 	return s, os.WriteFile(path, raw, 0o600)
 }
 
-// devIBANKey is a fresh key of the IBAN key ring, named by the day it was
-// made, as an operator would name it.
-func devIBANKey() string {
+// devRingKey is a fresh key of a key ring (IBANs, TOTP secrets), named
+// by the day it was made, as an operator would name it.
+func devRingKey() string {
 	spec, _ := keyring.GenerateSpec("dev-" + time.Now().UTC().Format("20060102"))
 	return spec
 }
@@ -290,6 +298,7 @@ Tenure is running (%s).
   API            %s
   Contract       %s/openapi/seller.yaml
   API reference  %s/docs
+  Console        %s/console/  (tenure operators create EMAIL --role admin)
   Temporal UI    %s
 %s
   Sandbox seller %s
@@ -301,6 +310,6 @@ Get an access token:
   curl -s -u '%s:%s' -d grant_type=client_credentials -d scope=client %s/oauth2/token
 
 Press Ctrl-C to stop.
-`, cfg.Environment, s.APIURL, s.APIURL, s.APIURL, s.TemporalUIURL, metrics, s.SellerID, s.ClientID, s.ClientSecret,
+`, cfg.Environment, s.APIURL, s.APIURL, s.APIURL, s.APIURL, s.TemporalUIURL, metrics, s.SellerID, s.ClientID, s.ClientSecret,
 		filepath.Join(cfg.DataDir, "sandbox-seller.json"), s.ClientID, s.ClientSecret, s.APIURL)
 }

@@ -225,6 +225,15 @@ func TestDevRunsTheWholeStack(t *testing.T) {
 		docs.Body.Close()
 	}
 
+	// The console is served with the key tenure dev generated, and sends
+	// a signed-out browser to its sign-in page.
+	consoleURL := p.banner(t, "Console")
+	if page, err := http.Get(consoleURL); err != nil || page.StatusCode != http.StatusOK || page.Request.URL.Path != "/console/sign-in" {
+		t.Errorf("the console at %s does not answer with its sign-in page: %v", consoleURL, err)
+	} else {
+		page.Body.Close()
+	}
+
 	runDocWalkthroughs(t, apiURL, filepath.Join(dataDir, "sandbox-seller.json"))
 
 	token := accessToken(t, apiURL, clientID, secret)

@@ -47,6 +47,7 @@ func rootCommand() *cobra.Command {
 		payoutsCommand(file),
 		mandatesCommand(file),
 		leadsCommand(file),
+		operatorsCommand(file),
 		temporalCLICommand(file),
 	)
 	return root

@@ -65,6 +65,48 @@ type CollectionRun struct {
 	FinishedAt     *time.Time
 }
 
+type ConsoleAudit struct {
+	ID         uuid.UUID
+	At         time.Time
+	ActorID    *uuid.UUID
+	ActorEmail string
+	Action     string
+	Target     string
+	Detail     string
+	Outcome    string
+	Address    string
+	RequestID  string
+}
+
+type ConsoleSession struct {
+	TokenDigest []byte
+	UserID      uuid.UUID
+	CsrfToken   string
+	CreatedAt   time.Time
+	LastSeenAt  time.Time
+	ExpiresAt   time.Time
+}
+
+type ConsoleSignInFailure struct {
+	ID       int64
+	Email    string
+	Address  string
+	FailedAt time.Time
+}
+
+type ConsoleUser struct {
+	ID           uuid.UUID
+	Kind         string
+	SellerID     *uuid.UUID
+	Email        string
+	Role         string
+	PasswordHash string
+	TotpSecret   []byte
+	TotpLastStep int64
+	CreatedAt    time.Time
+	DisabledAt   *time.Time
+}
+
 type ContractCharge struct {
 	ID              uuid.UUID
 	ContractID      uuid.UUID

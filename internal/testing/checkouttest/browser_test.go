@@ -92,5 +92,5 @@ func (b *browser) check(name string) {
 	if v := b.cspViolations(); len(v) > 0 {
 		b.T.Errorf("%s: Content-Security-Policy violations: %v", name, v)
 	}
-	b.axe(name)
+	b.Axe(name)
 }

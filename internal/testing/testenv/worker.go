@@ -36,8 +36,12 @@ func Config(t testing.TB) *config.Config {
 	cfg.Links.SigningKey = "test-links-key-" + strings.Repeat("1", 32)
 	cfg.Webhooks.SecretKey = "test-webhooks-key-" + strings.Repeat("2", 32)
 	cfg.Mandates.IBANKeys = []string{TestIBANKey}
+	cfg.Console.TOTPKeys = []string{TestTOTPKey}
 	return cfg
 }
+
+// TestTOTPKey is the console's TOTP key ring's key in tests.
+const TestTOTPKey = "test-1:YWJjZGVmMDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODk="
 
 // TestIBANKey is the IBAN key ring's key in tests ("id:base64", 32 bytes).
 const TestIBANKey = "test-1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="

@@ -1,0 +1,145 @@
+package console
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/tenurehq/tenure/domain/console"
+)
+
+// signInView is the sign-in form's own data.
+type signInView struct {
+	Email string
+	// Action is where the form posts to, keeping the page to return to.
+	Action string
+}
+
+// signInAction is the form's address, with the page the sign-in
+// interrupted.
+func signInAction(c *fiber.Ctx) string {
+	if next := c.Query("next"); next != "" {
+		return Base + "/sign-in?next=" + url.QueryEscape(nextPath(next))
+	}
+	return Base + "/sign-in"
+}
+
+// signInNotices are the notices the sign-in page shows, by its state
+// parameter.
+var signInNotices = map[string]string{"signed_out": "sign_in.signed_out"}
+
+// home sends an account to its first screen, or says it has none yet.
+func (s *server) home(c *fiber.Ctx) error {
+	v := s.view(c, "home.title")
+	if len(v.Nav) > 0 {
+		return c.Redirect(v.Nav[0].Path, fiber.StatusSeeOther)
+	}
+	return s.pages.render(c, fiber.StatusOK, "home.html", v)
+}
+
+// signInPage shows the sign-in form; a signed-in account goes home.
+func (s *server) signInPage(c *fiber.Ctx) error {
+	if _, ok := sessionOf(c); ok {
+		return c.Redirect(Base+"/", fiber.StatusSeeOther)
+	}
+	v := s.view(c, "sign_in.title")
+	if key, ok := signInNotices[c.Query("state")]; ok {
+		v.Notice = v.T(key)
+	}
+	if c.Query("next") != "" {
+		v.Notice = v.T("sign_in.needed")
+	}
+	v.Data = signInView{Action: signInAction(c)}
+	return s.pages.render(c, fiber.StatusOK, "sign_in.html", v)
+}
+
+// maxEmailLength bounds the address a failed sign-in's audit entry keeps.
+const maxEmailLength = 254
+
+// signIn checks the form and opens a session: a wrong e-mail address,
+// password or code gets 401 and the form again, too many failures 429.
+// Successes and failures are audited; throttled attempts are not, so a
+// flood of them cannot fill the log.
+func (s *server) signIn(c *fiber.Ctx) error {
+	email := strings.ToLower(strings.TrimSpace(c.FormValue("email")))
+	if len(email) > maxEmailLength {
+		email = email[:maxEmailLength]
+	}
+	sess, err := s.Service.Accounts.SignIn(c.UserContext(), email, c.FormValue("password"), c.FormValue("code"), s.address(c))
+	v := s.view(c, "sign_in.title")
+	v.Data = signInView{Email: email, Action: signInAction(c)}
+	switch {
+	case errors.Is(err, console.ErrThrottled):
+		c.Set(fiber.HeaderRetryAfter, "900")
+		v.Problem = v.T("sign_in.throttled")
+		return s.pages.render(c, fiber.StatusTooManyRequests, "sign_in.html", v)
+	case errors.Is(err, console.ErrSignInRefused):
+		entry := s.actor(c, console.User{Email: email}).Entry("sign_in", "", "", console.Refused)
+		entry.Actor = nil
+		if err := s.Service.Accounts.Audit(c.UserContext(), entry); err != nil {
+			return s.failed(c, err)
+		}
+		v.Problem = v.T("sign_in.refused")
+		return s.pages.render(c, fiber.StatusUnauthorized, "sign_in.html", v)
+	case err != nil:
+		return s.failed(c, err)
+	}
+	if err := s.Service.Accounts.Audit(c.UserContext(), s.actor(c, sess.User).Entry("sign_in", "", "", console.Succeeded)); err != nil {
+		return s.failed(c, err)
+	}
+	c.Cookie(&fiber.Cookie{
+		Name: sessionCookie, Value: sess.Token, Path: "/", Secure: true, HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode,
+	})
+	return c.Redirect(nextPath(c.Query("next")), fiber.StatusSeeOther)
+}
+
+// nextPath is where to go after signing in: the console page the
+// sign-in interrupted, never another site.
+func nextPath(next string) string {
+	if strings.HasPrefix(next, Base+"/") && !strings.ContainsAny(next, "\\") && !strings.HasPrefix(next, Base+"//") {
+		return next
+	}
+	return Base + "/"
+}
+
+// signOut ends the session and forgets its cookie.
+func (s *server) signOut(c *fiber.Ctx) error {
+	sess, _ := sessionOf(c)
+	if err := s.Service.Accounts.SignOut(c.UserContext(), sess.Token); err != nil {
+		return s.failed(c, err)
+	}
+	if err := s.Service.Accounts.Audit(c.UserContext(), s.actor(c, sess.User).Entry("sign_out", "", "", console.Succeeded)); err != nil {
+		return s.failed(c, err)
+	}
+	c.Cookie(&fiber.Cookie{
+		Name: sessionCookie, Value: "", Path: "/", Secure: true, HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode,
+		Expires: time.Unix(0, 0),
+	})
+	return c.Redirect(Base+"/sign-in?state=signed_out", fiber.StatusSeeOther)
+}
+
+// chooseLanguage keeps the language picked in the switch for a year and
+// returns to the page it was picked on. The choice is the browser's
+// preference, not the account's, so it needs no session.
+func (s *server) chooseLanguage(c *fiber.Ctx) error {
+	lang := c.Params("lang")
+	known := false
+	for _, l := range languages {
+		known = known || string(l.Code) == lang
+	}
+	if !known {
+		return s.problem(c, fiber.StatusNotFound, "problem.not_found")
+	}
+	c.Cookie(&fiber.Cookie{
+		Name: languageCookie, Value: lang, Path: Base, Secure: true, HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
+		Expires: time.Now().AddDate(1, 0, 0),
+	})
+	back := Base + "/"
+	if ref, err := url.Parse(c.Get(fiber.HeaderReferer)); err == nil && ref.Host == string(c.Request().Host()) {
+		back = nextPath(ref.RequestURI())
+	}
+	return c.Redirect(back, fiber.StatusSeeOther)
+}

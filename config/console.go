@@ -1,0 +1,51 @@
+package config
+
+import (
+	"time"
+
+	"github.com/tenurehq/tenure/foundation/keyring"
+)
+
+// ConsoleConfig configures the console at /console/: the keys that seal
+// its accounts' TOTP secrets and how long a session lasts.
+type ConsoleConfig struct {
+	// TOTPKeys seal the accounts' TOTP secrets at rest ("id:base64" each,
+	// 32 bytes, the current key first; see package keyring). Without a
+	// key the console is not served; `tenure dev` generates one.
+	TOTPKeys []string `mapstructure:"totp_keys"`
+	// IdleTimeout ends a session nobody used for this long.
+	IdleTimeout time.Duration `mapstructure:"idle_timeout"`
+	// AbsoluteTimeout ends every session this long after its sign-in.
+	AbsoluteTimeout time.Duration `mapstructure:"absolute_timeout"`
+}
+
+// Enabled says whether the console is served: it needs its TOTP keys.
+func (c ConsoleConfig) Enabled() bool { return len(c.TOTPKeys) > 0 }
+
+// TOTPRing is the key ring of TOTPKeys.
+func (c ConsoleConfig) TOTPRing() (*keyring.Ring, error) {
+	return keyring.Parse(c.TOTPKeys)
+}
+
+// consoleDefaults: a working day's session at most, closed after half an
+// hour away from the desk.
+var consoleDefaults = map[string]any{
+	"console.totp_keys":        []string{},
+	"console.idle_timeout":     30 * time.Minute,
+	"console.absolute_timeout": 12 * time.Hour,
+}
+
+// validateConsole checks the console's keys, when given, and timeouts.
+func (c *Config) validateConsole(bad func(key, format string, args ...any)) {
+	if c.Console.Enabled() {
+		if _, err := c.Console.TOTPRing(); err != nil {
+			bad("console.totp_keys", "%v", err)
+		}
+	}
+	if c.Console.IdleTimeout < time.Minute {
+		bad("console.idle_timeout", "must be at least 1m, got %s", c.Console.IdleTimeout)
+	}
+	if c.Console.AbsoluteTimeout < c.Console.IdleTimeout {
+		bad("console.absolute_timeout", "must be at least console.idle_timeout (%s), got %s", c.Console.IdleTimeout, c.Console.AbsoluteTimeout)
+	}
+}

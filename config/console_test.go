@@ -1,0 +1,40 @@
+package config_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tenurehq/tenure/config"
+)
+
+// The console is off without TOTP keys and on with them; its keys and
+// timeouts are checked with the HTTP settings, each problem by its key.
+func TestConsoleSettings(t *testing.T) {
+	c := load(t)
+	c.Auth.SigningKey = strings.Repeat("k", config.MinKeyLength)
+	c.Links.SigningKey = strings.Repeat("l", config.MinKeyLength)
+	if c.Console.Enabled() || c.Console.IdleTimeout != 30*time.Minute || c.Console.AbsoluteTimeout != 12*time.Hour {
+		t.Errorf("the defaults: %+v", c.Console)
+	}
+	if err := c.Validate(config.NeedHTTP); err != nil && strings.Contains(err.Error(), "console.") {
+		t.Errorf("the defaults are refused: %v", err)
+	}
+	c.Console.TOTPKeys = []string{testIBANKey}
+	if !c.Console.Enabled() {
+		t.Error("a key does not enable the console")
+	}
+	c.Console.TOTPKeys = []string{"k-1:c2hvcnQ="}
+	c.Console.IdleTimeout = time.Second
+	c.Console.AbsoluteTimeout = 0
+	err := c.Validate(config.NeedHTTP)
+	for _, want := range []string{
+		`console.totp_keys (TENURE_CONSOLE_TOTP_KEYS): key 1: key "k-1": the secret has 5 bytes`,
+		"console.idle_timeout (TENURE_CONSOLE_IDLE_TIMEOUT): must be at least 1m, got 1s",
+		"console.absolute_timeout (TENURE_CONSOLE_ABSOLUTE_TIMEOUT): must be at least console.idle_timeout (1s), got 0s",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("want %q in %v", want, err)
+		}
+	}
+}

@@ -1,0 +1,7 @@
+// Package consoletest drives the console at /console/ in a real headless
+// Chromium against a whole Tenure in production mode (API, workers,
+// PostgreSQL, a namespace of the Temporal dev server): an operator signs
+// in with a password and a TOTP code and works the review queue, in
+// English at 1280 px and in German at 360 px, each screen checked with
+// axe-core and kept as a screenshot.
+package consoletest

@@ -1,0 +1,152 @@
+package services
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/console"
+	"github.com/tenurehq/tenure/domain/offers"
+	"github.com/tenurehq/tenure/domain/refusal"
+	"github.com/tenurehq/tenure/workflows/offer"
+)
+
+// Console is what the console at /console/ asks of Tenure: its accounts
+// and sessions, the review queue, and the operators' decisions on it,
+// which are the same workflow updates as `tenure offers decide` sends,
+// each written to the audit log.
+type Console struct {
+	Accounts *console.Accounts
+	Offers   *Offers
+}
+
+// NewConsole is the console's service of a configuration; nil when
+// console.totp_keys is not configured, and the console is not served.
+func NewConsole(cfg *config.Config, store *db.Store, offerService *Offers) (*Console, error) {
+	if !cfg.Console.Enabled() {
+		return nil, nil
+	}
+	ring, err := cfg.Console.TOTPRing()
+	if err != nil {
+		return nil, fmt.Errorf("console.totp_keys: %w", err)
+	}
+	return &Console{
+		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, IdleTimeout: cfg.Console.IdleTimeout,
+			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, Now: time.Now},
+		Offers: offerService,
+	}, nil
+}
+
+// ReviewItem is an offer as an operator reviews it: the offer, its
+// document with the risk rules' decision, and the seller's name.
+type ReviewItem struct {
+	Offer      offers.Stored
+	SellerName string
+}
+
+// ReviewPageSize is how many offers a page of the review queue shows.
+const ReviewPageSize = 50
+
+// ReviewQueue is a page of the offers waiting for an operator, oldest
+// first, after the offer (afterAt, afterID); the zero values start at the
+// oldest.
+func (c *Console) ReviewQueue(ctx context.Context, afterAt time.Time, afterID uuid.UUID) ([]ReviewItem, error) {
+	rows, err := c.Offers.Store.ListOffersInReview(ctx, dbgen.ListOffersInReviewParams{
+		AfterAt: afterAt, AfterID: afterID, PageSize: ReviewPageSize,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ReviewItem, 0, len(rows))
+	for _, r := range rows {
+		stored, err := offers.Decode(r.Offer)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ReviewItem{Offer: stored, SellerName: r.SellerName})
+	}
+	return out, nil
+}
+
+// Offer is any offer by its id, for an operator.
+func (c *Console) Offer(ctx context.Context, offerID uuid.UUID) (ReviewItem, error) {
+	row, err := c.Offers.Store.GetOfferForOperator(ctx, offerID)
+	if db.IsNotFound(err) {
+		return ReviewItem{}, ErrOfferNotFound
+	}
+	if err != nil {
+		return ReviewItem{}, err
+	}
+	stored, err := offers.Decode(row)
+	if err != nil {
+		return ReviewItem{}, err
+	}
+	seller, err := c.Offers.Store.GetSeller(ctx, row.SellerID)
+	if err != nil {
+		return ReviewItem{}, err
+	}
+	return ReviewItem{Offer: stored, SellerName: seller.Name}, nil
+}
+
+// OfferTarget names an offer as the audit log's target.
+func OfferTarget(offerID uuid.UUID) string { return "offer " + offerID.String() }
+
+// OfferDecisions are the operators' decisions on an offer as the audit
+// log has them, oldest first, refused ones too.
+func (c *Console) OfferDecisions(ctx context.Context, offerID uuid.UUID) ([]console.Entry, error) {
+	return c.Accounts.AuditOf(ctx, OfferTarget(offerID))
+}
+
+// ErrReasonRequired refuses a decline without a reason: the next
+// operator, and the audit, need to know why.
+var ErrReasonRequired = errors.New("give the reason for declining the offer")
+
+// maxReasonLength bounds a decline's reason.
+const maxReasonLength = 1000
+
+// ErrReasonTooLong refuses a reason longer than maxReasonLength.
+var ErrReasonTooLong = fmt.Errorf("the reason may have at most %d characters", maxReasonLength)
+
+// Decide accepts or declines an offer under review for an operator,
+// through the offer's workflow as `tenure offers decide` does, and writes
+// the action and how it ended to the audit log.
+func (c *Console) Decide(ctx context.Context, who console.Actor, offerID uuid.UUID, accept bool, reason string) error {
+	reason = strings.TrimSpace(reason)
+	action, trigger := "offer.accept", offer.Accept
+	if !accept {
+		action, trigger = "offer.decline", offer.Decline
+		switch {
+		case reason == "":
+			return ErrReasonRequired
+		case len([]rune(reason)) > maxReasonLength:
+			return ErrReasonTooLong
+		}
+	}
+	row, err := c.Offers.Store.GetOfferForOperator(ctx, offerID)
+	if db.IsNotFound(err) {
+		return ErrOfferNotFound
+	}
+	if err != nil {
+		return err
+	}
+	err = c.Offers.Change(ctx, row.SellerID, offerID, trigger)
+	var refused *refusal.Error
+	outcome := console.Succeeded
+	switch {
+	case errors.As(err, &refused):
+		outcome = console.Refused
+	case err != nil:
+		outcome = console.Failed
+	}
+	if auditErr := c.Accounts.Audit(ctx, who.Entry(action, OfferTarget(offerID), reason, outcome)); auditErr != nil {
+		return errors.Join(err, auditErr)
+	}
+	return err
+}
