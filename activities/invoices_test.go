@@ -43,9 +43,12 @@ func fallDue(t *testing.T, f *contracttest.Fixture, id uuid.UUID, through string
 }
 
 // orderInvoices are an order's invoices, oldest first, each of whose
-// documents is checked: the PDF is one, the e-invoice meets the schema.
+// documents is checked: the PDF is one, the e-invoice meets the schema
+// and names the contractual entity's creditor as the seller.
 func orderInvoices(t *testing.T, f *contracttest.Fixture, orderID uuid.UUID) []invoicing.Record {
 	t.Helper()
+	creditor, _ := f.Config.Creditor("")
+	seller := "<ram:SellerTradeParty><ram:Name>" + creditor.LegalName + "</ram:Name>"
 	list, _, err := invoicing.List(t.Context(), f.Store.Queries, f.SellerID, invoicing.ListFilter{OrderID: &orderID, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +63,9 @@ func orderInvoices(t *testing.T, f *contracttest.Fixture, orderID uuid.UUID) []i
 			t.Fatal(err)
 		}
 		xmllint.Validate(t, ciiSchema, xml)
+		if !bytes.Contains(xml, []byte(seller)) || !bytes.Contains(xml, []byte("<ram:LineOne>"+creditor.Address.Line1+"</ram:LineOne>")) {
+			t.Errorf("invoice %s: the seller is not the creditor %q, %q", inv.Number, creditor.LegalName, creditor.Address.Line1)
+		}
 	}
 	return list
 }

@@ -25,7 +25,7 @@ func payoutsRunCommand(file func() string) *cobra.Command {
 		Short: "Run the payout batch of a day: one pain.001 file per contractual entity's account",
 		Long: "Pay every owed payout of sellers with a payout account (tenure sellers set-payout-account) by SEPA\n" +
 			"credit transfer, executed on the day or the next TARGET business day: one pain.001.001.09 file per\n" +
-			"contractual entity's account (payouts.accounts), stored with the payouts it pays, which become sent.\n" +
+			"contractual entity's creditor account (creditors.<entity>.iban), stored with the payouts it pays, which become sent.\n" +
 			"Running it again pays nothing twice. Sellers without a payout account are skipped and counted.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

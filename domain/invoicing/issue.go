@@ -35,7 +35,7 @@ type Issuing struct {
 // the checkouts.
 func New(cfg *config.Config, mandates Mandates) *Issuing {
 	return &Issuing{
-		Issuers:  ConfiguredIssuers{Invoicing: cfg.Invoicing, Sellers: cfg.Sellers},
+		Issuers:  ConfiguredIssuers{Config: cfg},
 		Mandates: mandates,
 		BankDays: cfg.Invoicing.BankDays,
 		Links:    CustomerLinks{Signer: links.NewSigner(cfg.Links.SigningKey), PublicURL: cfg.HTTP.PublicURL, TTL: cfg.Invoicing.LinkTTL},

@@ -23,37 +23,44 @@ type Issuers interface {
 	Issuer(entity string) (Issuer, error)
 }
 
-// ConfiguredIssuers are the issuers of the configuration's
-// invoicing.issuers, the entity "" being sellers.default_contractual_entity.
+// ConfiguredIssuers are the issuers of the configuration: the seller
+// party is the entity's creditor (creditors.<entity>: name, address, VAT
+// id, creditor identifier) with the letterhead of invoicing.issuers; the
+// entity "" is sellers.default_contractual_entity.
 type ConfiguredIssuers struct {
-	Invoicing config.InvoicingConfig
-	Sellers   config.SellersConfig
+	Config *config.Config
 }
 
-// Issuer is an entity's configured issuer, or an error naming the entity
-// whose letterhead is not configured.
+// Issuer is an entity's configured issuer, or an error naming the key of
+// the entity's creditor or letterhead that is missing.
 func (c ConfiguredIssuers) Issuer(entity string) (Issuer, error) {
 	if entity == "" {
-		entity = c.Sellers.DefaultContractualEntity
+		entity = c.Config.Sellers.DefaultContractualEntity
 	}
-	cfg, ok := c.Invoicing.Issuers[entity]
+	cr, ok := c.Config.Creditor(entity)
 	if !ok {
-		return Issuer{}, fmt.Errorf("contractual entity %q has no invoicing.issuers entry", entity)
+		return Issuer{}, fmt.Errorf("contractual entity %q has no creditors.%s entry", entity, entity)
 	}
-	creditor, err := sepa.ParseCreditorID(cfg.CreditorID)
+	letterhead, ok := c.Config.Invoicing.Issuers[entity]
+	if !ok {
+		return Issuer{}, fmt.Errorf("contractual entity %q has no invoicing.issuers.%s entry", entity, entity)
+	}
+	creditor, err := sepa.ParseCreditorID(cr.CreditorID)
 	if err != nil {
-		return Issuer{}, fmt.Errorf("invoicing.issuers.%s.creditor_id: %w", entity, err)
+		return Issuer{}, fmt.Errorf("creditors.%s.creditor_id: %w", entity, err)
 	}
 	return Issuer{
 		Entity: entity,
 		Party: invoices.Party{
-			Name:      cfg.Name,
-			Address:   invoices.Address{Street: cfg.Street, PostalCode: cfg.PostalCode, City: cfg.City, Country: cfg.Country},
-			VATID:     cfg.VATID,
-			TaxNumber: cfg.TaxNumber,
-			Email:     cfg.Email,
-			Contact:   invoices.Contact{Name: cfg.ContactName, Phone: cfg.ContactPhone, Email: cfg.ContactEmail},
-			LegalInfo: cfg.LegalInfo,
+			Name: cr.LegalName,
+			Address: invoices.Address{
+				Street: cr.Address.Line1, PostalCode: cr.Address.PostalCode, City: cr.Address.City, Country: cr.Address.Country,
+			},
+			VATID:     cr.VATID,
+			TaxNumber: letterhead.TaxNumber,
+			Email:     letterhead.Email,
+			Contact:   invoices.Contact{Name: letterhead.ContactName, Phone: letterhead.ContactPhone, Email: letterhead.ContactEmail},
+			LegalInfo: letterhead.LegalInfo,
 		},
 		CreditorID: creditor,
 	}, nil

@@ -27,22 +27,23 @@ type Batch struct {
 	Accounts map[string]sepa.AccountHolder
 }
 
-// NewBatch is the batch of a configuration: its payouts.accounts,
-// checked.
+// NewBatch is the batch of a configuration: payouts leave from each
+// contractual entity's creditor account (creditors.<entity>, decision
+// 0249), the one bank account its ledger's bank account is.
 func NewBatch(cfg *config.Config, store *db.Store) (*Batch, error) {
 	b := &Batch{Store: store, Accounts: map[string]sepa.AccountHolder{}}
-	for entity, a := range cfg.Payouts.Accounts {
-		iban, err := sepa.ParseIBAN(a.IBAN)
+	for entity, cr := range cfg.Creditors {
+		iban, err := sepa.ParseIBAN(cr.IBAN)
 		if err != nil {
-			return nil, fmt.Errorf("payouts.accounts.%s.iban: %w", entity, err)
+			return nil, fmt.Errorf("creditors.%s.iban: %w", entity, err)
 		}
 		var bic sepa.BIC
-		if a.BIC != "" {
-			if bic, err = sepa.ParseBIC(a.BIC); err != nil {
-				return nil, fmt.Errorf("payouts.accounts.%s.bic: %w", entity, err)
+		if cr.BIC != "" {
+			if bic, err = sepa.ParseBIC(cr.BIC); err != nil {
+				return nil, fmt.Errorf("creditors.%s.bic: %w", entity, err)
 			}
 		}
-		b.Accounts[entity] = sepa.AccountHolder{Name: a.Name, IBAN: iban, BIC: bic}
+		b.Accounts[entity] = sepa.AccountHolder{Name: cr.LegalName, IBAN: iban, BIC: bic}
 	}
 	return b, nil
 }
@@ -78,7 +79,7 @@ func (b *Batch) Run(ctx context.Context, day civil.Date, now time.Time) (Result,
 	for _, entity := range entities {
 		debtor, ok := b.Accounts[entity]
 		if !ok {
-			return result, fmt.Errorf("contractual entity %q owes payouts but has no payouts.accounts entry", entity)
+			return result, fmt.Errorf("contractual entity %q owes payouts but has no creditors.%s entry to pay from", entity, entity)
 		}
 		err := b.Store.InTx(ctx, func(q *dbgen.Queries) error {
 			file, err := pay(ctx, q, entity, debtor, day, now)
