@@ -18,7 +18,7 @@ SWAGGER_UI_FILES := swagger-ui-bundle.js swagger-ui-bundle.js.LICENSE.txt swagge
 # web/console/package.json pins.
 CONSOLE := web/console
 
-.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-customer bench-csv bench-risk bench-contracts bench-collections record-histories vendor-docs vendor-console
+.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-customer bench-csv bench-risk bench-contracts bench-collections bench-invoices record-histories vendor-docs vendor-console
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -113,6 +113,10 @@ bench-csv: temporal-cli
 ## bench-collections: a collection run over 100,000 due installments: its pain.008 files' seconds and peak heap against CopyFrom (\copy) of as many rows
 bench-collections:
 	go test -run '^$$' -bench 'BenchmarkCollectionRun' -benchtime 1x -timeout 30m ./domain/collections/
+
+## bench-invoices: issuing 10,000 invoices (PDF and CII e-invoice), one transaction each, as installments falling due issue them
+bench-invoices:
+	go test -run '^$$' -bench 'BenchmarkIssue10kInvoices' -benchtime 1x -timeout 30m ./domain/invoicing/
 
 ## bench-risk: the risk rules: a 50-rule set's evaluation (p50/p99), a backtest of 100,000 logged decisions, and decisions at 20/s of one company against a company each, in PostgreSQL and from the customer's acceptance on the real stack (p99); takes minutes
 bench-risk: temporal-cli

@@ -2,6 +2,7 @@ package collections
 
 import (
 	"context"
+	"slices"
 
 	"github.com/google/uuid"
 
@@ -13,28 +14,29 @@ import (
 // a retried step posts nothing twice. Collections are in euro.
 const currency = "EUR"
 
+// submittedPerJournal bounds a submission journal's entries (two an item),
+// so that a run's memory stays flat however much it collects.
+const submittedPerJournal = 1000
+
 // postSubmitted moves the amounts of the items a run submitted from their
-// contracts' receivable into collection, in one journal: a run's
-// submission is one movement, and one journal of many entries costs a
-// fraction of one per item. The key names the run and the first item
-// submitted with it (items are submitted once, in the transaction that
-// posts their journal), so a run resumed later with more to submit posts
-// a journal of its own.
+// contracts' receivable into collection, a journal for every thousand
+// items: a journal of many entries costs a fraction of one per item. A
+// journal's key names the run and its first item (items are submitted
+// once, in the transaction that posts their journal), so a run resumed
+// later with more to submit posts journals of its own.
 func postSubmitted(ctx context.Context, q *dbgen.Queries, runID uuid.UUID, items []dbgen.SubmitOwedRow) error {
-	if len(items) == 0 {
-		return nil
-	}
-	first := items[0].ID
-	entries := make([]ledger.Entry, 0, 2*len(items))
-	for _, it := range items {
-		if it.ID.String() < first.String() {
-			first = it.ID
+	for chunk := range slices.Chunk(items, submittedPerJournal) {
+		entries := make([]ledger.Entry, 0, 2*len(chunk))
+		for _, it := range chunk {
+			entries = append(entries,
+				ledger.Debit(ledger.CustomerInCollection, it.Amount).Contract(it.ContractID),
+				ledger.Credit(ledger.CustomerReceivable, it.Amount).Contract(it.ContractID))
 		}
-		entries = append(entries,
-			ledger.Debit(ledger.CustomerInCollection, it.Amount).Contract(it.ContractID),
-			ledger.Credit(ledger.CustomerReceivable, it.Amount).Contract(it.ContractID))
+		if err := post(ctx, q, "collection-run/"+runID.String()+"/submitted/"+chunk[0].ID.String(), "collection", entries...); err != nil {
+			return err
+		}
 	}
-	return post(ctx, q, "collection-run/"+runID.String()+"/submitted/"+first.String(), "collection", entries...)
+	return nil
 }
 
 // postPaid books a settled item on the creditor's account.

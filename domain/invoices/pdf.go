@@ -86,6 +86,10 @@ func newDocument(inv Invoice) *document {
 	p.SetAutoPageBreak(false, footerHeight)
 	p.AliasNbPages("{nb}")
 	p.SetFooterFunc(d.footer)
+	// Uncompressed: a page of text is a few kilobytes either way, and
+	// fpdf's deflate writer per stream cost more than half of an
+	// invoice's rendering (see docs/performance.md, Invoices).
+	p.SetCompression(false)
 	p.AddPage()
 	return d
 }

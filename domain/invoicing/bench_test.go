@@ -18,7 +18,7 @@ import (
 // stored. The installments are one contract's, one a month, so each
 // month's invoice bills one. Run it with
 //
-//	go test -run '^$' -bench Issue10kInvoices -benchtime 1x ./domain/invoicing/
+//	make bench-invoices
 func BenchmarkIssue10kInvoices(b *testing.B) {
 	const n = 10_000
 	f := contracttest.New(b, testenv.Database(b), nil)
