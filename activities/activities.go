@@ -55,6 +55,7 @@ type Activities struct {
 	Orders         *Orders
 	Contracts      *Contracts
 	Collections    *Collections
+	Payouts        *Payouts
 	// MaxConcurrentAttempts bounds the webhook attempts the worker runs at once.
 	MaxConcurrentAttempts int
 }
@@ -77,6 +78,10 @@ func New(d Deps) (*Activities, error) {
 	}
 	importer := catalog.Importer{Policy: catalog.NewPolicy(d.Config)}
 	risks, err := risk.LoadPolicy(d.Config.Risk)
+	if err != nil {
+		return nil, err
+	}
+	batch, err := payouts.NewBatch(d.Config, d.Store)
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +120,7 @@ func New(d Deps) (*Activities, error) {
 			Store: d.Store, Dispatcher: d.Dispatcher, Policy: terms, BaseRateBP: d.Config.Collections.BaseRateBP,
 			Invoicing: issuing, Logger: d.Logger, Metrics: d.Metrics,
 		},
+		Payouts: &Payouts{Batch: batch},
 		Collections: &Collections{Runner: &collections.Runner{
 			Store: d.Store, Bucket: bucket, BankDays: d.Config.Collections.BankDays, Creditors: creditors,
 		}},

@@ -19,6 +19,7 @@ var prefixes = map[string]string{
 	"Orders":          "order.",
 	"Contracts":       "contract.",
 	"Collections":     "collections.",
+	"Payouts":         "payouts.",
 }
 
 // renamed are the activities whose methods were renamed after histories

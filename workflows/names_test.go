@@ -53,7 +53,7 @@ func TestRegisteredNames(t *testing.T) {
 		"contracts": {{"Contract"}, {"contract.Open", "contract.Start", "contract.FallDue", "contract.GiveNotice", "contract.Extend",
 			"contract.Grow", "contract.RecordReturn", "contract.BuyOut", "contract.QuoteTermination", "contract.Terminate",
 			"contract.Transition", "contract.SetClock", "contract.SettleCollection", "contract.Remind", "contract.WriteOff", "contract.TerminateAndClaim"}},
-		"collections": {{"Run", "Daily"}, {"collections.SubmitCollections", "collections.WriteCollectionFiles"}},
+		"collections": {{"Run", "Daily"}, {"collections.SubmitCollections", "collections.WriteCollectionFiles", "payouts.RunPayouts"}},
 		"webhooks":    {{"Deliver"}, {"webhook.SendAttempt", "webhook.RecordAttempt"}},
 	}
 	acts := &activities.Activities{}

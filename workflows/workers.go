@@ -68,7 +68,7 @@ func queues(acts *activities.Activities) []queue {
 		},
 		{
 			name:     collection.TaskQueue,
-			register: func(r worker.Registry) { collection.Register(r, acts.Collections) },
+			register: func(r worker.Registry) { collection.Register(r, acts.Collections, acts.Payouts) },
 		},
 		{
 			name:     delivery.TaskQueue,

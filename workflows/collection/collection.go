@@ -9,6 +9,7 @@
 package collection
 
 import (
+	"github.com/tenurehq/tenure/activities"
 	"github.com/tenurehq/tenure/foundation/civil"
 )
 
@@ -32,6 +33,13 @@ type Result struct {
 	Submitted      int
 	Files          int
 	Transactions   int
+}
+
+// DailyResult is what a scheduled day did: its collection run (empty when
+// the day was run by hand before) and its payout batch.
+type DailyResult struct {
+	Collections Result
+	Payouts     activities.PayoutBatchSent
 }
 
 // DailyInput is the Schedule's: the location whose today a scheduled run

@@ -11,8 +11,12 @@ import (
 	"github.com/tenurehq/tenure/workflows/call"
 )
 
-// a names the collection activities; the worker registers the real ones.
-var a *activities.Collections
+// a and p name the collection and payout activities; the worker
+// registers the real ones.
+var (
+	a *activities.Collections
+	p *activities.Payouts
+)
 
 // Run is the run of a date: submit, then write the files.
 func Run(ctx workflow.Context, in Input) (Result, error) {
@@ -43,18 +47,24 @@ func Run(ctx workflow.Context, in Input) (Result, error) {
 
 // Daily is what the Schedule starts: the run of today in the location,
 // as a child under the run's own id, so a day started by hand already is
-// not run twice.
-func Daily(ctx workflow.Context, in DailyInput) (Result, error) {
+// not run twice; then the day's payout batch, which pays nothing twice
+// either.
+func Daily(ctx workflow.Context, in DailyInput) (DailyResult, error) {
 	loc, err := time.LoadLocation(in.Timezone)
 	if err != nil {
-		return Result{}, temporal.NewNonRetryableApplicationError(err.Error(), "BadTimezone", err)
+		return DailyResult{}, temporal.NewNonRetryableApplicationError(err.Error(), "BadTimezone", err)
 	}
 	today := civil.DateOf(workflow.Now(ctx).In(loc))
 	child := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: WorkflowID(today)})
-	var out Result
-	err = workflow.ExecuteChildWorkflow(child, Run, Input{RunDate: today}).Get(ctx, &out)
-	if temporal.IsWorkflowExecutionAlreadyStartedError(err) {
-		return Result{}, nil
+	var out DailyResult
+	err = workflow.ExecuteChildWorkflow(child, Run, Input{RunDate: today}).Get(ctx, &out.Collections)
+	if err != nil && !temporal.IsWorkflowExecutionAlreadyStartedError(err) {
+		return out, err
 	}
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 10 * time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute},
+	})
+	out.Payouts, err = call.Activity(ctx, p.RunPayouts, activities.PayoutBatchDate{Day: today})
 	return out, err
 }
