@@ -4,15 +4,15 @@ import (
 	"errors"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
 )
 
 // offer shows one offer, read-only: its customer, basket, amounts and the
 // risk rules' decision.
 func (s *server) offer(c *fiber.Ctx) error {
-	id, err := uuid.Parse(c.Params("id"))
+	id, err := recordid.Parse(c.Params("id"))
 	if err != nil {
 		return s.problem(c, fiber.StatusNotFound, "problem.not_found")
 	}

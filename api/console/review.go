@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/domain/refusal"
+	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
 )
 
@@ -70,7 +71,7 @@ func (s *server) decline(c *fiber.Ctx) error { return s.decide(c, false) }
 // to the queue; a decision refused (the offer was decided meanwhile, no
 // reason given) shows the queue again with what went wrong.
 func (s *server) decide(c *fiber.Ctx, accept bool) error {
-	id, err := uuid.Parse(c.Params("id"))
+	id, err := recordid.Parse(c.Params("id"))
 	if err != nil {
 		return s.problem(c, fiber.StatusNotFound, "problem.not_found")
 	}
@@ -123,6 +124,6 @@ func parseCursor(s string) (time.Time, uuid.UUID, bool) {
 	}
 	at, id, ok := strings.Cut(s, "_")
 	t, err := time.Parse(time.RFC3339Nano, at)
-	u, idErr := uuid.Parse(id)
+	u, idErr := recordid.Parse(id)
 	return t, u, ok && err == nil && idErr == nil
 }
