@@ -11,7 +11,8 @@ import (
 )
 
 // eventKey names an event by what it says: its type and the offer or order
-// it is about (a contract's events name the contract's order).
+// it is about (a contract's events and invoices name the contract's
+// order).
 type eventKey struct{ Type, ObjectID string }
 
 func (k eventKey) String() string { return k.Type + " of " + k.ObjectID }
@@ -92,9 +93,9 @@ func checkDeliveries(rcv *testenv.Receiver, want map[eventKey]int, kill time.Tim
 			continue
 		}
 		key := eventKey{r.Header.Get("webhook-event-type"), body.ID}
-		if strings.HasPrefix(key.Type, "contract.") {
+		if strings.HasPrefix(key.Type, "contract.") || strings.HasPrefix(key.Type, "invoice.") {
 			// A journey knows its order, whose one rented line the
-			// contract is.
+			// contract is, and which each invoice bills.
 			key.ObjectID = body.OrderID
 		}
 		if earlier, seen := says[r.ID]; seen && earlier != key {

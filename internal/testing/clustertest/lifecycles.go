@@ -202,15 +202,18 @@ func (plans planSet) steps() int64 {
 // about.
 var plans = planSet{
 	// The shipment starts the contract of the rented line, whose first
-	// installment falls due on the shipment's day.
+	// installment falls due on the shipment's day, invoiced under the
+	// mandate the customer gave at checkout.
 	{name: "completed", count: 28, steps: slices.Concat(toTheOrder, []step{acknowledge, confirm, ship}),
 		events: []event{reviewed, accepted, ordered, {Type: "order.completed", OfOrder: true},
-			{Type: "contract.started", OfOrder: true}, {Type: "contract.installment_due", OfOrder: true}}},
+			{Type: "contract.started", OfOrder: true}, {Type: "contract.installment_due", OfOrder: true}, {Type: "invoice.issued", OfOrder: true}}},
 	// The sandbox's clock runs two of those contracts to their end: 24
-	// installments due, the notice, the return of both units.
+	// installments due, each month's invoiced, the notice, the return of
+	// both units.
 	{name: "returned", count: 2, steps: slices.Concat(toTheOrder, []step{acknowledge, confirm, ship, findContract, aYearOn, toTheEnd, giveBack, pastTheEnd}),
 		events: []event{reviewed, accepted, ordered, {Type: "order.completed", OfOrder: true}, {Type: "contract.started", OfOrder: true},
-			{Type: "contract.installment_due", OfOrder: true, Times: 24}, {Type: "contract.ending", OfOrder: true}, {Type: "contract.ended", OfOrder: true}}},
+			{Type: "contract.installment_due", OfOrder: true, Times: 24}, {Type: "invoice.issued", OfOrder: true, Times: 24},
+			{Type: "contract.ending", OfOrder: true}, {Type: "contract.ended", OfOrder: true}}},
 	{name: "declined", count: 3, steps: []step{createOffer, review, decline},
 		events: []event{reviewed, {Type: "offer.declined"}}},
 	{name: "voided", count: 3, steps: []step{createOffer, voidOffer},
