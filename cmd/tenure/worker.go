@@ -65,8 +65,10 @@ func runWorkers(ctx context.Context, cfg *config.Config, store *db.Store, tc cli
 		return err
 	}
 	logger.Info("worker polling")
-	// The daily collection run's Schedule follows collections.run_at.
-	if err := collection.EnsureSchedule(ctx, tc, cfg); err != nil {
+	// The daily collection run's Schedule follows collections.run_at. A
+	// stop asked for while it is written is a stop, not a failure.
+	if err := collection.EnsureSchedule(ctx, tc, cfg); err != nil && ctx.Err() == nil {
+		workers.Stop()
 		return fmt.Errorf("the collection runs' schedule: %w", err)
 	}
 	// Contracts of orders confirmed before contracts ran get their
