@@ -117,11 +117,7 @@ func (h contractHandlers) change(ctx context.Context, rawID string, do func(ctx 
 // at least 1, default 20, capped at 100; page zero-based) and reads its
 // filters.
 func contractFilter(p sellerapi.ListContractsParams) (contracts.ListFilter, error) {
-	limit, err := pageLimit(p.Limit)
-	if err != nil {
-		return contracts.ListFilter{}, err
-	}
-	page, err := pageIndex(p.Page)
+	limit, page, err := paging(p.Limit, p.Page)
 	if err != nil {
 		return contracts.ListFilter{}, err
 	}

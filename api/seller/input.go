@@ -25,16 +25,19 @@ func pageIndex(p *int64) (int64, error) {
 	return *p, nil
 }
 
-// pageLimit reads the page size of a paginated list: at least 1, the
-// default when absent, capped at listing.MaxLimit as the spec says.
-func pageLimit(l *int64) (int64, error) {
-	if l == nil {
-		return listing.DefaultLimit, nil
+// paging reads the paging parameters of a paginated list: the page size
+// (at least 1, the default when absent, capped at listing.MaxLimit as the
+// spec says) and the zero-based page.
+func paging(l, p *int64) (limit, page int64, err error) {
+	limit = listing.DefaultLimit
+	if l != nil {
+		if *l < 1 {
+			return 0, 0, apierror.BadRequest("query parameter limit must be at least 1, got %d", *l)
+		}
+		limit = min(*l, listing.MaxLimit)
 	}
-	if *l < 1 {
-		return 0, apierror.BadRequest("query parameter limit must be at least 1, got %d", *l)
-	}
-	return min(*l, listing.MaxLimit), nil
+	page, err = pageIndex(p)
+	return limit, page, err
 }
 
 // callerAndID reads the caller's seller and the id of an offer or order in

@@ -27,11 +27,7 @@ func (h invoiceHandlers) ListInvoices(ctx context.Context, req sellerapi.ListInv
 		return nil, err
 	}
 	p := req.Params
-	limit, err := pageLimit(p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	page, err := pageIndex(p.Page)
+	limit, page, err := paging(p.Limit, p.Page)
 	if err != nil {
 		return nil, err
 	}

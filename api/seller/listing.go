@@ -75,16 +75,10 @@ func listAll[T any](ctx context.Context, query, createdBy *string, partnersOnly 
 // capped at 100 as the spec says; page zero-based) and reads the filters.
 func pagedFilter(p listParams) (listing.Filter, error) {
 	f := unpagedFilter(p.Query, p.CreatedBy, p.PartnersOnly)
-	limit, err := pageLimit(p.Limit)
-	if err != nil {
+	var err error
+	if f.Limit, f.Page, err = paging(p.Limit, p.Page); err != nil {
 		return f, err
 	}
-	f.Limit = limit
-	page, err := pageIndex(p.Page)
-	if err != nil {
-		return f, err
-	}
-	f.Page = page
 	f.SortBy = optional.Value(p.SortBy)
 	f.Descending = optional.Value(p.SortOrder) == "desc"
 	f.IDGt, f.IDGte, f.IDLt, f.IDLte = p.IdGt, p.IdGte, p.IdLt, p.IdLte

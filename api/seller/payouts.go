@@ -26,11 +26,7 @@ func (h payoutHandlers) ListPayouts(ctx context.Context, req sellerapi.ListPayou
 		return nil, err
 	}
 	p := req.Params
-	limit, err := pageLimit(p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	page, err := pageIndex(p.Page)
+	limit, page, err := paging(p.Limit, p.Page)
 	if err != nil {
 		return nil, err
 	}
