@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/tenurehq/tenure/domain/sepa"
@@ -66,6 +67,23 @@ var creditorDefaults = map[string]any{
 	"creditors.tenure.iban":                "DE89370400440532013000",
 	"creditors.tenure.bic":                 "COBADEFFXXX",
 	"mandates.iban_keys":                   []string{},
+}
+
+// Account is the entity's bank account as SEPA files name it: its legal
+// name, IBAN and BIC (optional), read as the collection and payout files
+// need them; errors name the setting of the entity.
+func (c Creditor) Account(entity string) (sepa.AccountHolder, error) {
+	iban, err := sepa.ParseIBAN(c.IBAN)
+	if err != nil {
+		return sepa.AccountHolder{}, fmt.Errorf("creditors.%s.iban: %w", entity, err)
+	}
+	var bic sepa.BIC
+	if c.BIC != "" {
+		if bic, err = sepa.ParseBIC(c.BIC); err != nil {
+			return sepa.AccountHolder{}, fmt.Errorf("creditors.%s.bic: %w", entity, err)
+		}
+	}
+	return sepa.AccountHolder{Name: c.LegalName, IBAN: iban, BIC: bic}, nil
 }
 
 // Creditor is the creditor of a contractual entity ("" is the default

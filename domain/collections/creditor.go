@@ -35,14 +35,14 @@ func CreditorsOf(cfg *config.Config) Creditors {
 		if err != nil {
 			return Creditor{}, fmt.Errorf("mandates.iban_keys (%s): %w", config.EnvName("mandates.iban_keys"), err)
 		}
-		iban, err := sepa.ParseIBAN(c.IBAN)
+		account, err := c.Account(entity)
 		if err != nil {
-			return Creditor{}, fmt.Errorf("creditors.%s.iban: %w", entity, err)
+			return Creditor{}, err
 		}
 		id, err := sepa.ParseCreditorID(c.CreditorID)
 		if err != nil {
 			return Creditor{}, fmt.Errorf("creditors.%s.creditor_id: %w", entity, err)
 		}
-		return Creditor{Account: sepa.AccountHolder{Name: c.LegalName, IBAN: iban, BIC: sepa.BIC(c.BIC)}, ID: id, IBANs: ring}, nil
+		return Creditor{Account: account, ID: id, IBANs: ring}, nil
 	}
 }

@@ -33,17 +33,11 @@ type Batch struct {
 func NewBatch(cfg *config.Config, store *db.Store) (*Batch, error) {
 	b := &Batch{Store: store, Accounts: map[string]sepa.AccountHolder{}}
 	for entity, cr := range cfg.Creditors {
-		iban, err := sepa.ParseIBAN(cr.IBAN)
+		account, err := cr.Account(entity)
 		if err != nil {
-			return nil, fmt.Errorf("creditors.%s.iban: %w", entity, err)
+			return nil, err
 		}
-		var bic sepa.BIC
-		if cr.BIC != "" {
-			if bic, err = sepa.ParseBIC(cr.BIC); err != nil {
-				return nil, fmt.Errorf("creditors.%s.bic: %w", entity, err)
-			}
-		}
-		b.Accounts[entity] = sepa.AccountHolder{Name: cr.LegalName, IBAN: iban, BIC: bic}
+		b.Accounts[entity] = account
 	}
 	return b, nil
 }
