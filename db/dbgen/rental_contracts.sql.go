@@ -411,7 +411,7 @@ func (q *Queries) ListOrderContracts(ctx context.Context, orderID uuid.UUID) ([]
 }
 
 const lockRentalContract = `-- name: LockRentalContract :one
-SELECT id, order_id, seller_id, line_position, product_id, quantity, start_date, duration_months, monthly_net, monthly_gross, currency, created_at, offer_id, seller_offer_reference, status, tax_rate, purchase_net, legacy, end_date, notice_date, end_of_term, extensions, clock_offset_seconds, ended_on, ended_at, updated_at FROM rental_contracts WHERE seller_id = $1 AND id = $2 FOR UPDATE
+SELECT id, order_id, seller_id, line_position, product_id, quantity, start_date, duration_months, monthly_net, monthly_gross, currency, created_at, offer_id, seller_offer_reference, status, tax_rate, purchase_net, legacy, end_date, notice_date, end_of_term, extensions, clock_offset_seconds, ended_on, ended_at, updated_at FROM rental_contracts WHERE seller_id = $1 AND id = $2 FOR NO KEY UPDATE
 `
 
 type LockRentalContractParams struct {
@@ -420,6 +420,10 @@ type LockRentalContractParams struct {
 }
 
 // The contract a change is made to, locked until its transaction ends.
+// No change alters its key, so the lock leaves other transactions' foreign
+// key checks alone (an invoice of its order billing one of its
+// installments): FOR UPDATE would make them wait, and deadlock a contract
+// falling due with its order's invoice issued by another.
 func (q *Queries) LockRentalContract(ctx context.Context, arg LockRentalContractParams) (RentalContract, error) {
 	row := q.db.QueryRow(ctx, lockRentalContract, arg.SellerID, arg.ID)
 	var i RentalContract

@@ -16,7 +16,11 @@ SELECT seller_id FROM rental_contracts WHERE id = $1;
 
 -- name: LockRentalContract :one
 -- The contract a change is made to, locked until its transaction ends.
-SELECT * FROM rental_contracts WHERE seller_id = $1 AND id = $2 FOR UPDATE;
+-- No change alters its key, so the lock leaves other transactions' foreign
+-- key checks alone (an invoice of its order billing one of its
+-- installments): FOR UPDATE would make them wait, and deadlock a contract
+-- falling due with its order's invoice issued by another.
+SELECT * FROM rental_contracts WHERE seller_id = $1 AND id = $2 FOR NO KEY UPDATE;
 
 -- name: GetContractRecord :one
 -- A contract with the document of its order, which describes its line.
