@@ -51,6 +51,13 @@ func targetPath(target string) string {
 	return ""
 }
 
+// auditRoutes are the audit log, open to admins.
+func auditRoutes() []route {
+	return []route{
+		{method: fiber.MethodGet, path: "/audit", access: byRole, operators: []console.Role{console.Admin}, nav: "nav.audit", handle: (*server).auditLog},
+	}
+}
+
 // auditLog shows the audit log, newest first, of one action or all.
 func (s *server) auditLog(c *fiber.Ctx) error {
 	v := s.view(c, "audit.title")

@@ -55,13 +55,9 @@ func loadPages() (*pages, error) {
 		p.sets[name] = set
 	}
 	for _, l := range languages {
-		raw, err := fs.ReadFile(consolepage.Messages(), string(l.Code)+".json")
+		catalog, err := readCatalog(string(l.Code))
 		if err != nil {
 			return nil, err
-		}
-		catalog := map[string]string{}
-		if err := json.Unmarshal(raw, &catalog); err != nil {
-			return nil, fmt.Errorf("console messages %s: %w", l.Code, err)
 		}
 		p.catalogs[l.Code] = catalog
 	}
@@ -73,6 +69,34 @@ func loadPages() (*pages, error) {
 		}
 	}
 	return p, nil
+}
+
+// readCatalog merges a language's catalog files (one per area of the
+// console, so each area keeps its texts beside the others'); a key in two
+// files is a mistake.
+func readCatalog(lang string) (map[string]string, error) {
+	files, err := fs.Glob(consolepage.Messages(), lang+"/*.json")
+	if err != nil {
+		return nil, err
+	}
+	catalog := map[string]string{}
+	for _, name := range files {
+		raw, err := fs.ReadFile(consolepage.Messages(), name)
+		if err != nil {
+			return nil, err
+		}
+		var part map[string]string
+		if err := json.Unmarshal(raw, &part); err != nil {
+			return nil, fmt.Errorf("console messages %s: %w", name, err)
+		}
+		for key, text := range part {
+			if _, twice := catalog[key]; twice {
+				return nil, fmt.Errorf("console messages %s: %q is defined twice", name, key)
+			}
+			catalog[key] = text
+		}
+	}
+	return catalog, nil
 }
 
 // view is what every page template sees; Data is the page's own.

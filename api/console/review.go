@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/domain/console"
 	"github.com/tenurehq/tenure/domain/refusal"
 	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
@@ -27,6 +28,17 @@ type reviewView struct {
 // reviewNotices are the notices the queue shows after a decision, by its
 // done parameter.
 var reviewNotices = map[string]string{"accepted": "review.accepted", "declined": "review.declined"}
+
+// reviewRoutes are the review queue, its decisions and the offer page.
+func reviewRoutes() []route {
+	reviewers := []console.Role{console.Reviewer, console.Admin}
+	return []route{
+		{method: fiber.MethodGet, path: "/review", access: byRole, operators: reviewers, nav: "nav.review", handle: (*server).reviewQueue},
+		{method: fiber.MethodPost, path: "/review/:id/accept", access: byRole, operators: reviewers, handle: (*server).accept},
+		{method: fiber.MethodPost, path: "/review/:id/decline", access: byRole, operators: reviewers, handle: (*server).decline},
+		{method: fiber.MethodGet, path: "/offers/:id", access: byRole, operators: console.OperatorRoles, handle: (*server).offer},
+	}
+}
 
 // reviewQueue lists the offers waiting for a decision, oldest first, a
 // page after the offer the after parameter names.

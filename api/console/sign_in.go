@@ -31,6 +31,18 @@ func signInAction(c *fiber.Ctx) string {
 // parameter.
 var signInNotices = map[string]string{"signed_out": "sign_in.signed_out"}
 
+// accountRoutes are signing in and out, the home page and the language
+// switch.
+func accountRoutes() []route {
+	return []route{
+		{method: fiber.MethodGet, path: "/", access: signedIn, handle: (*server).home},
+		{method: fiber.MethodGet, path: "/sign-in", access: public, handle: (*server).signInPage},
+		{method: fiber.MethodPost, path: "/sign-in", access: public, handle: (*server).signIn},
+		{method: fiber.MethodPost, path: "/sign-out", access: signedIn, handle: (*server).signOut},
+		{method: fiber.MethodGet, path: "/language/:lang", access: public, handle: (*server).chooseLanguage},
+	}
+}
+
 // home sends an account to its first screen, or says it has none yet.
 func (s *server) home(c *fiber.Ctx) error {
 	v := s.view(c, "home.title")

@@ -54,11 +54,22 @@ var ErrNoAccount = errors.New("no account with this e-mail address")
 // CreateOperator makes an operator account; an empty password makes one
 // up and returns it.
 func (a *Accounts) CreateOperator(ctx context.Context, email string, role Role, password string) (NewAccount, error) {
-	addr, err := mail.ParseAddress(email)
-	if err != nil || addr.Address != email {
-		return NewAccount{}, fmt.Errorf("%q is not an e-mail address", email)
+	return a.create(ctx, User{Kind: Operator, Email: email, Role: role}, password)
+}
+
+// CreateSellerUser makes an account of a seller's user; an empty password
+// makes one up and returns it.
+func (a *Accounts) CreateSellerUser(ctx context.Context, sellerID uuid.UUID, email string, role Role, password string) (NewAccount, error) {
+	return a.create(ctx, User{Kind: SellerUser, Email: email, Role: role, SellerID: &sellerID}, password)
+}
+
+// create makes an account of u's kind, role and seller under a new id.
+func (a *Accounts) create(ctx context.Context, u User, password string) (NewAccount, error) {
+	addr, err := mail.ParseAddress(u.Email)
+	if err != nil || addr.Address != u.Email {
+		return NewAccount{}, fmt.Errorf("%q is not an e-mail address", u.Email)
 	}
-	email = strings.ToLower(email)
+	u.Email = strings.ToLower(u.Email)
 	generated := ""
 	if password == "" {
 		password = GeneratePassword()
@@ -68,11 +79,11 @@ func (a *Accounts) CreateOperator(ctx context.Context, email string, role Role, 
 	if err != nil {
 		return NewAccount{}, err
 	}
-	id := uuid.Must(uuid.NewV7())
+	u.ID = uuid.Must(uuid.NewV7())
 	secret := NewTOTPSecret()
 	err = a.Store.CreateConsoleUser(ctx, dbgen.CreateConsoleUserParams{
-		ID: id, Kind: string(Operator), Email: email, Role: string(role), PasswordHash: hash,
-		TotpSecret: a.TOTPKeys.Seal(secret, id[:]),
+		ID: u.ID, Kind: string(u.Kind), SellerID: u.SellerID, Email: u.Email, Role: string(u.Role), PasswordHash: hash,
+		TotpSecret: a.TOTPKeys.Seal(secret, u.ID[:]),
 	})
 	if db.IsUniqueViolation(err, "console_users_email_key") {
 		return NewAccount{}, ErrEmailTaken
@@ -80,11 +91,7 @@ func (a *Accounts) CreateOperator(ctx context.Context, email string, role Role, 
 	if err != nil {
 		return NewAccount{}, err
 	}
-	return NewAccount{
-		User:            User{ID: id, Kind: Operator, Email: email, Role: role},
-		ProvisioningURI: ProvisioningURI(email, secret),
-		Password:        generated,
-	}, nil
+	return NewAccount{User: u, ProvisioningURI: ProvisioningURI(u.Email, secret), Password: generated}, nil
 }
 
 // OperatorAccount is an operator account as `tenure operators list` shows it.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/console"
 	"github.com/tenurehq/tenure/foundation/keyring"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
@@ -206,5 +207,41 @@ func TestAuditLogIsAppendOnly(t *testing.T) {
 	}
 	if all, _ := a.AuditLog(ctx, "", time.Time{}, [16]byte{}); len(all) != 2 || all[0].Outcome != console.Succeeded {
 		t.Errorf("the log changed: %+v", all)
+	}
+}
+
+// A seller user belongs to one seller and signs in like an operator;
+// PostgreSQL refuses a seller user with an operator's role.
+func TestSellerUsers(t *testing.T) {
+	a, c := newAccounts(t)
+	ctx := t.Context()
+	seller, err := auth.CreateSeller(ctx, a.Store, "Seller "+t.Name(), "EUR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, err := a.CreateSellerUser(ctx, seller.Seller.ID, "Agent@Example.com", console.Agent, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if agent.Kind != console.SellerUser || agent.SellerID == nil || *agent.SellerID != seller.Seller.ID || agent.Email != "agent@example.com" {
+		t.Fatalf("created %+v", agent.User)
+	}
+	s, err := a.SignIn(ctx, "agent@example.com", agent.Password, codeOf(t, agent.ProvisioningURI, c.now), "192.0.2.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.User.Kind != console.SellerUser || s.User.Role != console.Agent || *s.User.SellerID != seller.Seller.ID {
+		t.Errorf("signed in as %+v", s.User)
+	}
+	if _, err := a.CreateSellerUser(ctx, seller.Seller.ID, "reviewer@example.com", console.Reviewer, ""); err == nil {
+		t.Error("a seller user was made a reviewer")
+	}
+	if _, err := console.ParseSellerRole("finance"); err == nil {
+		t.Error("finance was taken for a seller user role")
+	}
+	for _, name := range []string{"admin", "agent"} {
+		if r, err := console.ParseSellerRole(name); err != nil || string(r) != name {
+			t.Errorf("ParseSellerRole(%q) = %q, %v", name, r, err)
+		}
 	}
 }

@@ -37,3 +37,17 @@ func ParseOperatorRole(name string) (Role, error) {
 	}
 	return "", fmt.Errorf("%q is not an operator role: give reviewer, finance or admin", name)
 }
+
+// SellerRoles are the roles a seller user may have.
+var SellerRoles = []Role{Admin, Agent}
+
+// ParseSellerRole is the seller user role a name gives, or an error listing
+// the roles.
+func ParseSellerRole(name string) (Role, error) {
+	for _, r := range SellerRoles {
+		if string(r) == name {
+			return r, nil
+		}
+	}
+	return "", fmt.Errorf("%q is not a seller user role: give admin or agent", name)
+}

@@ -20,8 +20,8 @@ func Templates() fs.FS { return sub("templates") }
 // licence.
 func Assets() fs.FS { return sub("assets") }
 
-// Messages are the catalogs, one JSON object of key → text per language
-// (en.json, de.json, nl.json).
+// Messages are the catalogs: a folder per language (en, de, nl) with a JSON
+// object of key → text per area of the console (common.json, review.json…).
 func Messages() fs.FS { return sub("messages") }
 
 func sub(dir string) fs.FS {
