@@ -27,9 +27,10 @@ type Console struct {
 	Offers   *Offers
 }
 
-// NewConsole is the console's service of a configuration; nil when
-// console.totp_keys is not configured, and the console is not served.
-func NewConsole(cfg *config.Config, store *db.Store, offerService *Offers) (*Console, error) {
+// NewConsole is the console's service of a configuration, working through
+// the deployment's other services; nil when console.totp_keys is not
+// configured, and the console is not served.
+func NewConsole(cfg *config.Config, store *db.Store, all *Services) (*Console, error) {
 	if !cfg.Console.Enabled() {
 		return nil, nil
 	}
@@ -40,7 +41,7 @@ func NewConsole(cfg *config.Config, store *db.Store, offerService *Offers) (*Con
 	return &Console{
 		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, IdleTimeout: cfg.Console.IdleTimeout,
 			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, Now: time.Now},
-		Offers: offerService,
+		Offers: all.Offers,
 	}, nil
 }
 

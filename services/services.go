@@ -79,14 +79,10 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		return nil, fmt.Errorf("mandates.iban_keys: %w", err)
 	}
 	offerService := NewOffers(cfg, store, temporal, engine)
-	consoleService, err := NewConsole(cfg, store, offerService)
-	if err != nil {
-		return nil, err
-	}
 	sellerService := &Sellers{Store: store}
 	webhooks := &Webhooks{Store: store, Endpoints: endpoints, Dispatcher: delivery.NewDispatcher(store, temporal, cfg.Webhooks)}
 	budget := cfg.RateLimit.DiscountCodes
-	return &Services{
+	all := &Services{
 		Pricing:   engine,
 		Offers:    offerService,
 		Orders:    NewOrders(cfg, store, temporal),
@@ -117,8 +113,12 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		Revocations:     auth.NewRevocations(store, logger),
 		IdempotencyKeys: &idempotency.Ledger{Store: store, Sealer: box, Lease: cfg.Idempotency.Lease, Now: time.Now},
 		Readiness:       telemetry.NewReadiness(store.Pool, temporal),
-		Console:         consoleService,
-	}, nil
+	}
+	// The console is built last: it works through the services above.
+	if all.Console, err = NewConsole(cfg, store, all); err != nil {
+		return nil, err
+	}
+	return all, nil
 }
 
 // ErrUnavailable says a workflow did not confirm a change in time; the
