@@ -25,6 +25,10 @@ import (
 type Console struct {
 	Accounts *console.Accounts
 	Offers   *Offers
+	// Orders, Contracts and Catalog serve the merchant portal.
+	Orders    *Orders
+	Contracts *Contracts
+	Catalog   *Catalog
 }
 
 // NewConsole is the console's service of a configuration, working through
@@ -41,7 +45,7 @@ func NewConsole(cfg *config.Config, store *db.Store, all *Services) (*Console, e
 	return &Console{
 		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, IdleTimeout: cfg.Console.IdleTimeout,
 			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, Now: time.Now},
-		Offers: all.Offers,
+		Offers: all.Offers, Orders: all.Orders, Contracts: all.Contracts, Catalog: all.Catalog,
 	}, nil
 }
 

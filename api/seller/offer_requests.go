@@ -7,6 +7,10 @@ import (
 	"github.com/tenurehq/tenure/foundation/optional"
 )
 
+// OfferRequest is a create payload in the offer domain's terms, for the
+// console, whose offer builder makes the payload POST /v1/offers takes.
+func OfferRequest(p sellerapi.OfferCreateRequest) offers.Request { return offerRequest(p) }
+
 // offerRequest is a create, validate or edit payload in the offer
 // domain's terms; optional values stay absent.
 func offerRequest(p sellerapi.OfferCreateRequest) offers.Request {
