@@ -87,7 +87,7 @@ func newRightsHarness(t *testing.T) *rightsHarness {
 	err = consoleapi.Mount(h.app.Group(consoleapi.Base), consoleapi.Deps{
 		Service: &services.Console{Accounts: h.accounts, Offers: &services.Offers{Store: store}, Orders: &services.Orders{Store: store},
 			Contracts: &services.Contracts{Store: store}, Catalog: &services.Catalog{Store: store}},
-		Assets:  consoleapi.Base + "/assets/test", Logger: slog.New(slog.DiscardHandler),
+		Assets: consoleapi.Base + "/assets/test", Logger: slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
 		t.Fatal(err)
