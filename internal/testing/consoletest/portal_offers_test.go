@@ -23,7 +23,13 @@ func (s *stack) sellerUser(t *testing.T, email string, role console.Role) (strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := url.Parse(acct.ProvisioningURI)
+	return acct.Password, totpSecret(t, acct.ProvisioningURI)
+}
+
+// totpSecret is the TOTP secret of an account's provisioning URI.
+func totpSecret(t *testing.T, provisioningURI string) []byte {
+	t.Helper()
+	u, err := url.Parse(provisioningURI)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +37,7 @@ func (s *stack) sellerUser(t *testing.T, email string, role console.Role) (strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	return acct.Password, secret
+	return secret
 }
 
 // consolePage is a Chromium tab on the console that checks each screen:
