@@ -1,6 +1,7 @@
 package console
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -49,7 +50,7 @@ var customerFields = []struct {
 	{"billing_city", "customer.company.billing_address.city", "text", "address-level2", false},
 	{"billing_country", "customer.company.billing_address.country_code", "text", "country", false},
 	{"agent_name", "sales_agent.name", "text", "off", true},
-	{"agent_phone", "sales_agent.phone", "tel", "off", false},
+	{"agent_phone", "sales_agent.phone", "tel", "off", true},
 	{"reference", "seller_offer_reference", "text", "off", true},
 }
 
@@ -123,7 +124,12 @@ func (f offerForm) payload(u console.User, now time.Time) (sellerapi.OfferCreate
 		SalesAgent:           &sellerapi.SalesAgent{Email: openapi_types.Email(u.Email), Name: v["agent_name"], Phone: v["agent_phone"]},
 		Lines:                []sellerapi.OfferLineInput{},
 	}
-	customer := sellerapi.Customer{Email: emailOf(v["email"]), FullName: given(v["full_name"]), PhoneNumber: given(v["phone"])}
+	customer := sellerapi.Customer{FullName: given(v["full_name"]), PhoneNumber: given(v["phone"])}
+	if email, ok := emailOf(v["email"]); ok {
+		customer.Email = email
+	} else {
+		problems["email"] = "portal_offer.error.email"
+	}
 	company := sellerapi.Company{Name: given(v["company"]), VatNumber: given(v["vat_number"]), TaxNumber: given(v["tax_number"])}
 	if v["billing_line1"]+v["billing_postal_code"]+v["billing_city"]+v["billing_country"] != "" {
 		company.BillingAddress = &sellerapi.Address{Line1: v["billing_line1"], PostalCode: v["billing_postal_code"],
@@ -160,13 +166,17 @@ func given(s string) *string {
 	return &s
 }
 
-// emailOf is an e-mail field's value, absent when it is empty.
-func emailOf(s string) *openapi_types.Email {
+// emailOf is an e-mail field's value, absent when it is empty; false
+// when it is no address (the API's type cannot even carry it).
+func emailOf(s string) (*openapi_types.Email, bool) {
 	if s == "" {
-		return nil
+		return nil, true
 	}
 	e := openapi_types.Email(s)
-	return &e
+	if _, err := json.Marshal(e); err != nil {
+		return nil, false
+	}
+	return &e, true
 }
 
 // parseAmount reads an amount as an agent types it, in any of the

@@ -20,7 +20,7 @@ type fieldProblems map[string]string
 
 // apiField finds the payload field a message of the API names and what
 // it says of it.
-var apiField = regexp.MustCompile(`^(?:field )?([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*)(?::| ) ?(.*)$`)
+var apiField = regexp.MustCompile(`^(?:field )?([a-z][a-z0-9_]*(?:\[\d+\])?(?:\.[a-z][a-z0-9_]*(?:\[\d+\])?)*)(?::| ) ?(.*)$`)
 
 // linePath finds a line's index and field in a payload path.
 var linePath = regexp.MustCompile(`^lines\[(\d+)\](?:\.([a-z_]+))?`)
@@ -31,7 +31,7 @@ var knownShapes = []struct {
 	pattern *regexp.Regexp
 	key     string
 }{
-	{regexp.MustCompile(`^(is required|must not be empty)$`), "portal_offer.error.required"},
+	{regexp.MustCompile(`^(?:is required|must not be empty)$`), "portal_offer.error.required"},
 	{regexp.MustCompile(`^must be at least (\d+) characters$`), "portal_offer.error.min_length"},
 	{regexp.MustCompile(`^must be at most (\d+) characters`), "portal_offer.error.max_length"},
 	{regexp.MustCompile(`^must be an e-mail address$`), "portal_offer.error.email"},
@@ -102,6 +102,9 @@ func (fp fieldProblems) add(v view, message string) {
 // put files a problem beside a field, after any it has.
 func (fp fieldProblems) put(field, text string) {
 	if have, ok := fp[field]; ok {
+		if strings.Contains(have, text) {
+			return
+		}
 		text = have + " " + text
 	}
 	fp[field] = text

@@ -46,7 +46,9 @@ func portalOfferRoutes() []route {
 var bodyChecks sync.Map
 
 // checkSellerBody checks a payload the portal built as the Seller API's
-// operation checks its body, and answers what the API would refuse.
+// operation checks its body, and answers what the API would refuse. A
+// form's blank field is a field not given: the contract's types carry it
+// as "", which its schema would take for a value.
 func checkSellerBody(operationID string, payload any) ([]string, error) {
 	check, ok := bodyChecks.Load(operationID)
 	if !ok {
@@ -60,7 +62,33 @@ func checkSellerBody(operationID string, payload any) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	var body any
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, err
+	}
+	if raw, err = json.Marshal(withoutBlanks(body)); err != nil {
+		return nil, err
+	}
 	return check.(*guard.BodyCheck).Check(raw), nil
+}
+
+// withoutBlanks is a JSON value without the empty strings of its objects.
+func withoutBlanks(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, field := range v {
+			if field == "" {
+				delete(v, k)
+				continue
+			}
+			v[k] = withoutBlanks(field)
+		}
+	case []any:
+		for i, item := range v {
+			v[i] = withoutBlanks(item)
+		}
+	}
+	return v
 }
 
 // portalSeller is the seller of the request's seller user (the route
@@ -130,17 +158,17 @@ func (s *server) createOffer(c *fiber.Ctx, f offerForm) error {
 	v := s.view(c, "portal_offer.title")
 	payload, unread := f.payload(u, time.Now())
 	problems := fieldProblems{}
-	for field, key := range unread {
-		problems.put(field, v.T(key))
+	messages, err := checkSellerBody("createOffer", payload)
+	if err != nil {
+		return s.failed(c, err)
 	}
-	if len(problems) == 0 {
-		refused, err := checkSellerBody("createOffer", payload)
-		if err != nil {
-			return s.failed(c, err)
-		}
-		for _, message := range refused {
-			problems.add(v, message)
-		}
+	for _, message := range messages {
+		problems.add(v, message)
+	}
+	// A field the form could not read went to the API as nothing or 0; the
+	// form says what it could not read instead.
+	for field, key := range unread {
+		problems[field] = v.T(key)
 	}
 	if len(problems) > 0 {
 		return s.renderBuilder(c, fiber.StatusUnprocessableEntity, f, problems)

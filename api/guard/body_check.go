@@ -42,23 +42,20 @@ func SellerBodyCheck(operationID string) (*BodyCheck, error) {
 // characters"); none when it passes.
 func (b *BodyCheck) Check(raw []byte) []string {
 	value, err := decodeBody(raw)
-	if err == nil {
-		err = checkLimits(b.schema, value, nil)
-	}
-	var refused *apierror.Error
-	if errors.As(err, &refused) {
-		return []string{refused.Message}
-	}
 	if err != nil {
 		return []string{err.Error()}
 	}
-	err = b.schema.VisitJSON(value, openapi3.VisitAsRequest(), openapi3.MultiErrors())
-	if err == nil {
-		return nil
-	}
 	var out []string
-	for _, e := range flatten(err) {
-		out = append(out, describeBodyError(e))
+	var refused *apierror.Error
+	if err := checkLimits(b.schema, value, nil); errors.As(err, &refused) {
+		out = append(out, refused.Message)
+	} else if err != nil {
+		out = append(out, err.Error())
+	}
+	if err := b.schema.VisitJSON(value, openapi3.VisitAsRequest(), openapi3.MultiErrors()); err != nil {
+		for _, e := range flatten(err) {
+			out = append(out, describeBodyError(e))
+		}
 	}
 	return out
 }

@@ -132,7 +132,11 @@ func TestAgentBuildsAnOfferAtTheCounter(t *testing.T) {
 	p.WaitText("#line-0", "Server")
 	check("validation")
 
-	p.Do(chromedp.SetValue(chromedp.CSS("#company"), "Musterkunde GmbH"))
+	p.WaitText("#agent_phone-problem", "Pflichtfeld")
+	p.Do(
+		chromedp.SetValue(chromedp.CSS("#company"), "Musterkunde GmbH"),
+		chromedp.SendKeys(chromedp.CSS("#agent_phone"), "+49 30 1234567"),
+	)
 	p.Click("button[name=action][value=create]")
 	p.WaitText("h1", "Musterkunde GmbH")
 	p.WaitText("main .notice", "Angebot wurde erstellt")
