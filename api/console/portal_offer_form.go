@@ -3,6 +3,7 @@ package console
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -113,6 +114,11 @@ func newOfferForm(u console.User) offerForm {
 func (f offerForm) payload(u console.User, now time.Time) (sellerapi.OfferCreateRequest, map[string]string) {
 	problems := map[string]string{}
 	v := f.Values
+	if !slices.Contains(portalChannels, v["channel"]) {
+		// The API would take ecommerce too; the portal sells on the phone
+		// and at the counter.
+		problems["channel"] = "portal_offer.error.channel"
+	}
 	days, err := strconv.Atoi(v["valid_days"])
 	if err != nil || days < 1 || days > 30 {
 		problems["valid_days"] = "portal_offer.error.valid_days"

@@ -192,8 +192,13 @@ func (s *server) createOffer(c *fiber.Ctx, f offerForm) error {
 }
 
 // offerCatalog answers the builder's search as the agent types: the
-// results alone, swapped into the page by htmx.
+// results alone, swapped into the page by htmx; a browser that opens the
+// address goes to the builder searching for the same.
 func (s *server) offerCatalog(c *fiber.Ctx) error {
+	if c.Get("HX-Request") != "true" {
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		return c.Redirect(offerBuilderPath+"?"+url.Values{"q": {c.Query("q")}}.Encode(), fiber.StatusSeeOther)
+	}
 	_, sellerID, err := portalSeller(c)
 	if err != nil {
 		return s.failed(c, err)
