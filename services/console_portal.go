@@ -3,6 +3,7 @@ package services
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/google/uuid"
@@ -75,7 +76,7 @@ func (c *Console) ChangePortalOrder(ctx context.Context, who console.Actor, orde
 	case RejectOrder:
 		do = c.Orders.Reject
 	default:
-		return ErrOrderNotFound
+		return fmt.Errorf("the portal has no order change %q", change)
 	}
 	_, err = do(ctx, sellerID, orderID)
 	return c.auditedOrder(ctx, who, "portal.order."+string(change), orderID, "", err)
@@ -137,7 +138,7 @@ func (c *Console) ChangePortalContract(ctx context.Context, who console.Actor, c
 		detail = "quote " + ch.Quote.String()
 		_, err = c.Contracts.Terminate(ctx, sellerID, contractID, ch.Quote)
 	default:
-		return nil, ErrContractNotFound
+		return nil, fmt.Errorf("the portal has no contract action %q", ch.Action)
 	}
 	if errors.Is(err, ErrContractNotFound) {
 		return nil, err
