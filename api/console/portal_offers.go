@@ -29,10 +29,11 @@ var portalSellers = []console.Role{console.Admin, console.Agent}
 // offerBuilderPath is the offer builder's page.
 const offerBuilderPath = Base + "/portal/offers/new"
 
-// portalOfferRoutes are the offer builder, its catalog search and the
-// page that hands an offer's checkout link over.
+// portalOfferRoutes are the seller's offers, the offer builder, its
+// catalog search and the page that hands an offer's checkout link over.
 func portalOfferRoutes() []route {
 	return []route{
+		{method: fiber.MethodGet, path: "/portal/offers", access: byRole, sellers: portalSellers, nav: "nav.portal_offers", handle: (*server).portalOffers},
 		{method: fiber.MethodGet, path: "/portal/offers/new", access: byRole, sellers: portalSellers, nav: "nav.portal_offer_new", handle: (*server).offerBuilder},
 		{method: fiber.MethodPost, path: "/portal/offers/new", access: byRole, sellers: portalSellers, handle: (*server).offerBuilderPost},
 		{method: fiber.MethodGet, path: "/portal/offers/catalog", access: byRole, sellers: portalSellers, handle: (*server).offerCatalog},

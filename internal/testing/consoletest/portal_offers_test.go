@@ -164,6 +164,12 @@ func TestAgentBuildsAnOfferAtTheCounter(t *testing.T) {
 		t.Errorf("the offer made is %s by %+v with %d units and link %q", o.Row.SalesChannel, o.Document.SalesAgent, o.Document.Lines[0].Quantity, o.Document.CheckoutURL)
 	}
 
+	// The agent finds the offer again among their own.
+	p.Open(s.url + "/console/portal/offers?mine=1")
+	p.WaitText("#offer-"+offerID, "Musterkunde GmbH")
+	p.WaitText("#offer-"+offerID, "Im Laden")
+	check("offers")
+
 	// The customer's phone opens the link the QR code carries.
 	u, err := url.Parse(link)
 	if err != nil {
