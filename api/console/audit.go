@@ -10,7 +10,7 @@ import (
 )
 
 // auditActions are the actions the audit log's filter offers, in its order.
-var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_out"}
+var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_out", "sign_out.everywhere", "passkey.add", "passkey.remove", "recovery_codes.new"}
 
 // auditView is the audit log's own data.
 type auditView struct {
