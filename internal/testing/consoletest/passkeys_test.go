@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
@@ -89,16 +90,18 @@ func TestPasskeysRecoveryCodesAndSigningOutEverywhere(t *testing.T) {
 // passkeyWords are what the pages say in a language, as the test looks
 // for them.
 type passkeyWords struct {
-	signIn, account, added, signedOut, queue, codesLeft, codesMade, everywhere, elsewhere string
+	signIn, account, added, signedOut, queue, codesLeft, codesMade, everywhere, elsewhere, passkeyRefused string
 }
 
 var (
 	passkeyEnglish = passkeyWords{signIn: "Sign in", account: "Account", added: "The passkey was added", signedOut: "You are signed out.",
 		queue: "Review queue", codesLeft: "You have 9 unused recovery codes", codesMade: "Here are your new recovery codes",
-		everywhere: "You are signed out on every device", elsewhere: "Passkeys work at this address"}
+		everywhere: "You are signed out on every device", elsewhere: "Passkeys work at this address",
+		passkeyRefused: "The passkey was not accepted"}
 	passkeyGerman = passkeyWords{signIn: "Anmelden", account: "Konto", added: "Der Passkey wurde hinzugefügt", signedOut: "Sie sind abgemeldet.",
 		queue: "Prüfungen", codesLeft: "Sie haben 9 unbenutzte Wiederherstellungscodes", codesMade: "Hier sind Ihre neuen Wiederherstellungscodes",
-		everywhere: "Sie sind auf allen Geräten abgemeldet", elsewhere: "Passkeys funktionieren unter dieser Adresse"}
+		everywhere: "Sie sind auf allen Geräten abgemeldet", elsewhere: "Passkeys funktionieren unter dieser Adresse",
+		passkeyRefused: "Der Passkey wurde nicht angenommen"}
 )
 
 func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w passkeyWords) {
@@ -180,9 +183,31 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 		t.Errorf("the passkey's last use: %q", used)
 	}
 
-	// Without the authenticator app: a recovery code in place of the code.
+	// A copy of the passkey whose counter is behind is refused.
 	p.Click("header form button[type=submit]")
 	p.WaitText("main .notice", w.signedOut)
+	held, err = chromedp.Call(ctx, webauthn.GetCredentials, webauthn.GetCredentialsParams{AuthenticatorID: added.AuthenticatorID})
+	if err != nil || len(held.Credentials) != 1 || held.Credentials[0].SignCount < 1 {
+		t.Fatalf("the virtual authenticator holds %+v (%v), want one passkey used", held, err)
+	}
+	used := held.Credentials[0]
+	if _, err := chromedp.Call(ctx, webauthn.RemoveCredential, webauthn.RemoveCredentialParams{
+		AuthenticatorID: added.AuthenticatorID, CredentialID: used.CredentialID,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	behind := copiedCredential{AuthenticatorID: added.AuthenticatorID, Credential: passkeyCopy{
+		CredentialID: used.CredentialID, IsResidentCredential: true, RpID: used.RpID, PrivateKey: used.PrivateKey,
+		UserHandle: used.UserHandle, SignCount: 0,
+	}}
+	if _, err := chromedp.Call(ctx, addCopiedCredential, behind); err != nil {
+		t.Fatal(err)
+	}
+	p.Click("#passkey-sign-in")
+	p.WaitText("#passkey-problem", w.passkeyRefused)
+	inspect(p, "passkey refused")
+
+	// Without the authenticator app: a recovery code in place of the code.
 	p.Open(s.origin + "/console/sign-in?next=%2Fconsole%2Faccount")
 	p.Do(
 		chromedp.SendKeys(chromedp.CSS("#email"), email),
@@ -208,16 +233,23 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 	p.WaitText("h1", w.signIn)
 
 	// The audit log has every step, the passkey's and the recovery code's
-	// sign-ins told apart.
+	// sign-ins told apart, and the copy's refusal with its reason.
 	entries, err := s.svc.Console.Accounts.AuditLog(t.Context(), "", time.Time{}, [16]byte{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mine []string
+	refused := ""
 	for _, e := range entries {
-		if e.ActorEmail == email && e.Outcome == console.Succeeded {
+		switch {
+		case e.ActorEmail == email && e.Outcome == console.Succeeded:
 			mine = append(mine, e.Action+" "+e.Detail)
+		case e.ActorEmail == email && e.Action == "sign_in":
+			refused = e.Detail
 		}
+	}
+	if !strings.Contains(refused, `passkey "Work laptop"`) || !strings.Contains(refused, "counter did not grow") {
+		t.Errorf("the refused sign-in's audit detail: %q", refused)
 	}
 	want := []string{"sign_out.everywhere ", "recovery_codes.new ", "sign_in recovery code, 9 left", "sign_out ",
 		`sign_in passkey "Work laptop"`, "sign_out ", "passkey.add ", "sign_in "}
@@ -239,4 +271,26 @@ func totpSecretOf(t *testing.T, uri string) []byte {
 		t.Fatal(err)
 	}
 	return secret
+}
+
+// addCopiedCredential is WebAuthn.addCredential with only the fields a
+// copied passkey needs: cdproto's Credential always sends
+// generateCmtgKeyOnNextOperation, which an authenticator without the
+// cmtgKey extension refuses.
+var addCopiedCredential = cdp.Command[copiedCredential, cdp.Empty]{Method: webauthn.CommandAddCredential}
+
+// copiedCredential are addCopiedCredential's parameters.
+type copiedCredential struct {
+	AuthenticatorID webauthn.AuthenticatorID `json:"authenticatorId"`
+	Credential      passkeyCopy              `json:"credential"`
+}
+
+// passkeyCopy is a passkey put back into the virtual authenticator.
+type passkeyCopy struct {
+	CredentialID         []byte  `json:"credentialId"`
+	IsResidentCredential bool    `json:"isResidentCredential"`
+	RpID                 string  `json:"rpId"`
+	PrivateKey           []byte  `json:"privateKey"`
+	UserHandle           []byte  `json:"userHandle"`
+	SignCount            float64 `json:"signCount"`
 }
