@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -28,7 +29,7 @@ func (a *Accounts) BeginPasskeySignIn(ctx context.Context) ([]byte, error) {
 	if err := a.keepCeremony(ctx, "sign_in", nil, session); err != nil {
 		return nil, err
 	}
-	return marshal(assertion)
+	return json.Marshal(assertion)
 }
 
 // PasskeySignIn checks the browser's answer (JSON, from

@@ -89,9 +89,16 @@ type holder struct {
 	credentials []webauthn.Credential
 }
 
-func (h holder) WebAuthnID() []byte                         { return h.user.ID[:] }
-func (h holder) WebAuthnName() string                       { return h.user.Email }
-func (h holder) WebAuthnDisplayName() string                { return h.user.Email }
+// WebAuthnID is the account's user handle: its id.
+func (h holder) WebAuthnID() []byte { return h.user.ID[:] }
+
+// WebAuthnName is the name an authenticator shows for the passkey.
+func (h holder) WebAuthnName() string { return h.user.Email }
+
+// WebAuthnDisplayName is the name an authenticator shows for the account.
+func (h holder) WebAuthnDisplayName() string { return h.user.Email }
+
+// WebAuthnCredentials are the account's passkeys the ceremony knows.
 func (h holder) WebAuthnCredentials() []webauthn.Credential { return h.credentials }
 
 // credentialOf is a stored passkey as the library checks an assertion
@@ -145,7 +152,7 @@ func (a *Accounts) BeginPasskeyRegistration(ctx context.Context, u User) ([]byte
 	if err := a.keepCeremony(ctx, "register", &u.ID, session); err != nil {
 		return nil, err
 	}
-	return marshal(creation)
+	return json.Marshal(creation)
 }
 
 // FinishPasskeyRegistration checks the browser's answer (JSON, from
@@ -235,6 +242,3 @@ func (a *Accounts) takeCeremony(ctx context.Context, kind, challenge string) (we
 	}
 	return session, row.UserID, nil
 }
-
-// marshal writes a ceremony's options for the browser.
-func marshal(options any) ([]byte, error) { return json.Marshal(options) }
