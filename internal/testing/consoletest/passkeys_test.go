@@ -71,8 +71,8 @@ func inspect(p *browsertest.Page, screen string) {
 // An operator signs in with password and TOTP code, adds a passkey
 // through Chromium's virtual authenticator (CTAP2, internal, discoverable,
 // verifying its user), signs out, signs in with the passkey, then with a
-// recovery code, makes new codes and signs out everywhere; at 1280 px in
-// English and at 360 px in German.
+// recovery code, makes new codes, removes the passkey and signs out
+// everywhere; at 1280 px in English and at 360 px in German.
 func TestPasskeysRecoveryCodesAndSigningOutEverywhere(t *testing.T) {
 	s := newPasskeyStack(t)
 	for _, run := range []struct {
@@ -90,18 +90,18 @@ func TestPasskeysRecoveryCodesAndSigningOutEverywhere(t *testing.T) {
 // passkeyWords are what the pages say in a language, as the test looks
 // for them.
 type passkeyWords struct {
-	signIn, account, added, signedOut, queue, codesLeft, codesMade, everywhere, elsewhere, passkeyRefused string
+	signIn, account, added, signedOut, queue, codesLeft, codesMade, everywhere, elsewhere, passkeyRefused, removed string
 }
 
 var (
 	passkeyEnglish = passkeyWords{signIn: "Sign in", account: "Account", added: "The passkey was added", signedOut: "You are signed out.",
 		queue: "Review queue", codesLeft: "You have 9 unused recovery codes", codesMade: "Here are your new recovery codes",
 		everywhere: "You are signed out on every device", elsewhere: "Passkeys work at this address",
-		passkeyRefused: "The passkey was not accepted"}
+		passkeyRefused: "The passkey was not accepted", removed: "The passkey was removed"}
 	passkeyGerman = passkeyWords{signIn: "Anmelden", account: "Konto", added: "Der Passkey wurde hinzugefügt", signedOut: "Sie sind abgemeldet.",
 		queue: "Prüfungen", codesLeft: "Sie haben 9 unbenutzte Wiederherstellungscodes", codesMade: "Hier sind Ihre neuen Wiederherstellungscodes",
 		everywhere: "Sie sind auf allen Geräten abgemeldet", elsewhere: "Passkeys funktionieren unter dieser Adresse",
-		passkeyRefused: "Der Passkey wurde nicht angenommen"}
+		passkeyRefused: "Der Passkey wurde nicht angenommen", removed: "Der Passkey wurde entfernt"}
 )
 
 func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w passkeyWords) {
@@ -226,6 +226,12 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 	}
 	inspect(p, "new recovery codes")
 
+	p.Click("ul.passkeys form button")
+	p.WaitText("main .notice", w.removed)
+	if n := browsertest.Eval[int](p, "document.querySelectorAll('ul.passkeys li').length"); n != 0 {
+		t.Errorf("%d passkeys listed after removing the only one", n)
+	}
+
 	p.Click("form[action$='/sign-out-everywhere'] button")
 	p.WaitText("main .notice", w.everywhere)
 	inspect(p, "signed out everywhere")
@@ -251,7 +257,7 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 	if !strings.Contains(refused, `passkey "Work laptop"`) || !strings.Contains(refused, "counter did not grow") {
 		t.Errorf("the refused sign-in's audit detail: %q", refused)
 	}
-	want := []string{"sign_out.everywhere ", "recovery_codes.new ", "sign_in recovery code, 9 left", "sign_out ",
+	want := []string{"sign_out.everywhere ", "passkey.remove ", "recovery_codes.new ", "sign_in recovery code, 9 left", "sign_out ",
 		`sign_in passkey "Work laptop"`, "sign_out ", "passkey.add ", "sign_in "}
 	if strings.Join(mine, "|") != strings.Join(want, "|") {
 		t.Errorf("the audit log, newest first:\n%q\nwant\n%q", mine, want)
