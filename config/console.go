@@ -1,6 +1,8 @@
 package config
 
 import (
+	"net"
+	"net/url"
 	"time"
 
 	"github.com/tenurehq/tenure/foundation/keyring"
@@ -17,6 +19,33 @@ type ConsoleConfig struct {
 	IdleTimeout time.Duration `mapstructure:"idle_timeout"`
 	// AbsoluteTimeout ends every session this long after its sign-in.
 	AbsoluteTimeout time.Duration `mapstructure:"absolute_timeout"`
+	// PublicOrigin is the origin the console is opened at, to which its
+	// passkeys are bound ("https://console.example.com"); empty takes
+	// http.public_url's (see ConsoleOrigin).
+	PublicOrigin string `mapstructure:"public_origin"`
+}
+
+// ConsoleOrigin is the origin the console's passkeys work at:
+// console.public_origin, else http.public_url's origin with a loopback
+// address named localhost, as WebAuthn binds passkeys to a domain name,
+// never to an IP address (so `tenure dev`'s passkeys work at
+// http://localhost:8080).
+func (c *Config) ConsoleOrigin() string {
+	if c.Console.PublicOrigin != "" {
+		return c.Console.PublicOrigin
+	}
+	u, err := url.Parse(c.HTTP.PublicURL)
+	if err != nil {
+		return ""
+	}
+	host := u.Host
+	if ip := net.ParseIP(u.Hostname()); ip != nil && ip.IsLoopback() {
+		host = "localhost"
+		if port := u.Port(); port != "" {
+			host += ":" + port
+		}
+	}
+	return u.Scheme + "://" + host
 }
 
 // Enabled says whether the console is served: it needs its TOTP keys.
@@ -33,6 +62,7 @@ var consoleDefaults = map[string]any{
 	"console.totp_keys":        []string{},
 	"console.idle_timeout":     30 * time.Minute,
 	"console.absolute_timeout": 12 * time.Hour,
+	"console.public_origin":    "",
 }
 
 // validateConsole checks the console's keys, when given, and timeouts.
@@ -40,6 +70,16 @@ func (c *Config) validateConsole(bad func(key, format string, args ...any)) {
 	if c.Console.Enabled() {
 		if _, err := c.Console.TOTPRing(); err != nil {
 			bad("console.totp_keys", "%v", err)
+		}
+		origin := c.ConsoleOrigin()
+		u, err := url.Parse(origin)
+		switch {
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "":
+			bad("console.public_origin", "must be an origin such as https://console.example.com, got %q", origin)
+		case net.ParseIP(u.Hostname()) != nil:
+			bad("console.public_origin", "must name a host by its domain name, as passkeys take no IP address, got %q", origin)
+		case u.Scheme == "http" && u.Hostname() != "localhost":
+			bad("console.public_origin", "must be https (browsers offer passkeys over http only on localhost), got %q", origin)
 		}
 	}
 	if c.Console.IdleTimeout < time.Minute {

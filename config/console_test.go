@@ -38,3 +38,41 @@ func TestConsoleSettings(t *testing.T) {
 		}
 	}
 }
+
+// The console's passkeys are bound to console.public_origin, else to
+// http.public_url's origin with a loopback address named localhost;
+// an IP address, a path or plain http elsewhere than localhost is refused.
+func TestConsoleOrigin(t *testing.T) {
+	c := load(t)
+	c.Auth.SigningKey = strings.Repeat("k", config.MinKeyLength)
+	c.Links.SigningKey = strings.Repeat("l", config.MinKeyLength)
+	c.Console.TOTPKeys = []string{testIBANKey}
+	for publicURL, want := range map[string]string{
+		"http://127.0.0.1:8080":        "http://localhost:8080",
+		"http://[::1]:8080":            "http://localhost:8080",
+		"https://api.example.com":      "https://api.example.com",
+		"https://api.example.com:8443": "https://api.example.com:8443",
+	} {
+		c.HTTP.PublicURL = publicURL
+		if got := c.ConsoleOrigin(); got != want {
+			t.Errorf("public URL %s: origin %q, want %q", publicURL, got, want)
+		}
+		if err := c.Validate(config.NeedHTTP); err != nil && strings.Contains(err.Error(), "console.") {
+			t.Errorf("public URL %s refused: %v", publicURL, err)
+		}
+	}
+	c.Console.PublicOrigin = "https://console.example.com"
+	if got := c.ConsoleOrigin(); got != "https://console.example.com" {
+		t.Errorf("the configured origin: %q", got)
+	}
+	for origin, want := range map[string]string{
+		"https://10.0.0.5":            "by its domain name",
+		"http://console.example.com":  "must be https",
+		"https://example.com/console": "must be an origin",
+	} {
+		c.Console.PublicOrigin = origin
+		if err := c.Validate(config.NeedHTTP); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("origin %s: want %q in %v", origin, want, err)
+		}
+	}
+}

@@ -42,8 +42,12 @@ func NewConsole(cfg *config.Config, store *db.Store, all *Services) (*Console, e
 	if err != nil {
 		return nil, fmt.Errorf("console.totp_keys: %w", err)
 	}
+	rp, err := console.NewRelyingParty(cfg.ConsoleOrigin())
+	if err != nil {
+		return nil, fmt.Errorf("console.public_origin: %w", err)
+	}
 	return &Console{
-		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, IdleTimeout: cfg.Console.IdleTimeout,
+		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, RelyingParty: rp, IdleTimeout: cfg.Console.IdleTimeout,
 			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, Now: time.Now},
 		Offers: all.Offers, Orders: all.Orders, Contracts: all.Contracts, Catalog: all.Catalog,
 	}, nil

@@ -10,7 +10,7 @@ import (
 )
 
 // auditActions are the actions the audit log's filter offers, in its order.
-var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_out",
+var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_out", "sign_out.everywhere", "passkey.add", "passkey.remove", "recovery_codes.new",
 	"portal.offer.create", "portal.order.acknowledge", "portal.order.confirm", "portal.order.reject", "portal.order.ship",
 	"portal.contract.return", "portal.contract.buy_out", "portal.contract.extend", "portal.contract.quote_termination", "portal.contract.terminate"}
 

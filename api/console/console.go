@@ -1,7 +1,8 @@
 // Package console serves the console at /console/: server-rendered pages
-// for operators, signed in with a password and a TOTP code, each route
-// open to the roles its entry in the route table names (routes.go), every
-// changing request checked for its session's CSRF token and its origin.
+// for operators, signed in with a passkey or a password and a TOTP code
+// (or a recovery code), each route open to the roles its entry in the
+// route table names (routes.go), every changing request checked for its
+// session's CSRF token and its origin.
 // What the pages show and do comes from services.Console, which takes
 // every decision through the same workflows as the command line.
 package console

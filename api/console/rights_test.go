@@ -60,7 +60,11 @@ func newRightsHarness(t *testing.T) *rightsHarness {
 		t.Fatal(err)
 	}
 	h := &rightsHarness{now: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC), secret: console.NewTOTPSecret(), password: "the same long password"}
-	h.accounts = &console.Accounts{Store: store, TOTPKeys: ring, IdleTimeout: 30 * time.Minute, AbsoluteTimeout: 12 * time.Hour,
+	rp, err := console.NewRelyingParty("http://localhost:8080")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.accounts = &console.Accounts{Store: store, TOTPKeys: ring, RelyingParty: rp, IdleTimeout: 30 * time.Minute, AbsoluteTimeout: 12 * time.Hour,
 		Now: func() time.Time { return h.now }}
 	seller, err := auth.CreateSeller(t.Context(), store, "Rights Seller", "EUR")
 	if err != nil {

@@ -46,6 +46,7 @@ func routes() []route {
 		reviewRoutes(),
 		auditRoutes(),
 		portalOfferRoutes(), portalOrderRoutes(), portalContractRoutes(),
+		accountPageRoutes(),
 	)
 }
 

@@ -2,6 +2,7 @@ package console
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"time"
@@ -16,6 +17,12 @@ type signInView struct {
 	Email string
 	// Action is where the form posts to, keeping the page to return to.
 	Action string
+	// Passkey is where the passkey script posts its answer, keeping the
+	// page to return to too.
+	Passkey string
+	// Elsewhere is the sign-in page at the origin passkeys work at, when
+	// this one was opened at another ("" when here).
+	Elsewhere string
 }
 
 // signInAction is the form's address, with the page the sign-in
@@ -29,7 +36,9 @@ func signInAction(c *fiber.Ctx) string {
 
 // signInNotices are the notices the sign-in page shows, by its state
 // parameter.
-var signInNotices = map[string]string{"signed_out": "sign_in.signed_out"}
+var signInNotices = map[string]string{
+	"signed_out": "sign_in.signed_out", "signed_out_everywhere": "sign_in.signed_out_everywhere",
+}
 
 // accountRoutes are signing in and out, the home page and the language
 // switch.
@@ -64,7 +73,7 @@ func (s *server) signInPage(c *fiber.Ctx) error {
 	if c.Query("next") != "" {
 		v.Notice = v.T("sign_in.needed")
 	}
-	v.Data = signInView{Action: signInAction(c)}
+	v.Data = s.signInData(c, "")
 	return s.pages.render(c, fiber.StatusOK, "sign_in.html", v)
 }
 
@@ -80,16 +89,21 @@ func (s *server) signIn(c *fiber.Ctx) error {
 	if len(email) > maxEmailLength {
 		email = email[:maxEmailLength]
 	}
-	sess, err := s.Service.Accounts.SignIn(c.UserContext(), email, c.FormValue("password"), c.FormValue("code"), s.address(c))
+	code := strings.TrimSpace(c.FormValue("code"))
+	signIn, detail := s.Service.Accounts.SignIn, ""
+	if !totpShaped(code) {
+		signIn, detail = s.Service.Accounts.SignInWithRecoveryCode, "recovery code"
+	}
+	sess, err := signIn(c.UserContext(), email, c.FormValue("password"), code, s.address(c))
 	v := s.view(c, "sign_in.title")
-	v.Data = signInView{Email: email, Action: signInAction(c)}
+	v.Data = s.signInData(c, email)
 	switch {
 	case errors.Is(err, console.ErrThrottled):
 		c.Set(fiber.HeaderRetryAfter, "900")
 		v.Problem = v.T("sign_in.throttled")
 		return s.pages.render(c, fiber.StatusTooManyRequests, "sign_in.html", v)
 	case errors.Is(err, console.ErrSignInRefused):
-		entry := s.actor(c, console.User{Email: email}).Entry("sign_in", "", "", console.Refused)
+		entry := s.actor(c, console.User{Email: email}).Entry("sign_in", "", detail, console.Refused)
 		entry.Actor = nil
 		if err := s.Service.Accounts.Audit(c.UserContext(), entry); err != nil {
 			return s.failed(c, err)
@@ -99,13 +113,56 @@ func (s *server) signIn(c *fiber.Ctx) error {
 	case err != nil:
 		return s.failed(c, err)
 	}
-	if err := s.Service.Accounts.Audit(c.UserContext(), s.actor(c, sess.User).Entry("sign_in", "", "", console.Succeeded)); err != nil {
+	if detail != "" {
+		left, err := s.Service.Accounts.RecoveryCodesLeft(c.UserContext(), sess.User.ID)
+		if err != nil {
+			return s.failed(c, err)
+		}
+		detail = fmt.Sprintf("recovery code, %d left", left)
+	}
+	if err := s.Service.Accounts.Audit(c.UserContext(), s.actor(c, sess.User).Entry("sign_in", "", detail, console.Succeeded)); err != nil {
 		return s.failed(c, err)
 	}
+	keepSession(c, sess)
+	return c.Redirect(nextPath(c.Query("next")), fiber.StatusSeeOther)
+}
+
+// totpShaped says whether a code is a TOTP code's six digits; anything
+// else is taken for a recovery code.
+func totpShaped(code string) bool {
+	if len(code) != 6 {
+		return false
+	}
+	for _, r := range code {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// signInData is the sign-in page's data, the address typed kept.
+func (s *server) signInData(c *fiber.Ctx, email string) signInView {
+	passkey := Base + "/sign-in/passkey"
+	if next := c.Query("next"); next != "" {
+		passkey += "?next=" + url.QueryEscape(nextPath(next))
+	}
+	return signInView{Email: email, Action: signInAction(c), Passkey: passkey, Elsewhere: s.passkeysElsewhere(c, Base+"/sign-in")}
+}
+
+// keepSession gives the browser a new session's cookie.
+func keepSession(c *fiber.Ctx, sess console.Session) {
 	c.Cookie(&fiber.Cookie{
 		Name: sessionCookie, Value: sess.Token, Path: "/", Secure: true, HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode,
 	})
-	return c.Redirect(nextPath(c.Query("next")), fiber.StatusSeeOther)
+}
+
+// forgetSession makes the browser forget its session's cookie.
+func forgetSession(c *fiber.Ctx) {
+	c.Cookie(&fiber.Cookie{
+		Name: sessionCookie, Value: "", Path: "/", Secure: true, HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode,
+		Expires: time.Unix(0, 0),
+	})
 }
 
 // nextPath is where to go after signing in: the console page the
@@ -126,10 +183,7 @@ func (s *server) signOut(c *fiber.Ctx) error {
 	if err := s.Service.Accounts.Audit(c.UserContext(), s.actor(c, sess.User).Entry("sign_out", "", "", console.Succeeded)); err != nil {
 		return s.failed(c, err)
 	}
-	c.Cookie(&fiber.Cookie{
-		Name: sessionCookie, Value: "", Path: "/", Secure: true, HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode,
-		Expires: time.Unix(0, 0),
-	})
+	forgetSession(c)
 	return c.Redirect(Base+"/sign-in?state=signed_out", fiber.StatusSeeOther)
 }
 

@@ -310,6 +310,6 @@ Get an access token:
   curl -s -u '%s:%s' -d grant_type=client_credentials -d scope=client %s/oauth2/token
 
 Press Ctrl-C to stop.
-`, cfg.Environment, s.APIURL, s.APIURL, s.APIURL, s.APIURL, s.TemporalUIURL, metrics, s.SellerID, s.ClientID, s.ClientSecret,
+`, cfg.Environment, s.APIURL, s.APIURL, s.APIURL, cfg.ConsoleOrigin(), s.TemporalUIURL, metrics, s.SellerID, s.ClientID, s.ClientSecret,
 		filepath.Join(cfg.DataDir, "sandbox-seller.json"), s.ClientID, s.ClientSecret, s.APIURL)
 }

@@ -95,7 +95,11 @@ func operatorsCreateCommand(file func() string) *cobra.Command {
 			if acct.Password != "" {
 				fmt.Fprintf(out, "password: %s\n", acct.Password)
 			}
-			_, err = fmt.Fprintf(out, "TOTP: %s\nBoth are shown only now.\n", acct.ProvisioningURI)
+			fmt.Fprintf(out, "TOTP: %s\nrecovery codes (each signs in once in place of a TOTP code):\n", acct.ProvisioningURI)
+			for _, code := range acct.RecoveryCodes {
+				fmt.Fprintf(out, "  %s\n", code)
+			}
+			_, err = fmt.Fprintln(out, "They are shown only now.")
 			return err
 		},
 	}

@@ -78,6 +78,35 @@ type ConsoleAudit struct {
 	RequestID  string
 }
 
+type ConsolePasskey struct {
+	ID              []byte
+	UserID          uuid.UUID
+	Name            string
+	PublicKey       []byte
+	SignCount       int64
+	Transports      []string
+	Aaguid          []byte
+	AttestationType string
+	BackupEligible  bool
+	BackupState     bool
+	UserVerified    bool
+	CreatedAt       time.Time
+	LastUsedAt      *time.Time
+}
+
+type ConsolePasskeyCeremony struct {
+	Challenge string
+	Kind      string
+	UserID    *uuid.UUID
+	Session   []byte
+	ExpiresAt time.Time
+}
+
+type ConsoleRecoveryCode struct {
+	Digest []byte
+	UserID uuid.UUID
+}
+
 type ConsoleSession struct {
 	TokenDigest []byte
 	UserID      uuid.UUID

@@ -20,6 +20,8 @@ type Accounts struct {
 	Store *db.Store
 	// TOTPKeys seal the accounts' TOTP secrets, each under its account's id.
 	TOTPKeys *keyring.Ring
+	// RelyingParty is the console as its passkeys know it.
+	RelyingParty *RelyingParty
 	// IdleTimeout and AbsoluteTimeout end sessions (see config.ConsoleConfig).
 	IdleTimeout, AbsoluteTimeout time.Duration
 	// Now is the clock; tests move it.
@@ -37,12 +39,14 @@ type User struct {
 }
 
 // NewAccount is a created account with what its owner needs once: the
-// TOTP provisioning URI and, when none was given, the generated password.
+// TOTP provisioning URI, the recovery codes and, when none was given, the
+// generated password.
 type NewAccount struct {
 	User
 	ProvisioningURI string
 	// Password is the generated password ("" when the creator gave one).
-	Password string
+	Password      string
+	RecoveryCodes []string
 }
 
 // ErrEmailTaken refuses a second account with an e-mail address.
@@ -91,7 +95,11 @@ func (a *Accounts) create(ctx context.Context, u User, password string) (NewAcco
 	if err != nil {
 		return NewAccount{}, err
 	}
-	return NewAccount{User: u, ProvisioningURI: ProvisioningURI(u.Email, secret), Password: generated}, nil
+	codes, err := a.NewRecoveryCodes(ctx, u.ID)
+	if err != nil {
+		return NewAccount{}, err
+	}
+	return NewAccount{User: u, ProvisioningURI: ProvisioningURI(u.Email, secret), Password: generated, RecoveryCodes: codes}, nil
 }
 
 // OperatorAccount is an operator account as `tenure operators list` shows it.

@@ -24,7 +24,11 @@ func newAccounts(t *testing.T) (*console.Accounts, *clock) {
 		t.Fatal(err)
 	}
 	c := &clock{now: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)}
-	return &console.Accounts{Store: testenv.Database(t), TOTPKeys: ring, IdleTimeout: 30 * time.Minute,
+	rp, err := console.NewRelyingParty(testOrigin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &console.Accounts{Store: testenv.Database(t), TOTPKeys: ring, RelyingParty: rp, IdleTimeout: 30 * time.Minute,
 		AbsoluteTimeout: 12 * time.Hour, Now: c.Now}, c
 }
 

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 )
@@ -78,4 +80,10 @@ func (a *Accounts) SignOut(ctx context.Context, token string) error {
 // comparing in constant time.
 func (s Session) CSRFMatches(given string) bool {
 	return given != "" && subtle.ConstantTimeCompare([]byte(given), []byte(s.CSRF)) == 1
+}
+
+// SignOutEverywhere ends every session of an account: on every browser
+// and device, the one asking included.
+func (a *Accounts) SignOutEverywhere(ctx context.Context, userID uuid.UUID) error {
+	return a.Store.DeleteConsoleUserSessions(ctx, userID)
 }

@@ -32,39 +32,83 @@ var ErrThrottled = errors.New("too many failed sign-ins: wait 15 minutes, then t
 // opens a session. Each failure is counted against the account and the
 // address it came from.
 func (a *Accounts) SignIn(ctx context.Context, email, password, code, address string) (Session, error) {
+	return a.signInWithPassword(ctx, email, password, address, func(row dbgen.ConsoleUser, now time.Time) (bool, error) {
+		secret, err := a.TOTPKeys.Open(row.TotpSecret, row.ID[:])
+		if err != nil {
+			return false, err
+		}
+		step, ok := MatchTOTP(secret, strings.TrimSpace(code), now)
+		if !ok {
+			return false, nil
+		}
+		used, err := a.Store.UseConsoleTOTPStep(ctx, dbgen.UseConsoleTOTPStepParams{ID: row.ID, Step: step})
+		return used == 1, err
+	})
+}
+
+// SignInWithRecoveryCode is SignIn with one of the account's recovery
+// codes in place of the TOTP code, for an account whose authenticator
+// app is lost; the code is spent.
+func (a *Accounts) SignInWithRecoveryCode(ctx context.Context, email, password, code, address string) (Session, error) {
+	return a.signInWithPassword(ctx, email, password, address, func(row dbgen.ConsoleUser, _ time.Time) (bool, error) {
+		return a.useRecoveryCode(ctx, row.ID, code)
+	})
+}
+
+// signInWithPassword checks an e-mail address and password, then the
+// account's second factor with second, and opens a session; throttled,
+// and each failure counted.
+func (a *Accounts) signInWithPassword(ctx context.Context, email, password, address string,
+	second func(dbgen.ConsoleUser, time.Time) (bool, error)) (Session, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	now := a.Now()
-	counts, err := a.Store.CountConsoleSignInFailures(ctx, dbgen.CountConsoleSignInFailuresParams{
-		Email: email, Address: address, Since: now.Add(-ThrottleWindow),
-	})
-	if err != nil {
+	if err := a.throttle(ctx, email, address, now); err != nil {
 		return Session{}, err
 	}
-	if counts.ByAccount >= maxFailuresAccount || counts.ByAddress >= maxFailuresAddress {
-		return Session{}, ErrThrottled
-	}
-	u, ok, err := a.verify(ctx, email, password, strings.TrimSpace(code), now)
+	u, ok, err := a.verify(ctx, email, password, now, second)
 	if err != nil {
 		return Session{}, err
 	}
 	if !ok {
-		if err := a.Store.DeleteOldConsoleSignInFailures(ctx, now.Add(-ThrottleWindow)); err != nil {
-			return Session{}, err
-		}
-		if err := a.Store.RecordConsoleSignInFailure(ctx, dbgen.RecordConsoleSignInFailureParams{
-			Email: email, Address: address, FailedAt: now,
-		}); err != nil {
-			return Session{}, err
-		}
-		return Session{}, ErrSignInRefused
+		return Session{}, a.fail(ctx, email, address, now)
 	}
 	return a.startSession(ctx, u)
 }
 
-// verify checks the password and the code of an enabled account, and
-// uses the code's time step up. An unknown address still costs a hash,
-// so the answer's time does not tell whether the account exists.
-func (a *Accounts) verify(ctx context.Context, email, password, code string, now time.Time) (User, bool, error) {
+// throttle refuses a sign-in of an account or from an address that
+// failed too often within the window.
+func (a *Accounts) throttle(ctx context.Context, email, address string, now time.Time) error {
+	counts, err := a.Store.CountConsoleSignInFailures(ctx, dbgen.CountConsoleSignInFailuresParams{
+		Email: email, Address: address, Since: now.Add(-ThrottleWindow),
+	})
+	if err != nil {
+		return err
+	}
+	if counts.ByAccount >= maxFailuresAccount || counts.ByAddress >= maxFailuresAddress {
+		return ErrThrottled
+	}
+	return nil
+}
+
+// fail counts a failed sign-in against its account and address and
+// answers ErrSignInRefused.
+func (a *Accounts) fail(ctx context.Context, email, address string, now time.Time) error {
+	if err := a.Store.DeleteOldConsoleSignInFailures(ctx, now.Add(-ThrottleWindow)); err != nil {
+		return err
+	}
+	if err := a.Store.RecordConsoleSignInFailure(ctx, dbgen.RecordConsoleSignInFailureParams{
+		Email: email, Address: address, FailedAt: now,
+	}); err != nil {
+		return err
+	}
+	return ErrSignInRefused
+}
+
+// verify checks the password of an enabled account, then its second
+// factor. An unknown address still costs a hash, so the answer's time
+// does not tell whether the account exists.
+func (a *Accounts) verify(ctx context.Context, email, password string, now time.Time,
+	second func(dbgen.ConsoleUser, time.Time) (bool, error)) (User, bool, error) {
 	row, err := a.Store.GetConsoleUserByEmail(ctx, email)
 	if db.IsNotFound(err) {
 		_, _ = VerifyPassword(decoyHash, password)
@@ -77,16 +121,8 @@ func (a *Accounts) verify(ctx context.Context, email, password, code string, now
 	if err != nil || !match || row.DisabledAt != nil {
 		return User{}, false, err
 	}
-	secret, err := a.TOTPKeys.Open(row.TotpSecret, row.ID[:])
-	if err != nil {
-		return User{}, false, err
-	}
-	step, ok := MatchTOTP(secret, code, now)
-	if !ok {
-		return User{}, false, nil
-	}
-	used, err := a.Store.UseConsoleTOTPStep(ctx, dbgen.UseConsoleTOTPStepParams{ID: row.ID, Step: step})
-	if err != nil || used == 0 {
+	ok, err := second(row, now)
+	if err != nil || !ok {
 		return User{}, false, err
 	}
 	return userOf(row), true, nil
