@@ -25,6 +25,10 @@ import (
 type Console struct {
 	Accounts *console.Accounts
 	Offers   *Offers
+	// Webhooks and CatalogImports are the Seller API's, for the portal's
+	// webhooks and catalog uploads and the operators' webhooks health.
+	Webhooks       *Webhooks
+	CatalogImports *CatalogImports
 }
 
 // NewConsole is the console's service of a configuration, working through
@@ -41,7 +45,7 @@ func NewConsole(cfg *config.Config, store *db.Store, all *Services) (*Console, e
 	return &Console{
 		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, IdleTimeout: cfg.Console.IdleTimeout,
 			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, Now: time.Now},
-		Offers: all.Offers,
+		Offers: all.Offers, Webhooks: all.Webhooks, CatalogImports: all.CatalogImports,
 	}, nil
 }
 

@@ -10,7 +10,8 @@ import (
 )
 
 // auditActions are the actions the audit log's filter offers, in its order.
-var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_out"}
+var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_out",
+	"webhook.endpoint_create", "webhook.endpoint_disable", "webhook.endpoint_enable", "webhook.ping", "webhook.redeliver", "catalog.import"}
 
 // auditView is the audit log's own data.
 type auditView struct {

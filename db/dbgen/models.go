@@ -176,6 +176,7 @@ type CsvImport struct {
 	ErrorsPath      string
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+	FileRows        *int64
 }
 
 type CsvImportError struct {

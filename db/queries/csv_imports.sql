@@ -82,3 +82,7 @@ SET LOCAL synchronous_commit = off;
 SELECT status, count(*) AS jobs FROM csv_imports
 WHERE status IN ('pending', 'queued', 'running')
 GROUP BY status;
+
+-- name: SetCSVImportFileRows :exec
+-- Keeps how many records the portal counted in a job's file.
+UPDATE csv_imports SET file_rows = $2 WHERE id = $1 AND seller_id = $3;

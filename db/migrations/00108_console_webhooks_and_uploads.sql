@@ -1,0 +1,17 @@
+-- +goose Up
+-- The console's webhooks health: an endpoint's attempts in a recent
+-- window and its last error, read newest first per endpoint.
+CREATE INDEX webhook_attempts_endpoint_started_idx ON webhook_attempts (endpoint_id, started_at DESC);
+
+-- An endpoint's deliveries, newest first, a page after a (created_at,
+-- event_id) cursor.
+CREATE INDEX webhook_deliveries_endpoint_created_idx ON webhook_deliveries (endpoint_id, created_at DESC, event_id DESC);
+
+-- The records of a file the portal received, counted as it arrived, so
+-- its progress bar knows its end; NULL for files uploaded through the API.
+ALTER TABLE csv_imports ADD COLUMN file_rows bigint CHECK (file_rows >= 0);
+
+-- +goose Down
+ALTER TABLE csv_imports DROP COLUMN file_rows;
+DROP INDEX webhook_deliveries_endpoint_created_idx;
+DROP INDEX webhook_attempts_endpoint_started_idx;
