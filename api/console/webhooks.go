@@ -63,15 +63,37 @@ type eventCard struct {
 
 // deliveryLine is where an event's delivery to one endpoint stands.
 type deliveryLine struct {
-	EndpointID, Status, StatusCode, LastAttempt string
-	Run, Attempts                               int32
+	Endpoint, Status, StatusCode, LastAttempt string
+	Run, Attempts                             int32
+}
+
+// endpointNames names the seller's endpoints by their URLs; a deleted
+// endpoint is named by its id.
+type endpointNames map[uuid.UUID]string
+
+// name is an endpoint's URL, else its id.
+func (n endpointNames) name(id uuid.UUID) string {
+	if u, ok := n[id]; ok {
+		return u
+	}
+	return id.String()
+}
+
+// endpointNamesOf reads the names of a seller's endpoints.
+func (s *server) endpointNamesOf(c *fiber.Ctx, sellerID uuid.UUID) (endpointNames, error) {
+	endpoints, err := s.Service.Webhooks.ListEndpoints(c.UserContext(), sellerID)
+	names := endpointNames{}
+	for _, ep := range endpoints {
+		names[ep.ID] = ep.URL
+	}
+	return names, err
 }
 
 // eventCardOf is an event as a page shows it.
-func eventCardOf(v view, ev webhook.LoggedEvent) eventCard {
+func eventCardOf(v view, ev webhook.LoggedEvent, names endpointNames) eventCard {
 	card := eventCard{ID: ev.ID.String(), Type: ev.Type, ObjectID: ev.ObjectID.String(), Created: formatTime(ev.CreatedAt), CreatedISO: isoTime(ev.CreatedAt)}
 	for _, d := range ev.Deliveries {
-		line := deliveryLine{EndpointID: d.EndpointID.String(), Status: v.T("webhooks.delivery." + d.Status), StatusCode: d.Status, Run: d.Run, Attempts: d.Attempts}
+		line := deliveryLine{Endpoint: names.name(d.EndpointID), Status: v.T("webhooks.delivery." + d.Status), StatusCode: d.Status, Run: d.Run, Attempts: d.Attempts}
 		if d.LastAttemptAt != nil {
 			line.LastAttempt = formatTime(*d.LastAttemptAt)
 		}
@@ -100,9 +122,13 @@ func (s *server) portalEvents(c *fiber.Ctx) error {
 	if err != nil {
 		return s.failed(c, err)
 	}
+	names, err := s.endpointNamesOf(c, sellerID)
+	if err != nil {
+		return s.failed(c, err)
+	}
 	data := portalEventsView{}
 	for _, ev := range events {
-		data.Events = append(data.Events, eventCardOf(v, ev))
+		data.Events = append(data.Events, eventCardOf(v, ev, names))
 	}
 	if len(events) == services.WebhooksPageSize {
 		last := events[len(events)-1]
@@ -114,8 +140,8 @@ func (s *server) portalEvents(c *fiber.Ctx) error {
 
 // attemptLine is one attempt of a delivery as a page shows it.
 type attemptLine struct {
-	EndpointID, Started, StartedISO, Outcome, OutcomeCode, StatusCode, Latency, ErrorClass, Excerpt string
-	Run, Attempt                                                                                    int32
+	Endpoint, Started, StartedISO, Outcome, OutcomeCode, StatusCode, Latency, ErrorClass, Excerpt string
+	Run, Attempt                                                                                  int32
 }
 
 // portalEventView is an event's page's own data.
@@ -156,18 +182,22 @@ func (s *server) renderPortalEvent(c *fiber.Ctx, status int, v view) error {
 	if err != nil {
 		return s.failed(c, err)
 	}
+	names, err := s.endpointNamesOf(c, sellerID)
+	if err != nil {
+		return s.failed(c, err)
+	}
 	sess, _ := sessionOf(c)
-	data := portalEventView{Event: eventCardOf(v, ev), Payload: string(ev.Payload), CanRedeliver: sess.User.Role == console.Admin}
+	data := portalEventView{Event: eventCardOf(v, ev, names), Payload: string(ev.Payload), CanRedeliver: sess.User.Role == console.Admin}
 	for _, a := range ev.Attempts {
-		data.Attempts = append(data.Attempts, attemptLineOf(v, a))
+		data.Attempts = append(data.Attempts, attemptLineOf(v, a, names))
 	}
 	v.Data = data
 	return s.pages.render(c, status, "webhooks_event.html", v)
 }
 
 // attemptLineOf is an attempt as a page shows it.
-func attemptLineOf(v view, a webhook.Attempt) attemptLine {
-	line := attemptLine{EndpointID: a.EndpointID.String(), Started: formatTime(a.StartedAt), StartedISO: isoTime(a.StartedAt),
+func attemptLineOf(v view, a webhook.Attempt, names endpointNames) attemptLine {
+	line := attemptLine{Endpoint: names.name(a.EndpointID), Started: formatTime(a.StartedAt), StartedISO: isoTime(a.StartedAt),
 		Outcome: v.T("webhooks.outcome." + a.Outcome), OutcomeCode: a.Outcome, Run: a.Run, Attempt: a.Attempt}
 	if a.StatusCode != nil {
 		line.StatusCode = strconv.Itoa(int(*a.StatusCode))
