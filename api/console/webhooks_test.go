@@ -3,10 +3,12 @@ package console_test
 import (
 	"bytes"
 	"context"
+	"html"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +18,7 @@ import (
 
 	consoleapi "github.com/tenurehq/tenure/api/console"
 	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/console"
 	"github.com/tenurehq/tenure/domain/webhook"
@@ -396,4 +399,42 @@ func multipartFile(t *testing.T, name string, content []byte) ([]byte, string) {
 		t.Fatal(err)
 	}
 	return body.Bytes(), w.FormDataContentType()
+}
+
+// The event log pages newest first by keyset: 50 events, then a link to
+// the older ones, whose page holds the rest and no further link.
+func TestPortalEventLogPages(t *testing.T) {
+	s := newPortalStack(t)
+	sellerID := s.seller(t, "Viele Ereignisse GmbH")
+	agent := s.signIn(t, &sellerID, "pages-agent@a.example", console.Agent)
+	var ids []uuid.UUID
+	for range services.WebhooksPageSize + 5 {
+		id := uuid.Must(uuid.NewV7())
+		ids = append(ids, id)
+		if err := s.svc.Webhooks.Store.InsertEvent(t.Context(), dbgen.InsertEventParams{
+			ID: id, SellerID: sellerID, Type: webhook.Ping, ObjectID: id, Payload: []byte(`{}`),
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := agent.get(t, "/webhooks")
+	if n := strings.Count(first.body, `id="event-`); n != services.WebhooksPageSize {
+		t.Fatalf("the first page shows %d events, want %d", n, services.WebhooksPageSize)
+	}
+	if !strings.Contains(first.body, "event-"+ids[len(ids)-1].String()) || strings.Contains(first.body, "event-"+ids[4].String()) {
+		t.Error("the first page does not start at the newest event")
+	}
+	older := regexp.MustCompile(`href="(/console/webhooks\?before=[^"]+)"`).FindStringSubmatch(first.body)
+	if older == nil {
+		t.Fatal("the first page has no link to older events")
+	}
+	second := agent.get(t, strings.TrimPrefix(html.UnescapeString(older[1]), consoleapi.Base))
+	if n := strings.Count(second.body, `id="event-`); n != 5 || strings.Contains(second.body, "before=") {
+		t.Errorf("the second page shows %d events (want 5) or links further", n)
+	}
+	for _, id := range ids[:5] {
+		if !strings.Contains(second.body, "event-"+id.String()) {
+			t.Errorf("the second page lacks event %s", id)
+		}
+	}
 }
