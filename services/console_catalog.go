@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/url"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -109,4 +110,16 @@ func (c *Console) ImportErrors(ctx context.Context, sellerID, importID uuid.UUID
 		return nil, err
 	}
 	return c.CatalogImports.Reports.Open(ctx, job)
+}
+
+// ImportsPageSize is how many imports a page of the portal's list shows.
+const ImportsPageSize = 20
+
+// CatalogImportList is a page of a seller's imports, newest first, before
+// the import (beforeAt, beforeID); the zero time starts at the newest.
+func (c *Console) CatalogImportList(ctx context.Context, sellerID uuid.UUID, beforeAt time.Time, beforeID uuid.UUID) ([]csvimport.Job, error) {
+	if beforeAt.IsZero() {
+		beforeAt, beforeID = farFuture, uuid.Max
+	}
+	return c.CatalogImports.Jobs.ListBefore(ctx, sellerID, beforeAt, beforeID, ImportsPageSize)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"net/url"
 	"path"
 
 	"github.com/gofiber/fiber/v2"
@@ -29,9 +30,48 @@ func catalogRoutes() []route {
 	}
 }
 
-// catalogUploadForm shows the form to upload a CSV file.
+// uploadView is the upload page's own data: the seller's imports, newest
+// first.
+type uploadView struct {
+	Imports []importLine
+	// Older is the address of the next, older page; "" on the last.
+	Older string
+}
+
+// importLine is an import as the upload page lists it.
+type importLine struct {
+	ID, Filename, Status, Created, CreatedISO string
+	Succeeded, Failed                         int64
+}
+
+// catalogUploadForm shows the form to upload a CSV file and the seller's
+// imports, a page before the import the before parameter names.
 func (s *server) catalogUploadForm(c *fiber.Ctx) error {
-	return s.pages.render(c, fiber.StatusOK, "catalog_upload.html", s.view(c, "catalog.upload_title"))
+	return s.renderUpload(c, fiber.StatusOK, s.view(c, "catalog.upload_title"))
+}
+
+// renderUpload writes the upload page with a status, after a refused
+// upload too.
+func (s *server) renderUpload(c *fiber.Ctx, status int, v view) error {
+	beforeAt, beforeID, ok := parseCursor(c.Query("before"))
+	if !ok {
+		return s.problem(c, fiber.StatusBadRequest, "problem.not_found")
+	}
+	jobs, err := s.Service.CatalogImportList(c.UserContext(), sellerOf(c), beforeAt, beforeID)
+	if err != nil {
+		return s.failed(c, err)
+	}
+	data := uploadView{}
+	for _, j := range jobs {
+		data.Imports = append(data.Imports, importLine{ID: j.ID.String(), Filename: j.Filename, Status: v.T("catalog.status." + string(j.Status)),
+			Created: formatTime(j.CreatedAt), CreatedISO: isoTime(j.CreatedAt), Succeeded: j.Succeeded, Failed: j.Failed})
+	}
+	if len(jobs) == services.ImportsPageSize {
+		last := jobs[len(jobs)-1]
+		data.Older = catalogUploadPath + "?before=" + url.QueryEscape(cursor(last.CreatedAt, last.ID))
+	}
+	v.Data = data
+	return s.pages.render(c, status, "catalog_upload.html", v)
 }
 
 // uploadCatalog starts an import of the uploaded file and goes to its
@@ -72,7 +112,7 @@ func (s *server) uploadCatalog(c *fiber.Ctx) error {
 		return s.failed(c, err)
 	}
 	c.Set("HX-Replace-Url", catalogUploadPath)
-	return s.pages.render(c, fiber.StatusUnprocessableEntity, "catalog_upload.html", v)
+	return s.renderUpload(c, fiber.StatusUnprocessableEntity, v)
 }
 
 // importView is an import as its page and its progress fragment show it.

@@ -373,6 +373,13 @@ func TestPortalCatalogUpload(t *testing.T) {
 		t.Errorf("the error file: %d %q, %d lines for %d invalid rows", errorsFile.status, errorsFile.header.Get("Content-Type"),
 			strings.Count(errorsFile.body, "\n"), stats.Invalid)
 	}
+	importID := strings.TrimPrefix(importPath, "/catalog/imports/")
+	if list := admin.get(t, "/catalog/imports"); !strings.Contains(list.body, `id="import-`+importID) || !strings.Contains(list.body, "products.csv") {
+		t.Errorf("the upload page does not list the import:\n%.1500s", list.body)
+	}
+	if list := other.get(t, "/catalog/imports"); list.status != http.StatusOK || strings.Contains(list.body, importID) {
+		t.Errorf("seller B's upload page lists seller A's import: %d", list.status)
+	}
 	for _, path := range []string{importPath, importPath + "/progress", importPath + "/errors.csv"} {
 		if a := other.get(t, path); a.status != http.StatusNotFound {
 			t.Errorf("seller B GET %s: %d, want 404", path, a.status)

@@ -7,6 +7,7 @@ package dbgen
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -226,6 +227,67 @@ func (q *Queries) GetSellerCSVImport(ctx context.Context, arg GetSellerCSVImport
 		&i.FileRows,
 	)
 	return i, err
+}
+
+const listSellerCSVImportsBefore = `-- name: ListSellerCSVImportsBefore :many
+SELECT id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at, file_rows FROM csv_imports
+WHERE seller_id = $1
+  AND (created_at, id) < ($2::timestamptz, $3::uuid)
+ORDER BY created_at DESC, id DESC
+LIMIT $4::int
+`
+
+type ListSellerCSVImportsBeforeParams struct {
+	SellerID uuid.UUID
+	BeforeAt time.Time
+	BeforeID uuid.UUID
+	PageSize int32
+}
+
+// A page of a seller's imports, newest first, before the import
+// (before_at, before_id), over csv_imports_seller_created_idx.
+func (q *Queries) ListSellerCSVImportsBefore(ctx context.Context, arg ListSellerCSVImportsBeforeParams) ([]CsvImport, error) {
+	rows, err := q.db.Query(ctx, listSellerCSVImportsBefore,
+		arg.SellerID,
+		arg.BeforeAt,
+		arg.BeforeID,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CsvImport{}
+	for rows.Next() {
+		var i CsvImport
+		if err := rows.Scan(
+			&i.ID,
+			&i.SellerID,
+			&i.Filename,
+			&i.Status,
+			&i.ObjectPath,
+			&i.UploadStartedAt,
+			&i.UploadedAt,
+			&i.Error,
+			&i.Processed,
+			&i.Succeeded,
+			&i.Failed,
+			&i.Supported,
+			&i.Unsupported,
+			&i.ToBeReviewed,
+			&i.ErrorsPath,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.FileRows,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const lockCSVImportProgress = `-- name: LockCSVImportProgress :one

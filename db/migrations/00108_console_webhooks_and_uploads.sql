@@ -13,7 +13,11 @@ CREATE INDEX webhook_deliveries_endpoint_created_idx ON webhook_deliveries (endp
 -- its progress bar knows its end; NULL for files uploaded through the API.
 ALTER TABLE csv_imports ADD COLUMN file_rows bigint CHECK (file_rows >= 0);
 
+-- A seller's imports, newest first, a page after a (created_at, id) cursor.
+CREATE INDEX csv_imports_seller_created_idx ON csv_imports (seller_id, created_at DESC, id DESC);
+
 -- +goose Down
+DROP INDEX csv_imports_seller_created_idx;
 ALTER TABLE csv_imports DROP COLUMN file_rows;
 DROP INDEX webhook_deliveries_endpoint_created_idx;
 DROP INDEX webhook_attempts_endpoint_started_idx;

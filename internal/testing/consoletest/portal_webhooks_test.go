@@ -123,6 +123,9 @@ func TestPortalUploadAndRedeliver(t *testing.T) {
 				t.Errorf("the error file's link is %q", href)
 			}
 			portalScreen(p, "import completed")
+			p.Click("main > p a[href='/console/catalog/imports']")
+			p.WaitText("main ol.imports", "katalog.csv")
+			portalScreen(p, "imports list")
 
 			// The event log, then the ping's page: redeliver it and see the
 			// new run's attempt.
