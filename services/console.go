@@ -29,6 +29,10 @@ type Console struct {
 	Orders    *Orders
 	Contracts *Contracts
 	Catalog   *Catalog
+	// Webhooks and CatalogImports are the Seller API's, for the portal's
+	// webhooks and catalog uploads and the operators' webhooks health.
+	Webhooks       *Webhooks
+	CatalogImports *CatalogImports
 }
 
 // NewConsole is the console's service of a configuration, working through
@@ -50,6 +54,7 @@ func NewConsole(cfg *config.Config, store *db.Store, all *Services) (*Console, e
 		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, RelyingParty: rp, IdleTimeout: cfg.Console.IdleTimeout,
 			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, Now: time.Now},
 		Offers: all.Offers, Orders: all.Orders, Contracts: all.Contracts, Catalog: all.Catalog,
+		Webhooks: all.Webhooks, CatalogImports: all.CatalogImports,
 	}, nil
 }
 

@@ -46,7 +46,7 @@ func (c *Console) CreatePortalOffer(ctx context.Context, who console.Actor, r of
 	if err == nil {
 		target = OfferTarget(created.Row.ID)
 	}
-	return created, c.audited(ctx, who, "portal.offer.create", target, r.SalesChannel+" "+r.Reference, err)
+	return created, c.audited(ctx, who, "portal.offer.create", target, r.SalesChannel+" "+r.Reference, refusalOutcome(err), err)
 }
 
 // PortalOrderChange is a change a seller user makes to an order.
@@ -143,7 +143,7 @@ func (c *Console) ChangePortalContract(ctx context.Context, who console.Actor, c
 	if errors.Is(err, ErrContractNotFound) {
 		return nil, err
 	}
-	return quote, c.audited(ctx, who, "portal.contract."+ch.Action, ContractTarget(contractID), detail, err)
+	return quote, c.audited(ctx, who, "portal.contract."+ch.Action, ContractTarget(contractID), detail, refusalOutcome(err), err)
 }
 
 // OrderTarget names an order as the audit log's target.
@@ -158,24 +158,13 @@ func (c *Console) auditedOrder(ctx context.Context, who console.Actor, action st
 	if errors.Is(err, ErrOrderNotFound) {
 		return err
 	}
-	return c.audited(ctx, who, action, OrderTarget(orderID), detail, err)
+	return c.audited(ctx, who, action, OrderTarget(orderID), detail, refusalOutcome(err), err)
 }
 
-// audited writes an action to the audit log with how it ended (a rule's
-// refusal, input the contract refuses, or a failure) and passes its error
-// on.
-func (c *Console) audited(ctx context.Context, who console.Actor, action, target, detail string, err error) error {
-	outcome := console.Succeeded
+// refusalOutcome is how a portal action ended: refused by a rule or by
+// input the contract refuses, failed on any other error.
+func refusalOutcome(err error) console.Outcome {
 	var refused *refusal.Error
 	var invalid *refusal.Invalid
-	switch {
-	case errors.As(err, &refused), errors.As(err, &invalid):
-		outcome = console.Refused
-	case err != nil:
-		outcome = console.Failed
-	}
-	if auditErr := c.Accounts.Audit(ctx, who.Entry(action, target, detail, outcome)); auditErr != nil {
-		return errors.Join(err, auditErr)
-	}
-	return err
+	return outcomeOf(err, errors.As(err, &refused) || errors.As(err, &invalid))
 }

@@ -47,6 +47,7 @@ func routes() []route {
 		auditRoutes(),
 		portalOfferRoutes(), portalOrderRoutes(), portalContractRoutes(),
 		accountPageRoutes(),
+		portalWebhookRoutes(), healthRoutes(), catalogRoutes(),
 	)
 }
 

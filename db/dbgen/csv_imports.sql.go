@@ -7,6 +7,7 @@ package dbgen
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -14,7 +15,7 @@ import (
 const claimCSVUpload = `-- name: ClaimCSVUpload :one
 UPDATE csv_imports SET upload_started_at = now(), updated_at = now()
 WHERE id = $1 AND status = 'pending' AND upload_started_at IS NULL
-RETURNING id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at
+RETURNING id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at, file_rows
 `
 
 // Starts receiving the upload of a pending job whose link has not been
@@ -40,6 +41,7 @@ func (q *Queries) ClaimCSVUpload(ctx context.Context, id uuid.UUID) (CsvImport, 
 		&i.ErrorsPath,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.FileRows,
 	)
 	return i, err
 }
@@ -115,7 +117,7 @@ const expireCSVImport = `-- name: ExpireCSVImport :one
 UPDATE csv_imports SET status = 'failed', error = $1, updated_at = now()
 WHERE id = $2 AND status = 'pending' AND uploaded_at IS NULL
   AND (upload_started_at IS NULL OR $3::boolean)
-RETURNING id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at
+RETURNING id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at, file_rows
 `
 
 type ExpireCSVImportParams struct {
@@ -148,6 +150,7 @@ func (q *Queries) ExpireCSVImport(ctx context.Context, arg ExpireCSVImportParams
 		&i.ErrorsPath,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.FileRows,
 	)
 	return i, err
 }
@@ -162,7 +165,7 @@ func (q *Queries) FinishCSVUpload(ctx context.Context, id uuid.UUID) error {
 }
 
 const getCSVImport = `-- name: GetCSVImport :one
-SELECT id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at FROM csv_imports WHERE id = $1
+SELECT id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at, file_rows FROM csv_imports WHERE id = $1
 `
 
 func (q *Queries) GetCSVImport(ctx context.Context, id uuid.UUID) (CsvImport, error) {
@@ -186,12 +189,13 @@ func (q *Queries) GetCSVImport(ctx context.Context, id uuid.UUID) (CsvImport, er
 		&i.ErrorsPath,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.FileRows,
 	)
 	return i, err
 }
 
 const getSellerCSVImport = `-- name: GetSellerCSVImport :one
-SELECT id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at FROM csv_imports WHERE seller_id = $1 AND id = $2
+SELECT id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at, file_rows FROM csv_imports WHERE seller_id = $1 AND id = $2
 `
 
 type GetSellerCSVImportParams struct {
@@ -220,8 +224,70 @@ func (q *Queries) GetSellerCSVImport(ctx context.Context, arg GetSellerCSVImport
 		&i.ErrorsPath,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.FileRows,
 	)
 	return i, err
+}
+
+const listSellerCSVImportsBefore = `-- name: ListSellerCSVImportsBefore :many
+SELECT id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at, file_rows FROM csv_imports
+WHERE seller_id = $1
+  AND (created_at, id) < ($2::timestamptz, $3::uuid)
+ORDER BY created_at DESC, id DESC
+LIMIT $4::int
+`
+
+type ListSellerCSVImportsBeforeParams struct {
+	SellerID uuid.UUID
+	BeforeAt time.Time
+	BeforeID uuid.UUID
+	PageSize int32
+}
+
+// A page of a seller's imports, newest first, before the import
+// (before_at, before_id), over csv_imports_seller_created_idx.
+func (q *Queries) ListSellerCSVImportsBefore(ctx context.Context, arg ListSellerCSVImportsBeforeParams) ([]CsvImport, error) {
+	rows, err := q.db.Query(ctx, listSellerCSVImportsBefore,
+		arg.SellerID,
+		arg.BeforeAt,
+		arg.BeforeID,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CsvImport{}
+	for rows.Next() {
+		var i CsvImport
+		if err := rows.Scan(
+			&i.ID,
+			&i.SellerID,
+			&i.Filename,
+			&i.Status,
+			&i.ObjectPath,
+			&i.UploadStartedAt,
+			&i.UploadedAt,
+			&i.Error,
+			&i.Processed,
+			&i.Succeeded,
+			&i.Failed,
+			&i.Supported,
+			&i.Unsupported,
+			&i.ToBeReviewed,
+			&i.ErrorsPath,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.FileRows,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const lockCSVImportProgress = `-- name: LockCSVImportProgress :one
@@ -258,7 +324,7 @@ SET processed = processed + $1,
     to_be_reviewed = to_be_reviewed + $6,
     updated_at = now()
 WHERE id = $7
-RETURNING id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at
+RETURNING id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at, file_rows
 `
 
 type RecordCSVImportChunkParams struct {
@@ -301,6 +367,7 @@ func (q *Queries) RecordCSVImportChunk(ctx context.Context, arg RecordCSVImportC
 		&i.ErrorsPath,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.FileRows,
 	)
 	return i, err
 }
@@ -340,13 +407,29 @@ func (q *Queries) SetCSVImportErrorsPath(ctx context.Context, arg SetCSVImportEr
 	return err
 }
 
+const setCSVImportFileRows = `-- name: SetCSVImportFileRows :exec
+UPDATE csv_imports SET file_rows = $2 WHERE id = $1 AND seller_id = $3
+`
+
+type SetCSVImportFileRowsParams struct {
+	ID       uuid.UUID
+	FileRows *int64
+	SellerID uuid.UUID
+}
+
+// Keeps how many records the portal counted in a job's file.
+func (q *Queries) SetCSVImportFileRows(ctx context.Context, arg SetCSVImportFileRowsParams) error {
+	_, err := q.db.Exec(ctx, setCSVImportFileRows, arg.ID, arg.FileRows, arg.SellerID)
+	return err
+}
+
 const setCSVImportStatus = `-- name: SetCSVImportStatus :one
 UPDATE csv_imports
 SET status = $1,
     error = CASE WHEN $2::text = '' THEN error ELSE $2::text END,
     updated_at = now()
 WHERE id = $3 AND status NOT IN ('completed', 'failed', 'cancelled')
-RETURNING id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at
+RETURNING id, seller_id, filename, status, object_path, upload_started_at, uploaded_at, error, processed, succeeded, failed, supported, unsupported, to_be_reviewed, errors_path, created_at, updated_at, file_rows
 `
 
 type SetCSVImportStatusParams struct {
@@ -378,6 +461,7 @@ func (q *Queries) SetCSVImportStatus(ctx context.Context, arg SetCSVImportStatus
 		&i.ErrorsPath,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.FileRows,
 	)
 	return i, err
 }

@@ -226,6 +226,58 @@ func (q *Queries) ListEvents(ctx context.Context, arg ListEventsParams) ([]Event
 	return items, nil
 }
 
+const listEventsBefore = `-- name: ListEventsBefore :many
+SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at, trace_parent FROM events
+WHERE seller_id = $1
+  AND (created_at, id) < ($2::timestamptz, $3::uuid)
+ORDER BY created_at DESC, id DESC
+LIMIT $4::int
+`
+
+type ListEventsBeforeParams struct {
+	SellerID uuid.UUID
+	BeforeAt time.Time
+	BeforeID uuid.UUID
+	PageSize int32
+}
+
+// A page of a seller's event log, newest first, before the event
+// (before_at, before_id), over events_seller_created_idx.
+func (q *Queries) ListEventsBefore(ctx context.Context, arg ListEventsBeforeParams) ([]Event, error) {
+	rows, err := q.db.Query(ctx, listEventsBefore,
+		arg.SellerID,
+		arg.BeforeAt,
+		arg.BeforeID,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Event{}
+	for rows.Next() {
+		var i Event
+		if err := rows.Scan(
+			&i.ID,
+			&i.SellerID,
+			&i.Type,
+			&i.ObjectID,
+			&i.EndpointID,
+			&i.Payload,
+			&i.CreatedAt,
+			&i.DispatchedAt,
+			&i.TraceParent,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const lockUndispatchedEvent = `-- name: LockUndispatchedEvent :one
 SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at, trace_parent FROM events
 WHERE id = $1 AND dispatched_at IS NULL

@@ -205,6 +205,7 @@ type CsvImport struct {
 	ErrorsPath      string
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+	FileRows        *int64
 }
 
 type CsvImportError struct {

@@ -131,6 +131,77 @@ func (q *Queries) ListDeliveriesOfEvents(ctx context.Context, eventIds []uuid.UU
 	return items, nil
 }
 
+const listEndpointDeliveries = `-- name: ListEndpointDeliveries :many
+SELECT d.event_id, d.endpoint_id, d.seller_id, d.status, d.run, d.attempts, d.last_attempt_at, d.delivered_at, d.created_at, d.updated_at, ev.type AS event_type
+FROM webhook_deliveries d
+JOIN events ev ON ev.id = d.event_id
+WHERE d.endpoint_id = $1
+  AND (d.created_at, d.event_id) < ($2::timestamptz, $3::uuid)
+ORDER BY d.created_at DESC, d.event_id DESC
+LIMIT $4::int
+`
+
+type ListEndpointDeliveriesParams struct {
+	EndpointID uuid.UUID
+	BeforeAt   time.Time
+	BeforeID   uuid.UUID
+	PageSize   int32
+}
+
+type ListEndpointDeliveriesRow struct {
+	EventID       uuid.UUID
+	EndpointID    uuid.UUID
+	SellerID      uuid.UUID
+	Status        string
+	Run           int32
+	Attempts      int32
+	LastAttemptAt *time.Time
+	DeliveredAt   *time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	EventType     string
+}
+
+// A page of an endpoint's deliveries with their events' types, newest
+// first, before the delivery (before_at, before_id), over
+// webhook_deliveries_endpoint_created_idx.
+func (q *Queries) ListEndpointDeliveries(ctx context.Context, arg ListEndpointDeliveriesParams) ([]ListEndpointDeliveriesRow, error) {
+	rows, err := q.db.Query(ctx, listEndpointDeliveries,
+		arg.EndpointID,
+		arg.BeforeAt,
+		arg.BeforeID,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListEndpointDeliveriesRow{}
+	for rows.Next() {
+		var i ListEndpointDeliveriesRow
+		if err := rows.Scan(
+			&i.EventID,
+			&i.EndpointID,
+			&i.SellerID,
+			&i.Status,
+			&i.Run,
+			&i.Attempts,
+			&i.LastAttemptAt,
+			&i.DeliveredAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.EventType,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listEventDeliveries = `-- name: ListEventDeliveries :many
 SELECT event_id, endpoint_id, seller_id, status, run, attempts, last_attempt_at, delivered_at, created_at, updated_at FROM webhook_deliveries WHERE event_id = $1 ORDER BY endpoint_id
 `

@@ -252,6 +252,109 @@ func (q *Queries) ListWebhookEndpoints(ctx context.Context, sellerID uuid.UUID) 
 	return items, nil
 }
 
+const listWebhookHealth = `-- name: ListWebhookHealth :many
+WITH health AS (
+    SELECT e.id, e.seller_id, s.name AS seller_name, e.url, e.disabled_at, e.disabled_reason,
+           a.finished, a.failures,
+           (CASE WHEN a.finished = 0 THEN 0 ELSE a.failures * 1000 / a.finished END)::int AS failure_permille
+    FROM webhook_endpoints e
+    JOIN sellers s ON s.id = e.seller_id
+    CROSS JOIN LATERAL (
+        SELECT count(*) FILTER (WHERE wa.outcome IN ('delivered', 'failed', 'gone')) AS finished,
+               count(*) FILTER (WHERE wa.outcome IN ('failed', 'gone')) AS failures
+        FROM webhook_attempts wa
+        WHERE wa.endpoint_id = e.id AND wa.started_at >= $1::timestamptz
+    ) a
+    WHERE e.deleted_at IS NULL
+      AND (NOT $5::boolean OR e.disabled_at IS NOT NULL)
+)
+SELECT h.id, h.seller_id, h.seller_name, h.url, h.disabled_at, h.disabled_reason,
+       h.finished, h.failures, h.failure_permille,
+       last.finished_at AS last_failure_at, last.status_code AS last_status_code,
+       last.error_class AS last_error_class, last.response_excerpt AS last_response_excerpt
+FROM health h
+LEFT JOIN LATERAL (
+    SELECT wa.finished_at, wa.status_code, wa.error_class, wa.response_excerpt
+    FROM webhook_attempts wa
+    WHERE wa.endpoint_id = h.id AND wa.started_at >= $1::timestamptz
+      AND wa.outcome IN ('failed', 'gone')
+    ORDER BY wa.started_at DESC
+    LIMIT 1
+) last ON true
+WHERE (h.failure_permille, h.id) < ($2::int, $3::uuid)
+ORDER BY h.failure_permille DESC, h.id DESC
+LIMIT $4::int
+`
+
+type ListWebhookHealthParams struct {
+	Since         time.Time
+	AfterPermille int32
+	AfterID       uuid.UUID
+	PageSize      int32
+	DisabledOnly  bool
+}
+
+type ListWebhookHealthRow struct {
+	ID                  uuid.UUID
+	SellerID            uuid.UUID
+	SellerName          string
+	Url                 string
+	DisabledAt          *time.Time
+	DisabledReason      *string
+	Finished            int64
+	Failures            int64
+	FailurePermille     int32
+	LastFailureAt       *time.Time
+	LastStatusCode      *int32
+	LastErrorClass      *string
+	LastResponseExcerpt *string
+}
+
+// Every seller's endpoints by their failure rate since a moment, worst
+// first: per mille of the finished attempts that failed (an interrupted
+// attempt is the worker's, not the endpoint's), with the last failure in
+// that window; a page after (after_permille, after_id). Each endpoint's
+// attempts are read over webhook_attempts_endpoint_started_idx.
+func (q *Queries) ListWebhookHealth(ctx context.Context, arg ListWebhookHealthParams) ([]ListWebhookHealthRow, error) {
+	rows, err := q.db.Query(ctx, listWebhookHealth,
+		arg.Since,
+		arg.AfterPermille,
+		arg.AfterID,
+		arg.PageSize,
+		arg.DisabledOnly,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListWebhookHealthRow{}
+	for rows.Next() {
+		var i ListWebhookHealthRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.SellerID,
+			&i.SellerName,
+			&i.Url,
+			&i.DisabledAt,
+			&i.DisabledReason,
+			&i.Finished,
+			&i.Failures,
+			&i.FailurePermille,
+			&i.LastFailureAt,
+			&i.LastStatusCode,
+			&i.LastErrorClass,
+			&i.LastResponseExcerpt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const rotateWebhookEndpointSecret = `-- name: RotateWebhookEndpointSecret :one
 UPDATE webhook_endpoints
 SET previous_secret            = secret,

@@ -82,3 +82,16 @@ SET LOCAL synchronous_commit = off;
 SELECT status, count(*) AS jobs FROM csv_imports
 WHERE status IN ('pending', 'queued', 'running')
 GROUP BY status;
+
+-- name: SetCSVImportFileRows :exec
+-- Keeps how many records the portal counted in a job's file.
+UPDATE csv_imports SET file_rows = $2 WHERE id = $1 AND seller_id = $3;
+
+-- name: ListSellerCSVImportsBefore :many
+-- A page of a seller's imports, newest first, before the import
+-- (before_at, before_id), over csv_imports_seller_created_idx.
+SELECT * FROM csv_imports
+WHERE seller_id = sqlc.arg(seller_id)
+  AND (created_at, id) < (sqlc.arg(before_at)::timestamptz, sqlc.arg(before_id)::uuid)
+ORDER BY created_at DESC, id DESC
+LIMIT sqlc.arg(page_size)::int;

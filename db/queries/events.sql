@@ -75,3 +75,12 @@ WHERE e.seller_id = sqlc.arg(seller_id)
 -- Events committed whose deliveries nobody started yet: the relay's work
 -- (over the partial index of undispatched events).
 SELECT count(*) FROM events WHERE dispatched_at IS NULL;
+
+-- name: ListEventsBefore :many
+-- A page of a seller's event log, newest first, before the event
+-- (before_at, before_id), over events_seller_created_idx.
+SELECT * FROM events
+WHERE seller_id = sqlc.arg(seller_id)
+  AND (created_at, id) < (sqlc.arg(before_at)::timestamptz, sqlc.arg(before_id)::uuid)
+ORDER BY created_at DESC, id DESC
+LIMIT sqlc.arg(page_size)::int;

@@ -43,3 +43,15 @@ WHERE event_id = $1 AND endpoint_id = $2 AND run = sqlc.arg(run) AND status = 'p
 UPDATE webhook_deliveries
 SET status = 'cancelled', updated_at = now()
 WHERE endpoint_id = $1 AND status = 'pending';
+
+-- name: ListEndpointDeliveries :many
+-- A page of an endpoint's deliveries with their events' types, newest
+-- first, before the delivery (before_at, before_id), over
+-- webhook_deliveries_endpoint_created_idx.
+SELECT d.*, ev.type AS event_type
+FROM webhook_deliveries d
+JOIN events ev ON ev.id = d.event_id
+WHERE d.endpoint_id = sqlc.arg(endpoint_id)
+  AND (d.created_at, d.event_id) < (sqlc.arg(before_at)::timestamptz, sqlc.arg(before_id)::uuid)
+ORDER BY d.created_at DESC, d.event_id DESC
+LIMIT sqlc.arg(page_size)::int;

@@ -67,3 +67,41 @@ SELECT * FROM webhook_endpoints
 WHERE seller_id = $1 AND deleted_at IS NULL AND disabled_at IS NULL
   AND (cardinality(events) = 0 OR sqlc.arg(type)::text = ANY(events))
 ORDER BY id;
+
+-- name: ListWebhookHealth :many
+-- Every seller's endpoints by their failure rate since a moment, worst
+-- first: per mille of the finished attempts that failed (an interrupted
+-- attempt is the worker's, not the endpoint's), with the last failure in
+-- that window; a page after (after_permille, after_id). Each endpoint's
+-- attempts are read over webhook_attempts_endpoint_started_idx.
+WITH health AS (
+    SELECT e.id, e.seller_id, s.name AS seller_name, e.url, e.disabled_at, e.disabled_reason,
+           a.finished, a.failures,
+           (CASE WHEN a.finished = 0 THEN 0 ELSE a.failures * 1000 / a.finished END)::int AS failure_permille
+    FROM webhook_endpoints e
+    JOIN sellers s ON s.id = e.seller_id
+    CROSS JOIN LATERAL (
+        SELECT count(*) FILTER (WHERE wa.outcome IN ('delivered', 'failed', 'gone')) AS finished,
+               count(*) FILTER (WHERE wa.outcome IN ('failed', 'gone')) AS failures
+        FROM webhook_attempts wa
+        WHERE wa.endpoint_id = e.id AND wa.started_at >= sqlc.arg(since)::timestamptz
+    ) a
+    WHERE e.deleted_at IS NULL
+      AND (NOT sqlc.arg(disabled_only)::boolean OR e.disabled_at IS NOT NULL)
+)
+SELECT h.id, h.seller_id, h.seller_name, h.url, h.disabled_at, h.disabled_reason,
+       h.finished, h.failures, h.failure_permille,
+       last.finished_at AS last_failure_at, last.status_code AS last_status_code,
+       last.error_class AS last_error_class, last.response_excerpt AS last_response_excerpt
+FROM health h
+LEFT JOIN LATERAL (
+    SELECT wa.finished_at, wa.status_code, wa.error_class, wa.response_excerpt
+    FROM webhook_attempts wa
+    WHERE wa.endpoint_id = h.id AND wa.started_at >= sqlc.arg(since)::timestamptz
+      AND wa.outcome IN ('failed', 'gone')
+    ORDER BY wa.started_at DESC
+    LIMIT 1
+) last ON true
+WHERE (h.failure_permille, h.id) < (sqlc.arg(after_permille)::int, sqlc.arg(after_id)::uuid)
+ORDER BY h.failure_permille DESC, h.id DESC
+LIMIT sqlc.arg(page_size)::int;
