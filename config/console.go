@@ -17,6 +17,8 @@ type ConsoleConfig struct {
 	IdleTimeout time.Duration `mapstructure:"idle_timeout"`
 	// AbsoluteTimeout ends every session this long after its sign-in.
 	AbsoluteTimeout time.Duration `mapstructure:"absolute_timeout"`
+	// InvitationTTL is how long an invitation's link may be accepted.
+	InvitationTTL time.Duration `mapstructure:"invitation_ttl"`
 }
 
 // Enabled says whether the console is served: it needs its TOTP keys.
@@ -33,6 +35,7 @@ var consoleDefaults = map[string]any{
 	"console.totp_keys":        []string{},
 	"console.idle_timeout":     30 * time.Minute,
 	"console.absolute_timeout": 12 * time.Hour,
+	"console.invitation_ttl":   72 * time.Hour,
 }
 
 // validateConsole checks the console's keys, when given, and timeouts.
@@ -47,5 +50,8 @@ func (c *Config) validateConsole(bad func(key, format string, args ...any)) {
 	}
 	if c.Console.AbsoluteTimeout < c.Console.IdleTimeout {
 		bad("console.absolute_timeout", "must be at least console.idle_timeout (%s), got %s", c.Console.IdleTimeout, c.Console.AbsoluteTimeout)
+	}
+	if c.Console.InvitationTTL < 10*time.Minute || c.Console.InvitationTTL > 30*24*time.Hour {
+		bad("console.invitation_ttl", "must be between 10m and 720h, got %s", c.Console.InvitationTTL)
 	}
 }

@@ -25,6 +25,10 @@ import (
 type Console struct {
 	Accounts *console.Accounts
 	Offers   *Offers
+	// Sellers and PublicURL serve the merchant portal's users and
+	// credentials (console_portal.go).
+	Sellers   *Sellers
+	PublicURL string
 }
 
 // NewConsole is the console's service of a configuration, working through
@@ -40,8 +44,9 @@ func NewConsole(cfg *config.Config, store *db.Store, all *Services) (*Console, e
 	}
 	return &Console{
 		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, IdleTimeout: cfg.Console.IdleTimeout,
-			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, Now: time.Now},
-		Offers: all.Offers,
+			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, InvitationTTL: cfg.Console.InvitationTTL, Now: time.Now},
+		Offers:  all.Offers,
+		Sellers: all.Sellers, PublicURL: cfg.HTTP.PublicURL,
 	}, nil
 }
 

@@ -10,7 +10,9 @@ import (
 )
 
 // auditActions are the actions the audit log's filter offers, in its order.
-var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_out"}
+var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_out",
+	"invitation.accept", "seller_user.invite", "seller_user.reinvite", "seller_user.disable",
+	"credential.create", "credential.rotate", "credential.revoke"}
 
 // auditView is the audit log's own data.
 type auditView struct {

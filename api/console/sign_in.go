@@ -102,10 +102,15 @@ func (s *server) signIn(c *fiber.Ctx) error {
 	if err := s.Service.Accounts.Audit(c.UserContext(), s.actor(c, sess.User).Entry("sign_in", "", "", console.Succeeded)); err != nil {
 		return s.failed(c, err)
 	}
-	c.Cookie(&fiber.Cookie{
-		Name: sessionCookie, Value: sess.Token, Path: "/", Secure: true, HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode,
-	})
+	setSessionCookie(c, sess.Token)
 	return c.Redirect(nextPath(c.Query("next")), fiber.StatusSeeOther)
+}
+
+// setSessionCookie hands a new session's token to the browser.
+func setSessionCookie(c *fiber.Ctx, token string) {
+	c.Cookie(&fiber.Cookie{
+		Name: sessionCookie, Value: token, Path: "/", Secure: true, HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode,
+	})
 }
 
 // nextPath is where to go after signing in: the console page the

@@ -78,6 +78,15 @@ type ConsoleAudit struct {
 	RequestID  string
 }
 
+type ConsoleInvitation struct {
+	TokenDigest []byte
+	UserID      uuid.UUID
+	InvitedBy   string
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+	UsedAt      *time.Time
+}
+
 type ConsoleSession struct {
 	TokenDigest []byte
 	UserID      uuid.UUID
@@ -609,6 +618,7 @@ type SellerCredential struct {
 	CreatedAt  time.Time
 	RotatedAt  *time.Time
 	Generation int32
+	RevokedAt  *time.Time
 }
 
 type SellerRiskLimit struct {
