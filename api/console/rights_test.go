@@ -100,7 +100,7 @@ func newRightsHarness(t *testing.T) *rightsHarness {
 	err = consoleapi.Mount(h.app.Group(consoleapi.Base), consoleapi.Deps{
 		Service: &services.Console{Accounts: h.accounts, Offers: &services.Offers{Store: store}, Sellers: &services.Sellers{Store: store},
 			PublicURL: "https://tenure.example"},
-		Assets:  consoleapi.Base + "/assets/test", Logger: slog.New(slog.DiscardHandler),
+		Assets: consoleapi.Base + "/assets/test", Logger: slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
 		t.Fatal(err)

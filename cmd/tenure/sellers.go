@@ -28,7 +28,7 @@ func sellersCommand(file func() string) *cobra.Command {
 	cmd.AddCommand(sellersCreateCommand(file), sellersSeedCommand(file), sellersListCommand(file), sellersRotateCommand(file), sellersSetWebhookCommand(file),
 		sellersShowCommand(file), sellersSetProfileCommand(file), sellersSetTermsCommand(file), sellersSetResidualCommand(file),
 		sellersSetPayoutAccountCommand(file),
-		sellersSetPaymentMethodRequiredCommand(file))
+		sellersSetPaymentMethodRequiredCommand(file), sellersUsersCommand(file))
 	return cmd
 }
 

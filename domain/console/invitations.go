@@ -170,3 +170,21 @@ func (a *Accounts) AcceptInvitation(ctx context.Context, token, password, code, 
 	}
 	return a.startSession(ctx, open.User)
 }
+
+// InviteAccount invites the account of u's e-mail address, making it first
+// (of u's kind, role and seller, with no password anybody knows) when no
+// account has the address. An existing account keeps its kind and role.
+func (a *Accounts) InviteAccount(ctx context.Context, u User, invitedBy string) (Invitation, error) {
+	row, err := a.Store.GetConsoleUserByEmail(ctx, strings.ToLower(u.Email))
+	switch {
+	case db.IsNotFound(err):
+		acct, err := a.create(ctx, u, "")
+		if err != nil {
+			return Invitation{}, err
+		}
+		return a.Invite(ctx, acct.User, invitedBy)
+	case err != nil:
+		return Invitation{}, err
+	}
+	return a.Invite(ctx, userOf(row), invitedBy)
+}
