@@ -213,6 +213,9 @@ func sellersListCommand(file func() string) *cobra.Command {
 				}
 				row := listed{SellerID: s.ID.String(), Name: s.Name, Currency: s.Currency, CreatedAt: s.CreatedAt, ClientIDs: []string{}}
 				for _, c := range creds {
+					if c.RevokedAt != nil {
+						continue
+					}
 					row.ClientIDs = append(row.ClientIDs, c.ClientID)
 				}
 				rows = append(rows, row)
