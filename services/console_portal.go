@@ -3,6 +3,7 @@ package services
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -75,7 +76,7 @@ func (c *Console) InviteSellerUser(ctx context.Context, who console.Actor, email
 	if errors.Is(err, console.ErrNotAnEmail) {
 		return inv, err
 	}
-	return inv, c.audit(ctx, who, "seller_user.invite", UserTarget(email), string(role), err, console.ErrEmailTaken)
+	return inv, c.audit(ctx, who, "seller_user.invite", UserTarget(strings.ToLower(email)), string(role), err, console.ErrEmailTaken)
 }
 
 // ReinviteSellerUser makes a new invitation for one of the actor's
