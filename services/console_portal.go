@@ -160,6 +160,15 @@ func (c *Console) RevokeCredential(ctx context.Context, who console.Actor, clien
 // the acceptance to the audit log.
 func (c *Console) AcceptInvitation(ctx context.Context, token, password, code, address, requestID string) (console.Session, error) {
 	sess, err := c.Accounts.AcceptInvitation(ctx, token, password, code, address)
+	if errors.Is(err, console.ErrCodeRefused) {
+		// A wrong code is audited as a refused sign-in is, by its account.
+		open, openErr := c.Accounts.Invitation(ctx, token)
+		if openErr != nil {
+			return sess, errors.Join(err, openErr)
+		}
+		who := console.Actor{User: open.User, Address: address, RequestID: requestID}
+		return sess, c.audit(ctx, who, "invitation.accept", UserTarget(open.User.Email), "", err, console.ErrCodeRefused)
+	}
 	if err != nil {
 		return sess, err
 	}

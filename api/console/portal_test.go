@@ -109,7 +109,8 @@ func TestInvitationOverHTTP(t *testing.T) {
 		t.Errorf("signing in with the password chosen: %v", err)
 	}
 	entries, err := h.accounts.AuditLog(t.Context(), "invitation.accept", time.Time{}, uuid.Nil)
-	if err != nil || len(entries) != 1 || entries[0].ActorEmail != "new-agent@example.com" {
+	if err != nil || len(entries) != 2 || entries[0].ActorEmail != "new-agent@example.com" ||
+		entries[0].Outcome != console.Succeeded || entries[1].Outcome != console.Refused {
 		t.Errorf("the acceptance's audit entries: %+v %v", entries, err)
 	}
 
