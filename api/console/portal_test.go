@@ -73,6 +73,11 @@ func TestInvitationOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := "/invitation/" + inv.Token
+	// A second link of the account is used up by accepting the first.
+	second, err := h.accounts.Invite(t.Context(), inv.User, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
 	resp := h.do(t, get(path, nil))
 	page := body(t, resp)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(page, "new-agent@example.com") || resp.Header.Get("Referrer-Policy") != "no-referrer" {
@@ -98,7 +103,8 @@ func TestInvitationOverHTTP(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther || !strings.Contains(resp.Header.Get("Set-Cookie"), consoleapi.SessionCookie+"=") {
 		t.Fatalf("accepting: %d %q", resp.StatusCode, resp.Header.Get("Set-Cookie"))
 	}
-	for _, r := range []*http.Request{get(path, nil), post(path, nil, url.Values{"password": {"another long password"}, "code": {code}})} {
+	for _, r := range []*http.Request{get(path, nil), get("/invitation/"+second.Token, nil),
+		post(path, nil, url.Values{"password": {"another long password"}, "code": {code}})} {
 		if resp := h.do(t, r); resp.StatusCode != http.StatusGone {
 			t.Errorf("%s of a used invitation: %d, want 410", r.Method, resp.StatusCode)
 		}
