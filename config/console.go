@@ -23,6 +23,8 @@ type ConsoleConfig struct {
 	// passkeys are bound ("https://console.example.com"); empty takes
 	// http.public_url's (see ConsoleOrigin).
 	PublicOrigin string `mapstructure:"public_origin"`
+	// InvitationTTL is how long an invitation's link may be accepted.
+	InvitationTTL time.Duration `mapstructure:"invitation_ttl"`
 }
 
 // ConsoleOrigin is the origin the console's passkeys work at:
@@ -63,6 +65,7 @@ var consoleDefaults = map[string]any{
 	"console.idle_timeout":     30 * time.Minute,
 	"console.absolute_timeout": 12 * time.Hour,
 	"console.public_origin":    "",
+	"console.invitation_ttl":   72 * time.Hour,
 }
 
 // validateConsole checks the console's keys, when given, and timeouts.
@@ -87,5 +90,8 @@ func (c *Config) validateConsole(bad func(key, format string, args ...any)) {
 	}
 	if c.Console.AbsoluteTimeout < c.Console.IdleTimeout {
 		bad("console.absolute_timeout", "must be at least console.idle_timeout (%s), got %s", c.Console.IdleTimeout, c.Console.AbsoluteTimeout)
+	}
+	if c.Console.InvitationTTL < 10*time.Minute || c.Console.InvitationTTL > 30*24*time.Hour {
+		bad("console.invitation_ttl", "must be between 10m and 720h, got %s", c.Console.InvitationTTL)
 	}
 }

@@ -14,7 +14,8 @@ func TestConsoleSettings(t *testing.T) {
 	c := load(t)
 	c.Auth.SigningKey = strings.Repeat("k", config.MinKeyLength)
 	c.Links.SigningKey = strings.Repeat("l", config.MinKeyLength)
-	if c.Console.Enabled() || c.Console.IdleTimeout != 30*time.Minute || c.Console.AbsoluteTimeout != 12*time.Hour {
+	if c.Console.Enabled() || c.Console.IdleTimeout != 30*time.Minute || c.Console.AbsoluteTimeout != 12*time.Hour ||
+		c.Console.InvitationTTL != 72*time.Hour {
 		t.Errorf("the defaults: %+v", c.Console)
 	}
 	if err := c.Validate(config.NeedHTTP); err != nil && strings.Contains(err.Error(), "console.") {
@@ -27,11 +28,13 @@ func TestConsoleSettings(t *testing.T) {
 	c.Console.TOTPKeys = []string{"k-1:c2hvcnQ="}
 	c.Console.IdleTimeout = time.Second
 	c.Console.AbsoluteTimeout = 0
+	c.Console.InvitationTTL = time.Minute
 	err := c.Validate(config.NeedHTTP)
 	for _, want := range []string{
 		`console.totp_keys (TENURE_CONSOLE_TOTP_KEYS): key 1: key "k-1": the secret has 5 bytes`,
 		"console.idle_timeout (TENURE_CONSOLE_IDLE_TIMEOUT): must be at least 1m, got 1s",
 		"console.absolute_timeout (TENURE_CONSOLE_ABSOLUTE_TIMEOUT): must be at least console.idle_timeout (1s), got 0s",
+		"console.invitation_ttl (TENURE_CONSOLE_INVITATION_TTL): must be between 10m and 720h, got 1m0s",
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("want %q in %v", want, err)

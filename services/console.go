@@ -33,6 +33,11 @@ type Console struct {
 	// webhooks and catalog uploads and the operators' webhooks health.
 	Webhooks       *Webhooks
 	CatalogImports *CatalogImports
+	// Sellers and ConsoleURL serve the merchant portal's users and
+	// credentials (console_portal_users.go): invitation links are made
+	// at the console's origin, where its passkeys work.
+	Sellers    *Sellers
+	ConsoleURL string
 }
 
 // NewConsole is the console's service of a configuration, working through
@@ -52,9 +57,10 @@ func NewConsole(cfg *config.Config, store *db.Store, all *Services) (*Console, e
 	}
 	return &Console{
 		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, RelyingParty: rp, IdleTimeout: cfg.Console.IdleTimeout,
-			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, Now: time.Now},
+			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, InvitationTTL: cfg.Console.InvitationTTL, Now: time.Now},
 		Offers: all.Offers, Orders: all.Orders, Contracts: all.Contracts, Catalog: all.Catalog,
 		Webhooks: all.Webhooks, CatalogImports: all.CatalogImports,
+		Sellers: all.Sellers, ConsoleURL: cfg.ConsoleOrigin(),
 	}, nil
 }
 

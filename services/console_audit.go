@@ -3,6 +3,7 @@ package services
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/tenurehq/tenure/domain/console"
 )
@@ -17,6 +18,11 @@ func outcomeOf(err error, refused bool) console.Outcome {
 		return console.Refused
 	}
 	return console.Failed
+}
+
+// oneOf says whether err is one of the refusals.
+func oneOf(err error, refusals ...error) bool {
+	return slices.ContainsFunc(refusals, func(r error) bool { return errors.Is(err, r) })
 }
 
 // audited writes an action of who and how it ended to the audit log and

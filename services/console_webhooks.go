@@ -3,7 +3,6 @@ package services
 import (
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -34,7 +33,7 @@ var webhookRefusals = []error{
 // webhookOutcome is how an action on webhooks ended, for the audit log.
 func webhookOutcome(err error) console.Outcome {
 	var field *webhook.FieldError
-	return outcomeOf(err, errors.As(err, &field) || slices.ContainsFunc(webhookRefusals, func(r error) bool { return errors.Is(err, r) }))
+	return outcomeOf(err, errors.As(err, &field) || oneOf(err, webhookRefusals...))
 }
 
 // CreateEndpoint registers a seller's webhook endpoint for a seller's

@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/sellers"
 )
@@ -48,4 +49,29 @@ func (s *Sellers) Client(ctx context.Context, clientID string) (auth.Client, err
 		return auth.Client{}, err
 	}
 	return auth.ClientOf(c), nil
+}
+
+// Credentials are a seller's API clients, revoked ones too, oldest first;
+// their secrets are only hashes.
+func (s *Sellers) Credentials(ctx context.Context, sellerID uuid.UUID) ([]dbgen.SellerCredential, error) {
+	return s.Store.ListSellerCredentials(ctx, sellerID)
+}
+
+// CreateCredential gives a seller another API client; its secret is in
+// the answer only.
+func (s *Sellers) CreateCredential(ctx context.Context, sellerID uuid.UUID) (auth.Credentials, error) {
+	return auth.CreateCredential(ctx, s.Store, sellerID)
+}
+
+// RotateCredential replaces the secret of one of a seller's clients, as
+// `tenure sellers rotate-secret` does; another seller's client is
+// auth.ErrNoCredential.
+func (s *Sellers) RotateCredential(ctx context.Context, sellerID uuid.UUID, clientID string) (auth.Credentials, error) {
+	return auth.RotateSellerSecret(ctx, s.Store, sellerID, clientID)
+}
+
+// RevokeCredential revokes one of a seller's clients; another seller's
+// client is auth.ErrNoCredential.
+func (s *Sellers) RevokeCredential(ctx context.Context, sellerID uuid.UUID, clientID string) error {
+	return auth.RevokeCredential(ctx, s.Store, sellerID, clientID)
 }

@@ -11,6 +11,8 @@ import (
 
 // auditActions are the actions the audit log's filter offers, in its order.
 var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_out", "sign_out.everywhere", "passkey.add", "passkey.remove", "recovery_codes.new",
+	"invitation.accept", "seller_user.invite", "seller_user.reinvite", "seller_user.disable",
+	"credential.create", "credential.rotate", "credential.revoke",
 	"portal.offer.create", "portal.order.acknowledge", "portal.order.confirm", "portal.order.reject", "portal.order.ship",
 	"portal.contract.return", "portal.contract.buy_out", "portal.contract.extend", "portal.contract.quote_termination", "portal.contract.terminate",
 	"webhook.endpoint_create", "webhook.endpoint_disable", "webhook.endpoint_enable", "webhook.ping", "webhook.redeliver", "catalog.import"}

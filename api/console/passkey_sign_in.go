@@ -44,7 +44,7 @@ func (s *server) passkeySignIn(c *fiber.Ctx) error {
 	if err := s.Service.Accounts.Audit(c.UserContext(), s.actor(c, sess.User).Entry("sign_in", "", passkeyDetail(passkey, nil), console.Succeeded)); err != nil {
 		return s.failedJSON(c, err)
 	}
-	keepSession(c, sess)
+	setSessionCookie(c, sess.Token)
 	return s.answer(c, fiber.StatusOK, passkeyAnswer{Redirect: nextPath(c.Query("next"))})
 }
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/gofiber/fiber/v2"
-	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/foundation/recordid"
@@ -50,23 +49,13 @@ func (s *server) portalOffer(c *fiber.Ctx) error {
 	return s.pages.render(c, fiber.StatusOK, "portal_offer.html", v)
 }
 
-// qrSize is the QR code's width and height in pixels: large enough to
-// scan from a phone held at arm's length over a counter.
-const qrSize = 320
-
 // portalOfferQR is the QR code of an offer's checkout link, as a PNG.
 func (s *server) portalOfferQR(c *fiber.Ctx) error {
 	o, ok, err := s.sellerOffer(c)
 	if !ok {
 		return err
 	}
-	png, err := qrcode.Encode(o.Document.CheckoutURL, qrcode.Medium, qrSize)
-	if err != nil {
-		return s.failed(c, err)
-	}
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	c.Set(fiber.HeaderContentType, "image/png")
-	return c.Send(png)
+	return s.sendQR(c, o.Document.CheckoutURL)
 }
 
 // sellerOffer reads the offer the path names among the seller's; another

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +35,16 @@ type rightsHarness struct {
 	now      time.Time
 	secret   []byte
 	password string
+	// sellerID is the seller of the seller users among the principals.
+	sellerID uuid.UUID
+	// foreign are, by route parameter (without its colon), ids of another
+	// seller's records: request fills a route's parameters with them, so
+	// every seller route is tried on records that are not the user's.
+	// A parameter not listed gets a random uuid.
+	foreign map[string]string
+	// foreignState reads the other seller's records the foreign ids name,
+	// to show that refused requests changed nothing.
+	foreignState []func(t *testing.T) any
 }
 
 // principal is an account of a kind and role.
@@ -70,6 +81,8 @@ func newRightsHarness(t *testing.T) *rightsHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	h.sellerID = seller.Seller.ID
+	h.addOtherSeller(t)
 	hash, err := console.HashPassword(h.password)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +107,8 @@ func newRightsHarness(t *testing.T) *rightsHarness {
 	err = consoleapi.Mount(h.app.Group(consoleapi.Base), consoleapi.Deps{
 		Service: &services.Console{Accounts: h.accounts, Offers: &services.Offers{Store: store}, Orders: &services.Orders{Store: store},
 			Contracts: &services.Contracts{Store: store}, Catalog: &services.Catalog{Store: store},
-			Webhooks: all.Webhooks, CatalogImports: all.CatalogImports},
+			Webhooks: all.Webhooks, CatalogImports: all.CatalogImports, Sellers: &services.Sellers{Store: store},
+			ConsoleURL: "https://tenure.example"},
 		Assets: consoleapi.Base + "/assets/test", Logger: slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
@@ -114,12 +128,60 @@ func (h *rightsHarness) signIn(t *testing.T, email string) console.Session {
 	return s
 }
 
-// request is a route's request with its parameters filled in: an offer
-// that does not exist, a language that does.
-func request(r consoleapi.RouteRights, s *console.Session, form url.Values) *http.Request {
-	path := strings.NewReplacer(":id", uuid.NewString(), ":lang", "de", ":offer", uuid.NewString(), ":order", uuid.NewString(),
-		":contract", uuid.NewString(), ":endpoint", uuid.NewString(), ":event", uuid.NewString(),
-		":import", uuid.NewString()).Replace(consoleapi.Base + r.Path)
+// addOtherSeller registers "Other Seller" with records of its own, whose
+// ids fill the routes' parameters: a user (an admin, invited) and an API
+// credential. A helper adding a route parameter adds its record here.
+func (h *rightsHarness) addOtherSeller(t *testing.T) {
+	t.Helper()
+	ctx := t.Context()
+	store := h.accounts.Store
+	other, err := auth.CreateSeller(ctx, store, "Other Seller", "EUR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	invited, err := h.accounts.InviteSellerUser(ctx, other.Seller.ID, "other-admin@example.com", console.Admin, "rights test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.foreign = map[string]string{
+		"user":       invited.User.ID.String(),
+		"credential": other.Credentials.ClientID,
+	}
+	h.foreignState = append(h.foreignState,
+		func(t *testing.T) any {
+			users, err := h.accounts.SellerUsers(t.Context(), other.Seller.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return users
+		},
+		func(t *testing.T) any {
+			creds, err := store.ListSellerCredentials(t.Context(), other.Seller.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return creds
+		})
+}
+
+// request is a route's request with its parameters filled in: a
+// language that exists, the other seller's records (h.foreign), random
+// ids for the rest.
+func (h *rightsHarness) request(r consoleapi.RouteRights, s *console.Session, form url.Values) *http.Request {
+	segments := strings.Split(consoleapi.Base+r.Path, "/")
+	for i, seg := range segments {
+		name, ok := strings.CutPrefix(seg, ":")
+		switch {
+		case !ok:
+		case name == "lang":
+			segments[i] = "de"
+		case h.foreign[name] != "":
+			segments[i] = h.foreign[name]
+		default:
+			segments[i] = uuid.NewString()
+		}
+	}
+	path := strings.Join(segments, "/")
 	var body io.Reader
 	form = maps.Clone(form)
 	if r.Method != fiber.MethodGet {
@@ -157,12 +219,12 @@ func TestRightsFollowTheRouteTable(t *testing.T) {
 		name := r.Method + " " + r.Path
 		form := url.Values{"reason": {"rights test"}}
 		if !r.Public {
-			resp := h.do(t, request(r, nil, form))
+			resp := h.do(t, h.request(r, nil, form))
 			if r.Method == fiber.MethodGet {
 				if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, consoleapi.Base+"/sign-in?next=") {
 					t.Errorf("%s signed out: %d to %q, want 303 to the sign-in page", name, resp.StatusCode, loc)
 				}
-				htmx := request(r, nil, form)
+				htmx := h.request(r, nil, form)
 				htmx.Header.Set("HX-Request", "true")
 				if resp := h.do(t, htmx); resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("HX-Redirect") != consoleapi.Base+"/sign-in" {
 					t.Errorf("%s signed out with htmx: %d, want 401 with HX-Redirect", name, resp.StatusCode)
@@ -173,7 +235,7 @@ func TestRightsFollowTheRouteTable(t *testing.T) {
 		}
 		for _, p := range principals {
 			s := h.signIn(t, p.email)
-			resp := h.do(t, request(r, &s, form))
+			resp := h.do(t, h.request(r, &s, form))
 			allowed := r.Allows(console.User{Kind: p.kind, Role: p.role})
 			refused := resp.StatusCode == http.StatusForbidden ||
 				// A public route's 401 is its own answer (the sign-in's wrong password), not a refusal.
@@ -211,11 +273,11 @@ func TestChangingRequestsNeedCSRFAndTheirOrigin(t *testing.T) {
 		if name != "no token" {
 			form.Del(consoleapi.CSRFField)
 		}
-		req := request(signOut, &admin, form)
+		req := h.request(signOut, &admin, form)
 		probe := url.Values{}
 		tune(req, probe)
 		if probe.Has(consoleapi.CSRFField) {
-			req = request(signOut, &admin, probe)
+			req = h.request(signOut, &admin, probe)
 		}
 		if resp := h.do(t, req); resp.StatusCode != http.StatusForbidden {
 			t.Errorf("sign-out with %s: %d, want 403", name, resp.StatusCode)
@@ -225,7 +287,7 @@ func TestChangingRequestsNeedCSRFAndTheirOrigin(t *testing.T) {
 		t.Errorf("a refused sign-out ended the session: %v", err)
 	}
 	// The header htmx can send serves as well as the form field.
-	req := request(signOut, &admin, url.Values{consoleapi.CSRFField: {""}})
+	req := h.request(signOut, &admin, url.Values{consoleapi.CSRFField: {""}})
 	req.Header.Set(consoleapi.CSRFHeader, admin.CSRF)
 	if resp := h.do(t, req); resp.StatusCode != http.StatusSeeOther {
 		t.Errorf("sign-out with the CSRF header: %d, want 303", resp.StatusCode)
@@ -272,5 +334,42 @@ func TestSignInOverHTTP(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "900" || !strings.Contains(string(body), "Wait 15 minutes") {
 		t.Errorf("after five failures: %d, Retry-After %q\n%.300s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+}
+
+// Every route open to seller users, tried by each seller role of one
+// seller with the ids of another seller's records, answers 404 (or 403)
+// and changes none of them.
+func TestSellerUsersSeeOnlyTheirSellersRecords(t *testing.T) {
+	h := newRightsHarness(t)
+	before := make([]any, len(h.foreignState))
+	for i, read := range h.foreignState {
+		before[i] = read(t)
+	}
+	tried := 0
+	for _, r := range consoleapi.RouteTable() {
+		if r.Public || !strings.Contains(r.Path, "/:") {
+			continue
+		}
+		for _, p := range principals {
+			u := console.User{Kind: p.kind, Role: p.role}
+			if p.kind != console.SellerUser || !r.Allows(u) {
+				continue
+			}
+			tried++
+			s := h.signIn(t, p.email)
+			resp := h.do(t, h.request(r, &s, url.Values{"reason": {"rights test"}}))
+			if resp.StatusCode != http.StatusNotFound && resp.StatusCode != http.StatusForbidden {
+				t.Errorf("%s %s as seller %s with another seller's ids: %d, want 404 or 403", r.Method, r.Path, p.role, resp.StatusCode)
+			}
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no seller route names a record")
+	}
+	for i, read := range h.foreignState {
+		if after := read(t); !reflect.DeepEqual(after, before[i]) {
+			t.Errorf("the other seller's records changed:\nbefore %+v\nafter  %+v", before[i], after)
+		}
 	}
 }

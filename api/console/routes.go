@@ -48,6 +48,7 @@ func routes() []route {
 		portalOfferRoutes(), portalOrderRoutes(), portalContractRoutes(),
 		accountPageRoutes(),
 		portalWebhookRoutes(), healthRoutes(), catalogRoutes(),
+		invitationRoutes(), portalRoutes(),
 	)
 }
 

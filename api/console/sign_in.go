@@ -123,7 +123,7 @@ func (s *server) signIn(c *fiber.Ctx) error {
 	if err := s.Service.Accounts.Audit(c.UserContext(), s.actor(c, sess.User).Entry("sign_in", "", detail, console.Succeeded)); err != nil {
 		return s.failed(c, err)
 	}
-	keepSession(c, sess)
+	setSessionCookie(c, sess.Token)
 	return c.Redirect(nextPath(c.Query("next")), fiber.StatusSeeOther)
 }
 
@@ -150,18 +150,18 @@ func (s *server) signInData(c *fiber.Ctx, email string) signInView {
 	return signInView{Email: email, Action: signInAction(c), Passkey: passkey, Elsewhere: s.passkeysElsewhere(c, Base+"/sign-in")}
 }
 
-// keepSession gives the browser a new session's cookie.
-func keepSession(c *fiber.Ctx, sess console.Session) {
-	c.Cookie(&fiber.Cookie{
-		Name: sessionCookie, Value: sess.Token, Path: "/", Secure: true, HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode,
-	})
-}
-
 // forgetSession makes the browser forget its session's cookie.
 func forgetSession(c *fiber.Ctx) {
 	c.Cookie(&fiber.Cookie{
 		Name: sessionCookie, Value: "", Path: "/", Secure: true, HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode,
 		Expires: time.Unix(0, 0),
+	})
+}
+
+// setSessionCookie hands a new session's token to the browser.
+func setSessionCookie(c *fiber.Ctx, token string) {
+	c.Cookie(&fiber.Cookie{
+		Name: sessionCookie, Value: token, Path: "/", Secure: true, HTTPOnly: true, SameSite: fiber.CookieSameSiteStrictMode,
 	})
 }
 

@@ -246,7 +246,13 @@ func runDev(ctx context.Context, cfg *config.Config, logger *slog.Logger, out io
 		_ = g.Wait()
 		return err
 	}
-	printDevBanner(out, cfg, seller)
+	links, err := devSignInLinks(gctx, cfg, store, uuid.MustParse(seller.SellerID))
+	if err != nil {
+		cancel()
+		_ = g.Wait()
+		return err
+	}
+	printDevBanner(out, cfg, seller, links)
 	return g.Wait()
 }
 
@@ -287,7 +293,11 @@ func credentialsWork(ctx context.Context, store *db.Store, s sandboxSellerFile) 
 	return err == nil && cred.SellerID.String() == s.SellerID && auth.SecretMatches(cred.SecretHash, s.ClientSecret)
 }
 
-func printDevBanner(out io.Writer, cfg *config.Config, s sandboxSellerFile) {
+func printDevBanner(out io.Writer, cfg *config.Config, s sandboxSellerFile, links []devSignInLink) {
+	signIn := ""
+	for _, l := range links {
+		signIn += fmt.Sprintf("  Sign in once   %s (%s):\n                 %s\n", l.Email, l.Who, l.Link)
+	}
 	metrics := ""
 	if cfg.HTTP.AdminAddr != "" {
 		metrics = fmt.Sprintf("  Metrics        http://%s/metrics\n", cfg.HTTP.AdminAddr)
@@ -298,8 +308,8 @@ Tenure is running (%s).
   API            %s
   Contract       %s/openapi/seller.yaml
   API reference  %s/docs
-  Console        %s/console/  (tenure operators create EMAIL --role admin)
-  Temporal UI    %s
+  Console        %s/console/
+%s  Temporal UI    %s
 %s
   Sandbox seller %s
   Client id      %s
@@ -310,6 +320,6 @@ Get an access token:
   curl -s -u '%s:%s' -d grant_type=client_credentials -d scope=client %s/oauth2/token
 
 Press Ctrl-C to stop.
-`, cfg.Environment, s.APIURL, s.APIURL, s.APIURL, cfg.ConsoleOrigin(), s.TemporalUIURL, metrics, s.SellerID, s.ClientID, s.ClientSecret,
+`, cfg.Environment, s.APIURL, s.APIURL, s.APIURL, cfg.ConsoleOrigin(), signIn, s.TemporalUIURL, metrics, s.SellerID, s.ClientID, s.ClientSecret,
 		filepath.Join(cfg.DataDir, "sandbox-seller.json"), s.ClientID, s.ClientSecret, s.APIURL)
 }

@@ -234,6 +234,20 @@ func TestDevRunsTheWholeStack(t *testing.T) {
 		page.Body.Close()
 	}
 
+	// It prints one-time sign-in links for the sandbox operator and the
+	// sandbox seller's admin, each opening its invitation page.
+	links := regexp.MustCompile(`(?m)^\s+(http://\S+/console/invitation/\S+)$`).FindAllStringSubmatch(p.stdout.String(), -1)
+	if len(links) != 2 {
+		t.Errorf("the banner has %d sign-in links, want 2:\n%s", len(links), p.stdout)
+	}
+	for _, l := range links {
+		if page, err := http.Get(l[1]); err != nil || page.StatusCode != http.StatusOK {
+			t.Errorf("the sign-in link %s does not open its invitation: %v", l[1], err)
+		} else {
+			page.Body.Close()
+		}
+	}
+
 	runDocWalkthroughs(t, apiURL, filepath.Join(dataDir, "sandbox-seller.json"))
 
 	token := accessToken(t, apiURL, clientID, secret)

@@ -52,7 +52,7 @@ func consoleAccounts(cmd *cobra.Command, file string) (*console.Accounts, func()
 		return nil, nil, fmt.Errorf("console.totp_keys (TENURE_CONSOLE_TOTP_KEYS): %w", err)
 	}
 	return &console.Accounts{Store: c.store, TOTPKeys: ring, IdleTimeout: c.cfg.Console.IdleTimeout,
-		AbsoluteTimeout: c.cfg.Console.AbsoluteTimeout, Now: time.Now}, c.close, nil
+		AbsoluteTimeout: c.cfg.Console.AbsoluteTimeout, InvitationTTL: c.cfg.Console.InvitationTTL, Now: time.Now}, c.close, nil
 }
 
 func operatorsCreateCommand(file func() string) *cobra.Command {

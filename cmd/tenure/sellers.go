@@ -28,7 +28,7 @@ func sellersCommand(file func() string) *cobra.Command {
 	cmd.AddCommand(sellersCreateCommand(file), sellersSeedCommand(file), sellersListCommand(file), sellersRotateCommand(file), sellersSetWebhookCommand(file),
 		sellersShowCommand(file), sellersSetProfileCommand(file), sellersSetTermsCommand(file), sellersSetResidualCommand(file),
 		sellersSetPayoutAccountCommand(file),
-		sellersSetPaymentMethodRequiredCommand(file))
+		sellersSetPaymentMethodRequiredCommand(file), sellersUsersCommand(file))
 	return cmd
 }
 
@@ -213,6 +213,9 @@ func sellersListCommand(file func() string) *cobra.Command {
 				}
 				row := listed{SellerID: s.ID.String(), Name: s.Name, Currency: s.Currency, CreatedAt: s.CreatedAt, ClientIDs: []string{}}
 				for _, c := range creds {
+					if c.RevokedAt != nil {
+						continue
+					}
 					row.ClientIDs = append(row.ClientIDs, c.ClientID)
 				}
 				rows = append(rows, row)

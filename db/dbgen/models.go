@@ -78,6 +78,15 @@ type ConsoleAudit struct {
 	RequestID  string
 }
 
+type ConsoleInvitation struct {
+	TokenDigest []byte
+	UserID      uuid.UUID
+	InvitedBy   string
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+	UsedAt      *time.Time
+}
+
 type ConsolePasskey struct {
 	ID              []byte
 	UserID          uuid.UUID
@@ -639,6 +648,7 @@ type SellerCredential struct {
 	CreatedAt  time.Time
 	RotatedAt  *time.Time
 	Generation int32
+	RevokedAt  *time.Time
 }
 
 type SellerRiskLimit struct {

@@ -14,7 +14,7 @@ import (
 const createSellerCredential = `-- name: CreateSellerCredential :one
 INSERT INTO seller_credentials (client_id, seller_id, secret_hash)
 VALUES ($1, $2, $3)
-RETURNING client_id, seller_id, secret_hash, created_at, rotated_at, generation
+RETURNING client_id, seller_id, secret_hash, created_at, rotated_at, generation, revoked_at
 `
 
 type CreateSellerCredentialParams struct {
@@ -33,14 +33,16 @@ func (q *Queries) CreateSellerCredential(ctx context.Context, arg CreateSellerCr
 		&i.CreatedAt,
 		&i.RotatedAt,
 		&i.Generation,
+		&i.RevokedAt,
 	)
 	return i, err
 }
 
 const getSellerCredential = `-- name: GetSellerCredential :one
-SELECT client_id, seller_id, secret_hash, created_at, rotated_at, generation FROM seller_credentials WHERE client_id = $1
+SELECT client_id, seller_id, secret_hash, created_at, rotated_at, generation, revoked_at FROM seller_credentials WHERE client_id = $1 AND revoked_at IS NULL
 `
 
+// A live credential: a revoked one is not found, so it gets no token.
 func (q *Queries) GetSellerCredential(ctx context.Context, clientID string) (SellerCredential, error) {
 	row := q.db.QueryRow(ctx, getSellerCredential, clientID)
 	var i SellerCredential
@@ -51,14 +53,17 @@ func (q *Queries) GetSellerCredential(ctx context.Context, clientID string) (Sel
 		&i.CreatedAt,
 		&i.RotatedAt,
 		&i.Generation,
+		&i.RevokedAt,
 	)
 	return i, err
 }
 
 const getSellerCredentialGeneration = `-- name: GetSellerCredentialGeneration :one
-SELECT generation FROM seller_credentials WHERE client_id = $1
+SELECT generation FROM seller_credentials WHERE client_id = $1 AND revoked_at IS NULL
 `
 
+// The generation access tokens of a credential must carry; a revoked
+// credential has none, so its tokens are refused.
 func (q *Queries) GetSellerCredentialGeneration(ctx context.Context, clientID string) (int32, error) {
 	row := q.db.QueryRow(ctx, getSellerCredentialGeneration, clientID)
 	var generation int32
@@ -67,7 +72,7 @@ func (q *Queries) GetSellerCredentialGeneration(ctx context.Context, clientID st
 }
 
 const listSellerCredentials = `-- name: ListSellerCredentials :many
-SELECT client_id, seller_id, secret_hash, created_at, rotated_at, generation FROM seller_credentials WHERE seller_id = $1 ORDER BY created_at, client_id
+SELECT client_id, seller_id, secret_hash, created_at, rotated_at, generation, revoked_at FROM seller_credentials WHERE seller_id = $1 ORDER BY created_at, client_id
 `
 
 func (q *Queries) ListSellerCredentials(ctx context.Context, sellerID uuid.UUID) ([]SellerCredential, error) {
@@ -86,6 +91,7 @@ func (q *Queries) ListSellerCredentials(ctx context.Context, sellerID uuid.UUID)
 			&i.CreatedAt,
 			&i.RotatedAt,
 			&i.Generation,
+			&i.RevokedAt,
 		); err != nil {
 			return nil, err
 		}
@@ -97,11 +103,40 @@ func (q *Queries) ListSellerCredentials(ctx context.Context, sellerID uuid.UUID)
 	return items, nil
 }
 
+const revokeSellerCredential = `-- name: RevokeSellerCredential :one
+UPDATE seller_credentials
+SET revoked_at = now(), generation = generation + 1
+WHERE client_id = $1 AND seller_id = $2 AND revoked_at IS NULL
+RETURNING client_id, seller_id, secret_hash, created_at, rotated_at, generation, revoked_at
+`
+
+type RevokeSellerCredentialParams struct {
+	ClientID string
+	SellerID uuid.UUID
+}
+
+// Revokes a seller's live credential; the generation moves on, so the
+// trigger of migration 00050 tells every API process to forget it.
+func (q *Queries) RevokeSellerCredential(ctx context.Context, arg RevokeSellerCredentialParams) (SellerCredential, error) {
+	row := q.db.QueryRow(ctx, revokeSellerCredential, arg.ClientID, arg.SellerID)
+	var i SellerCredential
+	err := row.Scan(
+		&i.ClientID,
+		&i.SellerID,
+		&i.SecretHash,
+		&i.CreatedAt,
+		&i.RotatedAt,
+		&i.Generation,
+		&i.RevokedAt,
+	)
+	return i, err
+}
+
 const rotateSellerCredential = `-- name: RotateSellerCredential :one
 UPDATE seller_credentials
 SET secret_hash = $2, rotated_at = now(), generation = generation + 1
-WHERE client_id = $1
-RETURNING client_id, seller_id, secret_hash, created_at, rotated_at, generation
+WHERE client_id = $1 AND revoked_at IS NULL
+RETURNING client_id, seller_id, secret_hash, created_at, rotated_at, generation, revoked_at
 `
 
 type RotateSellerCredentialParams struct {
@@ -119,6 +154,7 @@ func (q *Queries) RotateSellerCredential(ctx context.Context, arg RotateSellerCr
 		&i.CreatedAt,
 		&i.RotatedAt,
 		&i.Generation,
+		&i.RevokedAt,
 	)
 	return i, err
 }

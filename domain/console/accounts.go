@@ -24,6 +24,8 @@ type Accounts struct {
 	RelyingParty *RelyingParty
 	// IdleTimeout and AbsoluteTimeout end sessions (see config.ConsoleConfig).
 	IdleTimeout, AbsoluteTimeout time.Duration
+	// InvitationTTL is how long an invitation's link may be accepted.
+	InvitationTTL time.Duration
 	// Now is the clock; tests move it.
 	Now func() time.Time
 }
@@ -52,6 +54,9 @@ type NewAccount struct {
 // ErrEmailTaken refuses a second account with an e-mail address.
 var ErrEmailTaken = errors.New("an account with this e-mail address exists")
 
+// ErrNotAnEmail refuses an account whose e-mail address is none.
+var ErrNotAnEmail = errors.New("not an e-mail address")
+
 // ErrNoAccount is an e-mail address no account has.
 var ErrNoAccount = errors.New("no account with this e-mail address")
 
@@ -71,7 +76,7 @@ func (a *Accounts) CreateSellerUser(ctx context.Context, sellerID uuid.UUID, ema
 func (a *Accounts) create(ctx context.Context, u User, password string) (NewAccount, error) {
 	addr, err := mail.ParseAddress(u.Email)
 	if err != nil || addr.Address != u.Email {
-		return NewAccount{}, fmt.Errorf("%q is not an e-mail address", u.Email)
+		return NewAccount{}, fmt.Errorf("%q is %w", u.Email, ErrNotAnEmail)
 	}
 	u.Email = strings.ToLower(u.Email)
 	generated := ""

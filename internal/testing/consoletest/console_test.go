@@ -152,20 +152,7 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder}); err != nil {
 				t.Fatal(err)
 			}
-			check := func(screen string) {
-				t.Helper()
-				p.Screenshot(screen)
-				p.Axe(screen)
-				if v := browsertest.Eval[[]string](p, "window.__cspViolations || []"); len(v) > 0 {
-					t.Errorf("%s: Content-Security-Policy violations %v", screen, v)
-				}
-				if !browsertest.Eval[bool](p, "typeof htmx !== 'undefined' && document.body.getAttribute('hx-boost') === 'true'") {
-					t.Errorf("%s: htmx did not load", screen)
-				}
-				if overflow := browsertest.Eval[bool](p, "document.documentElement.scrollWidth > window.innerWidth"); overflow {
-					t.Errorf("%s: the page is wider than the window", screen)
-				}
-			}
+			check := func(screen string) { t.Helper(); checkScreen(p, screen) }
 
 			// Signed out, the console sends the operator to sign in.
 			p.Open(s.url + "/console/review")
@@ -243,6 +230,25 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 	}
 	if counts["offer.accept"] != 2 || counts["offer.decline"] != 2 || counts["sign_in"] != 2 {
 		t.Errorf("the audit log counts %v, want two sign-ins, acceptances and declines", counts)
+	}
+}
+
+// checkScreen keeps a screenshot of the page and checks it: axe-clean,
+// no Content-Security-Policy violation, htmx loaded, no wider than the
+// window.
+func checkScreen(p *browsertest.Page, screen string) {
+	t := p.T
+	t.Helper()
+	p.Screenshot(screen)
+	p.Axe(screen)
+	if v := browsertest.Eval[[]string](p, "window.__cspViolations || []"); len(v) > 0 {
+		t.Errorf("%s: Content-Security-Policy violations %v", screen, v)
+	}
+	if !browsertest.Eval[bool](p, "typeof htmx !== 'undefined' && document.body.getAttribute('hx-boost') === 'true'") {
+		t.Errorf("%s: htmx did not load", screen)
+	}
+	if overflow := browsertest.Eval[bool](p, "document.documentElement.scrollWidth > window.innerWidth"); overflow {
+		t.Errorf("%s: the page is wider than the window", screen)
 	}
 }
 
