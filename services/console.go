@@ -25,6 +25,12 @@ import (
 type Console struct {
 	Accounts *console.Accounts
 	Offers   *Offers
+	// Orders, Contracts, Invoices and Collections serve the operators'
+	// record and money pages (console_records.go, console_money.go).
+	Orders      *Orders
+	Contracts   *Contracts
+	Invoices    *Invoices
+	Collections *Collections
 }
 
 // NewConsole is the console's service of a configuration, working through
@@ -41,7 +47,7 @@ func NewConsole(cfg *config.Config, store *db.Store, all *Services) (*Console, e
 	return &Console{
 		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, IdleTimeout: cfg.Console.IdleTimeout,
 			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, Now: time.Now},
-		Offers: all.Offers,
+		Offers: all.Offers, Orders: all.Orders, Contracts: all.Contracts, Invoices: all.Invoices, Collections: all.Collections,
 	}, nil
 }
 

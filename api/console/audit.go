@@ -7,10 +7,11 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/domain/console"
+	"github.com/tenurehq/tenure/services"
 )
 
 // auditActions are the actions the audit log's filter offers, in its order.
-var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_out"}
+var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_out", services.ImportReturnsAction}
 
 // auditView is the audit log's own data.
 type auditView struct {

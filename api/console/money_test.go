@@ -1,0 +1,260 @@
+package console_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	consoleapi "github.com/tenurehq/tenure/api/console"
+	"github.com/tenurehq/tenure/domain/console"
+	"github.com/tenurehq/tenure/domain/ledger"
+	"github.com/tenurehq/tenure/foundation/civil"
+	"github.com/tenurehq/tenure/foundation/keyring"
+	"github.com/tenurehq/tenure/internal/testing/collectiontest"
+	"github.com/tenurehq/tenure/internal/testing/contracttest"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
+	"github.com/tenurehq/tenure/services"
+)
+
+// moneyHarness is the console over a real database and Temporal with one
+// running contract whose first two installments were collected, and a
+// finance operator signed in.
+type moneyHarness struct {
+	app        *fiber.App
+	accounts   *console.Accounts
+	session    console.Session
+	contractID uuid.UUID
+	fileID     uuid.UUID
+	notices    []collectiontest.Notice
+}
+
+func newMoneyHarness(t *testing.T) *moneyHarness {
+	t.Helper()
+	store := testenv.Database(t)
+	f := contracttest.New(t, store, nil)
+	ring := collectiontest.Ring(t)
+	day, err := civil.ParseDate("2026-03-02")
+	if err != nil {
+		t.Fatal(err)
+	}
+	collectiontest.Running(t, f, ring, "ref-console-money", day)
+	runner := collectiontest.Runner(t, store, ring)
+	run, err := runner.Submit(t.Context(), day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := runner.WriteFiles(t.Context(), run.ID)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("files: %d, %v", len(files), err)
+	}
+	h := &moneyHarness{fileID: files[0].ID}
+	rows, err := store.Pool.Query(t.Context(), `SELECT contract_id, end_to_end_id, amount FROM collection_items ORDER BY installment_number`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n collectiontest.Notice
+		if err := rows.Scan(&h.contractID, &n.EndToEndID, &n.Cents); err != nil {
+			t.Fatal(err)
+		}
+		h.notices = append(h.notices, n)
+	}
+	if len(h.notices) != 2 {
+		t.Fatalf("%d collections, want the installments of 1 February and 1 March", len(h.notices))
+	}
+	totp, err := keyring.Parse([]string{testenv.TestTOTPKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.accounts = &console.Accounts{Store: store, TOTPKeys: totp, IdleTimeout: time.Hour, AbsoluteTimeout: time.Hour, Now: time.Now}
+	acct, err := h.accounts.CreateOperator(t.Context(), "finance-money@example.com", console.Finance, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri, err := url.Parse(acct.ProvisioningURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret, err := console.DecodeTOTPSecret(uri.Query().Get("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.session, err = h.accounts.SignIn(t.Context(), "finance-money@example.com", acct.Password,
+		console.TOTPCode(secret, console.TOTPStep(time.Now())), "192.0.2.9"); err != nil {
+		t.Fatal(err)
+	}
+	h.app = fiber.New()
+	err = consoleapi.Mount(h.app.Group(consoleapi.Base), consoleapi.Deps{
+		Service: &services.Console{
+			Accounts: h.accounts, Offers: &services.Offers{Store: store}, Orders: &services.Orders{Store: store},
+			Contracts: &services.Contracts{Store: store}, Invoices: &services.Invoices{Store: store},
+			Collections: &services.Collections{Store: store, Temporal: testenv.Temporal(t), Runner: runner},
+		},
+		Assets: consoleapi.Base + "/assets/test", Logger: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// get answers a page of the console as the finance operator.
+func (h *moneyHarness) get(t *testing.T, path string) (int, string) {
+	t.Helper()
+	req := httptest.NewRequest(fiber.MethodGet, consoleapi.Base+path, nil)
+	req.AddCookie(&http.Cookie{Name: consoleapi.SessionCookie, Value: h.session.Token})
+	return h.read(t, req)
+}
+
+// upload posts a bank return file to the import form.
+func (h *moneyHarness) upload(t *testing.T, name, content string) (int, string) {
+	t.Helper()
+	var body bytes.Buffer
+	form := multipart.NewWriter(&body)
+	if err := form.WriteField(consoleapi.CSRFField, h.session.CSRF); err != nil {
+		t.Fatal(err)
+	}
+	if name != "" {
+		w, err := form.CreateFormFile("file", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(w, content); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := form.Close(); err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest(fiber.MethodPost, consoleapi.Base+"/collections/returns", &body)
+	req.Header.Set("Content-Type", form.FormDataContentType())
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	req.AddCookie(&http.Cookie{Name: consoleapi.SessionCookie, Value: h.session.Token})
+	return h.read(t, req)
+}
+
+func (h *moneyHarness) read(t *testing.T, req *http.Request) (int, string) {
+	t.Helper()
+	resp, err := h.app.Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(body)
+}
+
+// contains fails the test for each text a page lacks.
+func contains(t *testing.T, page, body string, texts ...string) {
+	t.Helper()
+	for _, text := range texts {
+		if !strings.Contains(body, text) {
+			t.Errorf("%s lacks %q", page, text)
+		}
+	}
+}
+
+// A finance operator downloads a run's file, imports the bank's
+// notification of one collection paid and one returned through the
+// console, which settles them as the command line does (the ledger
+// balanced, the import audited), and finds the failed installment and the
+// contract in dunning on the collections pages and in its timeline; an
+// unreadable file and a form without one change nothing.
+func TestCollectionsPagesAndReturnImport(t *testing.T) {
+	h := newMoneyHarness(t)
+	contract := h.contractID.String()
+
+	status, body := h.get(t, "/collections/files")
+	contains(t, "the files page", body, "/console/collections/files/"+h.fileID.String(), "tenure", "CORE FRST")
+	if status != http.StatusOK {
+		t.Errorf("the files page: %d", status)
+	}
+	status, body = h.get(t, "/collections/files/"+h.fileID.String())
+	if status != http.StatusOK || !strings.HasPrefix(body, "<?xml") || !strings.Contains(body, "pain.008.001.08") {
+		t.Errorf("the file's download: %d %.200s", status, body)
+	}
+	status, body = h.get(t, "/collections")
+	contains(t, "the installments due", body, "/console/contracts/"+contract, "ref-console-money", "2026-04-01")
+	if status != http.StatusOK {
+		t.Errorf("the installments due: %d", status)
+	}
+
+	// A form without a file, and a file that is no camt.054, are refused
+	// and change nothing.
+	if status, body := h.upload(t, "", ""); status != http.StatusUnprocessableEntity || !strings.Contains(body, "Choose a camt.054 file") {
+		t.Errorf("a form without a file: %d %.300s", status, body)
+	}
+	if status, body := h.upload(t, "notes.txt", "not a bank file"); status != http.StatusUnprocessableEntity || !strings.Contains(body, "Nothing was imported") {
+		t.Errorf("an unreadable file: %d %.300s", status, body)
+	}
+
+	camt := new(strings.Builder)
+	notices := append([]collectiontest.Notice(nil), h.notices...)
+	notices[1].Reason = "AM04"
+	if _, err := collectiontest.Notification(notices...).WriteTo(camt); err != nil {
+		t.Fatal(err)
+	}
+	status, body = h.upload(t, "camt054-march.xml", camt.String())
+	if status != http.StatusOK {
+		t.Fatalf("the import: %d %.500s", status, body)
+	}
+	contains(t, "the import's result", body, "The file was imported", `<dd class="paid">1</dd>`, `<dd class="returned">1</dd>`, `<dd class="unchanged">0</dd>`)
+	if err := ledger.Check(t.Context(), h.accounts.Store.Queries); err != nil {
+		t.Errorf("ledger: %v", err)
+	}
+	_, body = h.upload(t, "camt054-march.xml", camt.String())
+	contains(t, "the second import's result", body, `<dd class="paid">0</dd>`, `<dd class="unchanged">2</dd>`)
+
+	var installments []string
+	rows, err := h.accounts.Store.Pool.Query(t.Context(), `SELECT number || ' ' || status FROM contract_installments WHERE contract_id = $1 AND number <= 2 ORDER BY number`, h.contractID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		installments = append(installments, s)
+	}
+	if fmt.Sprint(installments) != "[1 paid 2 failed]" {
+		t.Errorf("installments %v, want the first paid and the second failed", installments)
+	}
+
+	_, body = h.get(t, "/collections/failed")
+	contains(t, "the failed installments", body, "row-"+contract+"-2", "reason AM04", "ref-console-money")
+	_, body = h.get(t, "/collections/arrears")
+	contains(t, "the contracts in dunning", body, "row-"+contract, "1 failed installments · reminder stage 0")
+	_, body = h.get(t, "/contracts/"+contract)
+	contains(t, "the contract's page", body, "collection returned", "installment failed", h.notices[1].EndToEndID, "AM04",
+		"/console/collections/files/"+h.fileID.String())
+
+	entries, err := h.accounts.AuditLog(t.Context(), services.ImportReturnsAction, time.Time{}, uuid.Nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, string(e.Outcome)+": "+e.Target+": "+e.Detail)
+	}
+	want := []string{
+		"succeeded: camt.054 camt054-march.xml: 0 paid, 0 returned, 2 unchanged, 0 not Tenure's",
+		"succeeded: camt.054 camt054-march.xml: 1 paid, 1 returned, 0 unchanged, 0 not Tenure's",
+	}
+	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || !strings.HasPrefix(got[2], "refused: camt.054 notes.txt: 0 paid") {
+		t.Errorf("the audit log has\n%s", strings.Join(got, "\n"))
+	}
+}
