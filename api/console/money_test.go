@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -241,6 +242,31 @@ func TestCollectionsPagesAndReturnImport(t *testing.T) {
 	_, body = h.get(t, "/contracts/"+contract)
 	contains(t, "the contract's page", body, "collection returned", "installment failed", h.notices[1].EndToEndID, "AM04",
 		"/console/collections/files/"+h.fileID.String())
+
+	// The search finds the contract by its id, its order by the seller's
+	// reference; the order links to the contract.
+	req := httptest.NewRequest(fiber.MethodGet, consoleapi.Base+"/search?q="+contract, nil)
+	req.AddCookie(&http.Cookie{Name: consoleapi.SessionCookie, Value: h.session.Token})
+	resp, err := h.app.Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || loc != "/console/contracts/"+contract {
+		t.Errorf("searching the contract's id: %d to %q", resp.StatusCode, loc)
+	}
+	_, body = h.get(t, "/search?q=REF-CONSOLE")
+	orderLink := regexp.MustCompile(`/console/orders/[0-9a-f-]{36}`).FindString(body)
+	if orderLink == "" {
+		t.Fatalf("the search finds no order:\n%.1500s", body)
+	}
+	_, body = h.get(t, strings.TrimPrefix(orderLink, consoleapi.Base))
+	contains(t, "the order's page", body, "/console/contracts/"+contract, "ref-console-money", "/console/offers/")
+	if status, _ := h.get(t, "/search?q=ab"); status != http.StatusUnprocessableEntity {
+		t.Errorf("a search of two characters: %d, want 422", status)
+	}
+	if status, _ := h.get(t, "/search?q="+uuid.NewString()); status != http.StatusNotFound {
+		t.Errorf("a search of an unknown id: %d, want 404", status)
+	}
 
 	entries, err := h.accounts.AuditLog(t.Context(), services.ImportReturnsAction, time.Time{}, uuid.Nil)
 	if err != nil {
