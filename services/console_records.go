@@ -114,19 +114,19 @@ func (c *Console) Order(ctx context.Context, id uuid.UUID) (OrderRecord, error) 
 		return r, err
 	}
 	row := r.Order.Row
-	moments := []TimelineEntry{{At: row.CreatedAt, Kind: TimelineStatus, What: "created"}}
+	moments := []TimelineEntry{{At: row.CreatedAt, Kind: TimelineStatus, What: MomentCreated}}
 	shipments, err := c.Offers.Store.ListOrderShipments(ctx, id)
 	if err != nil {
 		return r, err
 	}
 	for _, s := range shipments {
-		moments = append(moments, TimelineEntry{At: s.CreatedAt, Kind: TimelineStatus, What: "shipment", Detail: s.TrackingUrl})
+		moments = append(moments, TimelineEntry{At: s.CreatedAt, Kind: TimelineStatus, What: MomentShipped, Detail: s.TrackingUrl})
 	}
 	if row.CanceledAt != nil {
-		moments = append(moments, TimelineEntry{At: *row.CanceledAt, Kind: TimelineStatus, What: "canceled"})
+		moments = append(moments, TimelineEntry{At: *row.CanceledAt, Kind: TimelineStatus, What: MomentCanceled})
 	}
 	if row.Status != "created" && row.Status != "canceled" {
-		moments = append(moments, TimelineEntry{At: row.UpdatedAt, Kind: TimelineStatus, What: row.Status, Detail: "last change"})
+		moments = append(moments, TimelineEntry{At: row.UpdatedAt, Kind: TimelineStatus, What: MomentNow, Detail: row.Status})
 	}
 	records := []uuid.UUID{id}
 	for _, inv := range r.Invoices {
@@ -192,36 +192,50 @@ func (c *Console) Contract(ctx context.Context, id uuid.UUID) (ContractRecord, e
 	return r, err
 }
 
+// The moments of a record's timeline (TimelineStatus lines' What, beside
+// "installment.<status>" and "collection.<status>").
+const (
+	// MomentCreated is the record's creation.
+	MomentCreated = "created"
+	// MomentShipped is a shipment of an order; Detail is its tracking link.
+	MomentShipped = "shipped"
+	// MomentCanceled is an order's cancellation.
+	MomentCanceled = "canceled"
+	// MomentNow is the record's last change; Detail is the status it has.
+	MomentNow = "now"
+	// MomentCharge is a contract's charge; Detail is its kind.
+	MomentCharge = "charge"
+)
+
 // contractMoments are the status changes a contract's rows keep: its
 // creation, each installment's last move (scheduled ones are not news),
 // each collection submitted and settled, each charge, and how it ended.
 func contractMoments(r ContractRecord) []TimelineEntry {
 	k := r.Contract
-	moments := []TimelineEntry{{At: k.CreatedAt, Kind: TimelineStatus, What: string(contracts.AwaitingDelivery)}}
+	moments := []TimelineEntry{{At: k.CreatedAt, Kind: TimelineStatus, What: MomentCreated}}
 	for _, i := range r.Installments {
 		if i.Status != string(contracts.InstallmentScheduled) {
-			moments = append(moments, TimelineEntry{At: i.StatusChangedAt, Kind: TimelineStatus, What: "installment " + i.Status,
+			moments = append(moments, TimelineEntry{At: i.StatusChangedAt, Kind: TimelineStatus, What: "installment." + i.Status,
 				Detail: fmt.Sprintf("#%d", i.Number), Failed: i.Status == string(contracts.InstallmentFailed)})
 		}
 	}
 	for _, ci := range r.Collections {
-		moments = append(moments, TimelineEntry{At: ci.CreatedAt, Kind: TimelineStatus, What: "collection submitted",
+		moments = append(moments, TimelineEntry{At: ci.CreatedAt, Kind: TimelineStatus, What: "collection.submitted",
 			Detail: fmt.Sprintf("%s · %s", ci.EndToEndID, ci.SequenceType)})
 		if ci.SettledAt != nil {
 			detail := ci.EndToEndID
 			if ci.Reason != "" {
 				detail += " · " + ci.Reason
 			}
-			moments = append(moments, TimelineEntry{At: *ci.SettledAt, Kind: TimelineStatus, What: "collection " + ci.Status,
+			moments = append(moments, TimelineEntry{At: *ci.SettledAt, Kind: TimelineStatus, What: "collection." + ci.Status,
 				Detail: detail, Failed: ci.Status == "returned"})
 		}
 	}
 	for _, ch := range k.Charges {
-		moments = append(moments, TimelineEntry{At: ch.CreatedAt, Kind: TimelineStatus, What: "charge " + string(ch.Kind)})
+		moments = append(moments, TimelineEntry{At: ch.CreatedAt, Kind: TimelineStatus, What: MomentCharge, Detail: string(ch.Kind)})
 	}
 	if k.Status != contracts.AwaitingDelivery {
-		at := k.UpdatedAt
-		moments = append(moments, TimelineEntry{At: at, Kind: TimelineStatus, What: string(k.Status), Detail: "last change"})
+		moments = append(moments, TimelineEntry{At: k.UpdatedAt, Kind: TimelineStatus, What: MomentNow, Detail: string(k.Status)})
 	}
 	return moments
 }

@@ -18,8 +18,10 @@ import (
 	"github.com/google/uuid"
 
 	consoleapi "github.com/tenurehq/tenure/api/console"
+	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/console"
 	"github.com/tenurehq/tenure/domain/ledger"
+	"github.com/tenurehq/tenure/domain/payouts"
 	"github.com/tenurehq/tenure/foundation/civil"
 	"github.com/tenurehq/tenure/foundation/keyring"
 	"github.com/tenurehq/tenure/internal/testing/collectiontest"
@@ -74,6 +76,14 @@ func newMoneyHarness(t *testing.T) *moneyHarness {
 	if len(h.notices) != 2 {
 		t.Fatalf("%d collections, want the installments of 1 February and 1 March", len(h.notices))
 	}
+	h.signIn(t, store, &services.Collections{Store: store, Temporal: testenv.Temporal(t), Runner: runner})
+	return h
+}
+
+// signIn mounts the console over the store and the collections' service
+// and signs a new finance operator in.
+func (h *moneyHarness) signIn(t *testing.T, store *db.Store, collections *services.Collections) {
+	t.Helper()
 	totp, err := keyring.Parse([]string{testenv.TestTOTPKey})
 	if err != nil {
 		t.Fatal(err)
@@ -96,18 +106,16 @@ func newMoneyHarness(t *testing.T) *moneyHarness {
 		t.Fatal(err)
 	}
 	h.app = fiber.New()
-	err = consoleapi.Mount(h.app.Group(consoleapi.Base), consoleapi.Deps{
+	if err := consoleapi.Mount(h.app.Group(consoleapi.Base), consoleapi.Deps{
 		Service: &services.Console{
 			Accounts: h.accounts, Offers: &services.Offers{Store: store}, Orders: &services.Orders{Store: store},
 			Contracts: &services.Contracts{Store: store}, Invoices: &services.Invoices{Store: store},
-			Collections: &services.Collections{Store: store, Temporal: testenv.Temporal(t), Runner: runner},
+			Collections: collections,
 		},
 		Assets: consoleapi.Base + "/assets/test", Logger: slog.New(slog.DiscardHandler),
-	})
-	if err != nil {
+	}); err != nil {
 		t.Fatal(err)
 	}
-	return h
 }
 
 // get answers a page of the console as the finance operator.
@@ -282,5 +290,46 @@ func TestCollectionsPagesAndReturnImport(t *testing.T) {
 	}
 	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || !strings.HasPrefix(got[2], "refused: camt.054 notes.txt: 0 paid") {
 		t.Errorf("the audit log has\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// A finance operator lists the payouts, a sent one with its pain.001 file
+// as the batch stored it, and downloads the file; an owed payout has none.
+func TestPayoutsPage(t *testing.T) {
+	store := testenv.Database(t)
+	f := contracttest.New(t, store, nil)
+	orderID := f.Order(t, "payout-console", contracttest.Line{Reference: "laptop", Quantity: 1, UnitNet: 120000, MonthlyNet: 3000, Months: 12, Rented: true})
+	f.Confirm(t, orderID)
+	if shipped := f.Ship(t, orderID, "laptop", "console-sn-1"); !shipped.Complete {
+		t.Fatal("the order is not complete")
+	}
+	if _, err := payouts.SetAccount(t.Context(), store.Queries, f.SellerID, "DE89 3704 0044 0532 0130 00", "COBADEFFXXX"); err != nil {
+		t.Fatal(err)
+	}
+	h := &moneyHarness{}
+	h.signIn(t, store, &services.Collections{Store: store})
+	_, body := h.get(t, "/payouts")
+	contains(t, "the payouts page before the batch", body, "/console/orders/"+orderID.String(), "owed", "Contract Shop")
+	if strings.Contains(body, "/file") {
+		t.Errorf("an owed payout offers a file:\n%.1500s", body)
+	}
+
+	batch, err := payouts.NewBatch(f.Config, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	result, err := batch.Run(t.Context(), civil.DateOf(time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)), time.Now())
+	if err != nil || len(result.Files) != 1 {
+		t.Fatalf("the batch: %+v (%v)", result, err)
+	}
+	_, body = h.get(t, "/payouts")
+	download := regexp.MustCompile(`/console/payouts/[0-9a-f-]{36}/file`).FindString(body)
+	contains(t, "the payouts page after the batch", body, "sent", result.Files[0].MessageID, "2026-11-27")
+	status, file := h.get(t, strings.TrimPrefix(download, consoleapi.Base))
+	if status != http.StatusOK || !strings.Contains(file, "pain.001.001.09") || !strings.Contains(file, result.Files[0].MessageID) {
+		t.Errorf("the pain.001 download: %d %.300s", status, file)
+	}
+	if status, _ := h.get(t, "/payouts/"+uuid.NewString()+"/file"); status != http.StatusNotFound {
+		t.Errorf("an unknown payout's file: %d, want 404", status)
 	}
 }

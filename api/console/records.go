@@ -121,8 +121,11 @@ func timelineOf(v view, own uuid.UUID, entries []services.TimelineEntry, paths m
 	for _, e := range entries {
 		line := timelineLine{At: formatTime(e.At), AtISO: isoTime(e.At), Kind: v.T("records.kind." + string(e.Kind)), KindCode: string(e.Kind),
 			What: e.What, Detail: e.Detail, Failed: e.Failed}
-		if e.Kind == services.TimelineAction {
+		switch e.Kind {
+		case services.TimelineAction:
 			line.What = v.T("action." + e.What)
+		case services.TimelineStatus:
+			line.What = v.T("records.what." + e.What)
 		}
 		if e.Record != uuid.Nil && e.Record != own {
 			line.Path = paths[e.Record]
