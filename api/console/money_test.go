@@ -246,7 +246,7 @@ func TestCollectionsPagesAndReturnImport(t *testing.T) {
 	_, body = h.get(t, "/collections/failed")
 	contains(t, "the failed installments", body, "row-"+contract+"-2", "reason AM04", "ref-console-money")
 	_, body = h.get(t, "/collections/arrears")
-	contains(t, "the contracts in dunning", body, "row-"+contract, "1 failed installments · reminder stage 0")
+	contains(t, "the contracts in dunning", body, "row-"+contract, "1 failed · reminder stage 0")
 	_, body = h.get(t, "/contracts/"+contract)
 	contains(t, "the contract's page", body, "collection returned", "installment failed", h.notices[1].EndToEndID, "AM04",
 		"/console/collections/files/"+h.fileID.String())

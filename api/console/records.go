@@ -171,11 +171,11 @@ func (s *server) order(c *fiber.Ctx) error {
 		OfferPath: recordPaths["offer"](o.Row.OfferID),
 		Facts: []fact{
 			{v.T("records.created"), formatTime(o.Row.CreatedAt)},
-			{v.T("records.customer"), strings.TrimSpace(o.Row.FullName)},
+			{v.T("records.customer"), firstOf(strings.TrimSpace(o.Row.FullName), v.T("offer.none"))},
 		},
 	}
 	for _, l := range o.Document.Lines {
-		price := v.Tf("records.monthly", v.Lang.Format(l.MonthlyPrice.Currency, l.MonthlyPrice.Net), l.Duration)
+		price := v.Tf("records.monthly", v.Lang.Format(l.MonthlyPrice.Currency, l.MonthlyPrice.Gross), l.Duration)
 		if l.ContractType != "rent" && l.UnitPrice != nil {
 			price = v.Tf("offer.each", v.Lang.Format(l.UnitPrice.Currency, l.UnitPrice.Net))
 		}

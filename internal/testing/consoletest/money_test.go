@@ -112,7 +112,8 @@ func checkPage(p *browsertest.Page, screen string) {
 // A finance operator opens the collections, downloads a run's pain.008
 // file, imports the bank's camt.054 notification of one collection paid
 // and one returned, finds the failed installment and the contract in
-// dunning, and opens the contract's timeline; at 360 px in German the
+// dunning, opens the contract's timeline, its order, and finds the order
+// by its reference; at 360 px in German the
 // same pages fit. The import is audited and the ledger balanced.
 func TestFinanceWorksTheCollections(t *testing.T) {
 	s := newStack(t)
@@ -179,6 +180,18 @@ func TestFinanceWorksTheCollections(t *testing.T) {
 	p.WaitText("ol.timeline", "installment failed")
 	p.WaitText("ul.installments", "failed")
 	checkPage(p, "contract")
+
+	// The contract leads to its order, which lists it; the search finds
+	// the order by the seller's reference.
+	p.Click("main a[href^='/console/orders/']")
+	p.WaitText("h1", "Order")
+	p.WaitText("ul.contracts", "Product laptop")
+	checkPage(p, "order")
+	p.Click("header nav a[href='/console/search']")
+	p.Do(chromedp.SendKeys(chromedp.CSS("#q"), "MONEY-BROWSER"))
+	p.Click("main form button[type=submit]")
+	p.WaitText("ol.records", "Müller & Söhne GmbH")
+	checkPage(p, "search")
 
 	// The audit log is the admins': finance may not read it.
 	p.Open(s.url + "/console/audit")
