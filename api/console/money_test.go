@@ -19,6 +19,7 @@ import (
 
 	consoleapi "github.com/tenurehq/tenure/api/console"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/console"
 	"github.com/tenurehq/tenure/domain/ledger"
 	"github.com/tenurehq/tenure/domain/payouts"
@@ -247,9 +248,11 @@ func TestCollectionsPagesAndReturnImport(t *testing.T) {
 	contains(t, "the failed installments", body, "row-"+contract+"-2", "reason AM04", "ref-console-money")
 	_, body = h.get(t, "/collections/arrears")
 	contains(t, "the contracts in dunning", body, "row-"+contract, "1 failed · reminder stage 0")
+	failedAttempt(t, h.accounts.Store, h.contractID)
 	_, body = h.get(t, "/contracts/"+contract)
 	contains(t, "the contract's page", body, "collection returned", "installment failed", h.notices[1].EndToEndID, "AM04",
-		"/console/collections/files/"+h.fileID.String())
+		"/console/collections/files/"+h.fileID.String(),
+		"contract.started", "contract.installment_due", "https://hooks.example.com/tenure · HTTP 503 · http_status", `class="kind-delivery failed"`)
 
 	// The search finds the contract by its id, its order by the seller's
 	// reference; the order links to the contract.
@@ -331,5 +334,31 @@ func TestPayoutsPage(t *testing.T) {
 	}
 	if status, _ := h.get(t, "/payouts/"+uuid.NewString()+"/file"); status != http.StatusNotFound {
 		t.Errorf("an unknown payout's file: %d, want 404", status)
+	}
+}
+
+// failedAttempt records, through the delivery's own queries, a delivery of
+// the contract's first event to an endpoint that answered 503.
+func failedAttempt(t *testing.T, store *db.Store, contractID uuid.UUID) {
+	t.Helper()
+	ctx := t.Context()
+	var eventID, sellerID uuid.UUID
+	if err := store.Pool.QueryRow(ctx, `SELECT id, seller_id FROM events WHERE object_id = $1 ORDER BY created_at LIMIT 1`, contractID).Scan(&eventID, &sellerID); err != nil {
+		t.Fatal(err)
+	}
+	endpointID := uuid.Must(uuid.NewV7())
+	if _, err := store.Pool.Exec(ctx, `INSERT INTO webhook_endpoints (id, seller_id, url, secret) VALUES ($1, $2, 'https://hooks.example.com/tenure', '\x00')`, endpointID, sellerID); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateDelivery(ctx, dbgen.CreateDeliveryParams{EventID: eventID, EndpointID: endpointID, SellerID: sellerID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.StartAttempt(ctx, dbgen.StartAttemptParams{EventID: eventID, EndpointID: endpointID, Run: 1, Attempt: 1}); err != nil {
+		t.Fatal(err)
+	}
+	code, class := int32(503), "http_status"
+	if _, err := store.FinishAttempt(ctx, dbgen.FinishAttemptParams{EventID: eventID, EndpointID: endpointID, Run: 1, Attempt: 1,
+		Outcome: "failed", StatusCode: &code, ErrorClass: &class}); err != nil {
+		t.Fatal(err)
 	}
 }
