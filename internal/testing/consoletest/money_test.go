@@ -96,13 +96,16 @@ func (s *stack) signedIn(t *testing.T, email string, role console.Role, w browse
 }
 
 // checkPage screenshots a page and checks it: axe-clean, no
-// Content-Security-Policy violation, no wider than the window.
+// Content-Security-Policy violation, htmx loaded, no wider than the window.
 func checkPage(p *browsertest.Page, screen string) {
 	p.T.Helper()
 	p.Screenshot(screen)
 	p.Axe(screen)
 	if v := browsertest.Eval[[]string](p, "window.__cspViolations || []"); len(v) > 0 {
 		p.T.Errorf("%s: Content-Security-Policy violations %v", screen, v)
+	}
+	if !browsertest.Eval[bool](p, "typeof htmx !== 'undefined' && document.body.getAttribute('hx-boost') === 'true'") {
+		p.T.Errorf("%s: htmx did not load", screen)
 	}
 	if overflow := browsertest.Eval[bool](p, "document.documentElement.scrollWidth > window.innerWidth"); overflow {
 		p.T.Errorf("%s: the page is wider than the window", screen)
@@ -204,8 +207,11 @@ func TestFinanceWorksTheCollections(t *testing.T) {
 	phone.Open(s.url + "/console/contracts/" + contract.String())
 	phone.WaitText("main", "Verlauf")
 	checkPage(phone, "contract-de")
-	phone.Open(s.url + "/console/collections/returns")
-	checkPage(phone, "returns-de")
+	for _, screen := range []string{"collections", "collections/files", "collections/returns", "payouts", "search?q=money"} {
+		phone.Open(s.url + "/console/" + screen)
+		phone.WaitText("header .who", "finanz@example.com")
+		checkPage(phone, strings.NewReplacer("/", "-", "?q=", "-").Replace(screen)+"-de")
+	}
 
 	entries, err := s.svc.Console.Accounts.AuditLog(t.Context(), services.ImportReturnsAction, time.Time{}, uuid.Nil)
 	if err != nil {
