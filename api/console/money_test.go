@@ -217,6 +217,17 @@ func TestCollectionsPagesAndReturnImport(t *testing.T) {
 	if _, err := collectiontest.Notification(notices...).WriteTo(camt); err != nil {
 		t.Fatal(err)
 	}
+	// A file broken after its first notice is refused whole: nothing of it
+	// is applied.
+	broken := camt.String()[:strings.LastIndex(camt.String(), "<Ntry>")]
+	if status, body := h.upload(t, "camt054-broken.xml", broken); status != http.StatusUnprocessableEntity || !strings.Contains(body, "not well-formed XML") {
+		t.Errorf("a broken file: %d %.300s", status, body)
+	}
+	var settled int
+	if err := h.accounts.Store.Pool.QueryRow(t.Context(), `SELECT count(*) FROM collection_items WHERE status <> 'submitted'`).Scan(&settled); err != nil || settled != 0 {
+		t.Errorf("a broken file settled %d collections (%v)", settled, err)
+	}
+
 	status, body = h.upload(t, "camt054-march.xml", camt.String())
 	if status != http.StatusOK {
 		t.Fatalf("the import: %d %.500s", status, body)
@@ -291,7 +302,8 @@ func TestCollectionsPagesAndReturnImport(t *testing.T) {
 		"succeeded: camt.054 camt054-march.xml: 0 paid, 0 returned, 2 unchanged, 0 not Tenure's",
 		"succeeded: camt.054 camt054-march.xml: 1 paid, 1 returned, 0 unchanged, 0 not Tenure's",
 	}
-	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || !strings.HasPrefix(got[2], "refused: camt.054 notes.txt: 0 paid") {
+	if len(got) != 4 || got[0] != want[0] || got[1] != want[1] || !strings.HasPrefix(got[2], "refused: camt.054 camt054-broken.xml: 0 paid") ||
+		!strings.HasPrefix(got[3], "refused: camt.054 notes.txt: 0 paid") {
 		t.Errorf("the audit log has\n%s", strings.Join(got, "\n"))
 	}
 }
