@@ -42,8 +42,11 @@ var ErrNothingFound = errors.New("no record has this id")
 func (c *Console) FindRecord(ctx context.Context, id uuid.UUID) (Found, error) {
 	q := c.Offers.Store.Queries
 	kinds, err := q.FindRecord(ctx, id)
-	if err != nil || len(kinds) == 0 {
-		return Found{}, errors.Join(err, ErrNothingFound)
+	if err != nil {
+		return Found{}, err
+	}
+	if len(kinds) == 0 {
+		return Found{}, ErrNothingFound
 	}
 	found := Found{Kind: kinds[0], Page: id}
 	switch found.Kind {
