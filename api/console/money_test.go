@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -372,5 +373,57 @@ func failedAttempt(t *testing.T, store *db.Store, contractID uuid.UUID) {
 	if _, err := store.FinishAttempt(ctx, dbgen.FinishAttemptParams{EventID: eventID, EndpointID: endpointID, Run: 1, Attempt: 1,
 		Outcome: "failed", StatusCode: &code, ErrorClass: &class}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The installments due page by keyset: five contracts' sixty installments
+// come in a page of fifty and one of ten, none twice, by due date.
+func TestInstallmentsDuePages(t *testing.T) {
+	store := testenv.Database(t)
+	f := contracttest.New(t, store, nil)
+	ring := collectiontest.Ring(t)
+	day, err := civil.ParseDate("2026-01-31")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		collectiontest.Running(t, f, ring, fmt.Sprintf("paged-%d", i), day)
+	}
+	h := &moneyHarness{}
+	h.signIn(t, store, &services.Collections{Store: store})
+	rowID := regexp.MustCompile(`id="row-([0-9a-f-]{36}-[0-9]+)"`)
+	dueDate := regexp.MustCompile(`<dd>(\d{4}-\d\d-\d\d)</dd>`)
+	seen := map[string]bool{}
+	var dates []string
+	path, pages := "/collections", 0
+	for path != "" {
+		status, body := h.get(t, path)
+		if status != http.StatusOK {
+			t.Fatalf("%s: %d", path, status)
+		}
+		pages++
+		for _, m := range rowID.FindAllStringSubmatch(body, -1) {
+			if seen[m[1]] {
+				t.Errorf("installment %s listed twice", m[1])
+			}
+			seen[m[1]] = true
+		}
+		for _, m := range dueDate.FindAllStringSubmatch(body, -1) {
+			dates = append(dates, m[1])
+		}
+		next := regexp.MustCompile(`href="/console(/collections\?after=[^"]+)"`).FindStringSubmatch(body)
+		path = ""
+		if next != nil {
+			path = strings.ReplaceAll(next[1], "&amp;", "&")
+		}
+	}
+	if pages != 2 || len(seen) != 60 {
+		t.Errorf("%d pages with %d installments, want 2 with 60", pages, len(seen))
+	}
+	if !slices.IsSorted(dates) || len(dates) != 60 {
+		t.Errorf("due dates %v are not in order", dates)
+	}
+	if status, _ := h.get(t, "/collections?after=yesterday"); status != http.StatusBadRequest {
+		t.Errorf("a broken cursor: %d, want 400", status)
 	}
 }
