@@ -18,10 +18,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/activities"
 	consoleapi "github.com/tenurehq/tenure/api/console"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/console"
+	"github.com/tenurehq/tenure/domain/contracts"
 	"github.com/tenurehq/tenure/domain/ledger"
 	"github.com/tenurehq/tenure/domain/payouts"
 	"github.com/tenurehq/tenure/foundation/civil"
@@ -30,6 +32,7 @@ import (
 	"github.com/tenurehq/tenure/internal/testing/contracttest"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/services"
+	contractflow "github.com/tenurehq/tenure/workflows/contract"
 )
 
 // moneyHarness is the console over a real database and Temporal with one
@@ -41,6 +44,7 @@ type moneyHarness struct {
 	session    console.Session
 	contractID uuid.UUID
 	fileID     uuid.UUID
+	fixture    *contracttest.Fixture
 	notices    []collectiontest.Notice
 }
 
@@ -63,7 +67,7 @@ func newMoneyHarness(t *testing.T) *moneyHarness {
 	if err != nil || len(files) != 1 {
 		t.Fatalf("files: %d, %v", len(files), err)
 	}
-	h := &moneyHarness{fileID: files[0].ID}
+	h := &moneyHarness{fileID: files[0].ID, fixture: f}
 	rows, err := store.Pool.Query(t.Context(), `SELECT contract_id, end_to_end_id, amount FROM collection_items ORDER BY installment_number`)
 	if err != nil {
 		t.Fatal(err)
@@ -260,11 +264,27 @@ func TestCollectionsPagesAndReturnImport(t *testing.T) {
 	contains(t, "the failed installments", body, "row-"+contract+"-2", "reason AM04", "ref-console-money")
 	_, body = h.get(t, "/collections/arrears")
 	contains(t, "the contracts in dunning", body, "row-"+contract, "1 failed · reminder stage 0")
+	// The contract's two reminder stages come, as its workflow takes them;
+	// the second adds the fee and interest charges.
+	since := civil.DateOf(time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC))
+	row := contractflow.Transitions.Must(contracts.Running, contractflow.Remind)
+	for stage := 1; stage <= 2; stage++ {
+		in := activities.ContractTransition{ContractID: h.contractID, SellerID: h.fixture.SellerID, From: row.From, To: row.To, Event: row.Event,
+			Today: since.AddDays(7 * stage)}
+		if _, err := h.fixture.Contracts.Remind(t.Context(), activities.ContractReminder{ContractTransition: in, Stage: stage, Since: since}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ledger.Check(t.Context(), h.accounts.Store.Queries); err != nil {
+		t.Errorf("ledger after the reminders: %v", err)
+	}
+	_, body = h.get(t, "/collections/arrears")
+	contains(t, "the contracts in dunning after two reminders", body, "row-"+contract, "1 failed · reminder stage 2")
 	failedAttempt(t, h.accounts.Store, h.contractID)
 	_, body = h.get(t, "/contracts/"+contract)
 	contains(t, "the contract's page", body, "collection returned", "installment failed", h.notices[1].EndToEndID, "AM04",
 		"/console/collections/files/"+h.fileID.String(),
-		"contract.started", "contract.installment_due", "https://hooks.example.com/tenure · HTTP 503 · http_status", `class="kind-delivery failed"`)
+		"contract.started", "contract.installment_due", "contract.payment_reminder", "charge added", "dunning_fee", "https://hooks.example.com/tenure · HTTP 503 · http_status", `class="kind-delivery failed"`)
 
 	// The search finds the contract by its id, its order by the seller's
 	// reference; the order links to the contract.

@@ -281,7 +281,9 @@ WITH arrears AS (
 SELECT a.contract_id, a.since, a.overdue, a.failed, c.status, c.currency, c.seller_offer_reference, s.name AS seller_name,
        (SELECT count(*) FROM events e
         WHERE e.seller_id = c.seller_id AND e.object_id = c.id AND e.type = 'contract.payment_reminder'
-          AND e.created_at >= a.since)::integer AS stage
+          AND e.created_at >= coalesce((SELECT max(b.created_at) FROM events b
+                                        WHERE b.seller_id = c.seller_id AND b.object_id = c.id AND b.type = 'contract.in_arrears'),
+                                       a.since))::integer AS stage
 FROM arrears a
 JOIN rental_contracts c ON c.id = a.contract_id
 JOIN sellers s ON s.id = c.seller_id
@@ -310,8 +312,10 @@ type ListContractsInArrearsRow struct {
 
 // Contracts owing failed installments, longest in arrears first, after
 // the cursor (since, contract): what they owe of them, since when, and the
-// reminder stages (contract.payment_reminder) recorded since then. The
-// failed installments are few and read from their partial index.
+// reminder stages (contract.payment_reminder) recorded since the arrears
+// began (their contract.in_arrears event; a collection returned again
+// moves its installment's moment on, not the arrears'). The failed
+// installments are few and read from their partial index.
 func (q *Queries) ListContractsInArrears(ctx context.Context, arg ListContractsInArrearsParams) ([]ListContractsInArrearsRow, error) {
 	rows, err := q.db.Query(ctx, listContractsInArrears, arg.AfterAt, arg.AfterContract, arg.PageSize)
 	if err != nil {
