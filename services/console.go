@@ -25,10 +25,14 @@ import (
 type Console struct {
 	Accounts *console.Accounts
 	Offers   *Offers
-	// Orders, Contracts and Catalog serve the merchant portal.
-	Orders    *Orders
-	Contracts *Contracts
-	Catalog   *Catalog
+	// Orders, Contracts and Catalog serve the merchant portal; Orders,
+	// Contracts, Invoices and Collections the operators' record and money
+	// pages (console_records.go, console_money.go).
+	Orders      *Orders
+	Contracts   *Contracts
+	Catalog     *Catalog
+	Invoices    *Invoices
+	Collections *Collections
 	// Webhooks and CatalogImports are the Seller API's, for the portal's
 	// webhooks and catalog uploads and the operators' webhooks health.
 	Webhooks       *Webhooks
@@ -59,6 +63,7 @@ func NewConsole(cfg *config.Config, store *db.Store, all *Services) (*Console, e
 		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, RelyingParty: rp, IdleTimeout: cfg.Console.IdleTimeout,
 			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, InvitationTTL: cfg.Console.InvitationTTL, Now: time.Now},
 		Offers: all.Offers, Orders: all.Orders, Contracts: all.Contracts, Catalog: all.Catalog,
+		Invoices: all.Invoices, Collections: all.Collections,
 		Webhooks: all.Webhooks, CatalogImports: all.CatalogImports,
 		Sellers: all.Sellers, ConsoleURL: cfg.ConsoleOrigin(),
 	}, nil

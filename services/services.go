@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/catalog"
+	"github.com/tenurehq/tenure/domain/collections"
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/domain/discounts"
 	"github.com/tenurehq/tenure/domain/pricing"
@@ -34,6 +35,7 @@ type Services struct {
 	Contracts        *Contracts
 	Invoices         *Invoices
 	Payouts          *Payouts
+	Collections      *Collections
 	CustomerOffers   *CustomerOffers
 	DiscountAttempts *DiscountAttempts
 	Leads            *Leads
@@ -89,6 +91,9 @@ func New(cfg *config.Config, store *db.Store, temporal client.Client, logger *sl
 		Contracts: NewContracts(cfg, store, temporal),
 		Invoices:  NewInvoices(cfg, store),
 		Payouts:   &Payouts{Store: store},
+		Collections: &Collections{Store: store, Temporal: temporal, Runner: &collections.Runner{
+			Store: store, Bucket: bucket, Creditors: collections.CreditorsOf(cfg), BankDays: cfg.Collections.BankDays,
+		}},
 		CustomerOffers: &CustomerOffers{
 			Offers: offerService, Sellers: sellerService, Entities: cfg.Sellers.ContractualEntity,
 			IDV: cfg.IDV.Rules(), Terms: cfg.Terms, Creditors: cfg.Creditor, IBANs: ibans, Now: time.Now,

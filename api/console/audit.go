@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/domain/console"
+	"github.com/tenurehq/tenure/services"
 )
 
 // auditActions are the actions the audit log's filter offers, in its order.
@@ -15,7 +16,8 @@ var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_ou
 	"credential.create", "credential.rotate", "credential.revoke",
 	"portal.offer.create", "portal.order.acknowledge", "portal.order.confirm", "portal.order.reject", "portal.order.ship",
 	"portal.contract.return", "portal.contract.buy_out", "portal.contract.extend", "portal.contract.quote_termination", "portal.contract.terminate",
-	"webhook.endpoint_create", "webhook.endpoint_disable", "webhook.endpoint_enable", "webhook.ping", "webhook.redeliver", "catalog.import"}
+	"webhook.endpoint_create", "webhook.endpoint_disable", "webhook.endpoint_enable", "webhook.ping", "webhook.redeliver", "catalog.import",
+	services.ImportReturnsAction}
 
 // auditView is the audit log's own data.
 type auditView struct {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -34,7 +35,7 @@ type pages struct {
 }
 
 // partials are parsed into every page.
-var partials = []string{"layout.html", "risk.html"}
+var partials = []string{"layout.html", "risk.html", "records_timeline.html"}
 
 // loadPages parses every page and reads the catalogs; a key missing from
 // a catalog is a mistake caught here, not on a page.
@@ -45,7 +46,7 @@ func loadPages() (*pages, error) {
 		return nil, err
 	}
 	for _, name := range names {
-		if name == partials[0] || name == partials[1] {
+		if slices.Contains(partials, name) {
 			continue
 		}
 		set, err := template.ParseFS(consolepage.Templates(), append(partials[:len(partials):len(partials)], name)...)

@@ -107,6 +107,7 @@ func newRightsHarness(t *testing.T) *rightsHarness {
 	err = consoleapi.Mount(h.app.Group(consoleapi.Base), consoleapi.Deps{
 		Service: &services.Console{Accounts: h.accounts, Offers: &services.Offers{Store: store}, Orders: &services.Orders{Store: store},
 			Contracts: &services.Contracts{Store: store}, Catalog: &services.Catalog{Store: store},
+			Invoices: &services.Invoices{Store: store}, Collections: &services.Collections{Store: store},
 			Webhooks: all.Webhooks, CatalogImports: all.CatalogImports, Sellers: &services.Sellers{Store: store},
 			ConsoleURL: "https://tenure.example"},
 		Assets: consoleapi.Base + "/assets/test", Logger: slog.New(slog.DiscardHandler),

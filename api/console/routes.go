@@ -49,6 +49,7 @@ func routes() []route {
 		accountPageRoutes(),
 		portalWebhookRoutes(), healthRoutes(), catalogRoutes(),
 		invitationRoutes(), portalRoutes(),
+		moneyRoutes(), recordRoutes(),
 	)
 }
 

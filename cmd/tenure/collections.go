@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,14 +11,13 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/tenurehq/tenure/config"
-	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/collections"
 	"github.com/tenurehq/tenure/domain/csvimport"
 	"github.com/tenurehq/tenure/foundation/civil"
 	"github.com/tenurehq/tenure/foundation/recordid"
+	"github.com/tenurehq/tenure/services"
 	"github.com/tenurehq/tenure/workflows/collection"
-	"github.com/tenurehq/tenure/workflows/contract"
 )
 
 func collectionsCommand(file func() string) *cobra.Command {
@@ -118,19 +118,15 @@ func collectionFileShowCommand(file func() string) *cobra.Command {
 				return err
 			}
 			defer c.close()
-			f, err := c.store.GetCollectionFile(cmd.Context(), id)
-			if db.IsNotFound(err) {
-				return fmt.Errorf("no collection file %s", id)
-			}
-			if err != nil {
-				return err
-			}
-			runner, closeBlobs, err := collectionRunner(cmd, c)
+			service, closeBlobs, err := collectionsService(cmd, c)
 			if err != nil {
 				return err
 			}
 			defer closeBlobs()
-			r, err := runner.Open(cmd.Context(), f)
+			_, r, err := service.OpenFile(cmd.Context(), id)
+			if errors.Is(err, services.ErrCollectionFileNotFound) {
+				return fmt.Errorf("no collection file %s", id)
+			}
 			if err != nil {
 				return err
 			}
@@ -157,12 +153,12 @@ func collectionReturnsImportCommand(file func() string) *cobra.Command {
 				return err
 			}
 			defer c.close()
-			runner, closeBlobs, err := collectionRunner(cmd, c)
+			service, closeBlobs, err := collectionsService(cmd, c)
 			if err != nil {
 				return err
 			}
 			defer closeBlobs()
-			got, err := runner.ImportNotifications(cmd.Context(), in, contract.DeliverNotices(c.temporal, runner.ApplyOwn))
+			got, err := service.ImportReturns(cmd.Context(), in)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
@@ -173,12 +169,14 @@ func collectionReturnsImportCommand(file func() string) *cobra.Command {
 	}
 }
 
-// collectionRunner is a runner over the command's database and the blob
-// store the files are kept in; close closes the store.
-func collectionRunner(cmd *cobra.Command, c *connections) (runner *collections.Runner, close func() error, err error) {
+// collectionsService is the collections' service over the command's
+// database, Temporal client (when connected) and the blob store the files
+// are kept in; close closes the store.
+func collectionsService(cmd *cobra.Command, c *connections) (service *services.Collections, close func() error, err error) {
 	bucket, err := csvimport.OpenBucket(cmd.Context(), c.cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	return &collections.Runner{Store: c.store, Bucket: bucket, BankDays: c.cfg.Collections.BankDays}, bucket.Close, nil
+	runner := &collections.Runner{Store: c.store, Bucket: bucket, BankDays: c.cfg.Collections.BankDays}
+	return &services.Collections{Store: c.store, Temporal: c.temporal, Runner: runner}, bucket.Close, nil
 }
