@@ -43,9 +43,10 @@ test: temporal-cli check-format check-generated
 test-cluster: temporal-cli
 	TENURE_TEST_CLUSTER=1 go test -count=1 -v -run '^TestSplitTopology$$' -timeout 30m ./internal/testing/clustertest/
 
-## bench-webhooks: webhook latency (commit to receipt, p50/p99 over 1,000 events) and retry throughput on the real stack
+## bench-webhooks: webhook latency (commit to receipt, p50/p99 over 1,000 events), retry throughput, and how soon a delivery resumes after its worker is killed, on the real stack
 bench-webhooks: temporal-cli
 	go test ./domain/webhook -run '^$$' -bench 'BenchmarkWebhook' -benchtime 1x -timeout 30m
+	go test ./cmd/tenure -run '^$$' -bench 'BenchmarkWebhookFailover' -benchtime 1x -timeout 10m
 
 ## generate: regenerate the sqlc queries, the contracts' enumerations, the Seller and Customer-Facing API servers and the checkout's legal forms
 generate:

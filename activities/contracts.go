@@ -37,9 +37,10 @@ type Contracts struct {
 	// BaseRateBP is the base rate default interest adds its points to
 	// (collections.base_rate_bp).
 	BaseRateBP int64
-	// Invoicing issues the invoices of installments falling due and of
-	// charges, in the change's transaction; nil issues none (a worker
-	// without the checkouts' mandates).
+	// Invoicing issues the invoices of installments falling due (in a
+	// transaction of their own after the change) and of charges (in the
+	// change's transaction); nil issues none (a worker without the
+	// checkouts' mandates).
 	Invoicing *invoicing.Issuing
 	Logger    *slog.Logger
 	Metrics   *telemetry.Metrics
@@ -105,9 +106,14 @@ type ContractStart struct {
 }
 
 // ContractFallingDue makes due the scheduled installments due on or before
-// a day.
+// a day. Since is the due date of the first of them as the workflow saw it
+// (its progress's NextDue): the invoices issued after the change bill the
+// installments due from then on, so an installment an earlier change left
+// uninvoiced (its order cannot be invoiced) is not tried again; the zero
+// date bounds nothing.
 type ContractFallingDue struct {
 	ContractTransition
+	Since   civil.Date
 	Through civil.Date
 }
 
@@ -302,46 +308,104 @@ func insertInstallments(ctx context.Context, q *dbgen.Queries, contractID uuid.U
 // FallDue makes due every scheduled installment due on or before a day, in
 // order, each with its contract.installment_due event showing the contract
 // as that installment became due. An installment due already is skipped,
-// so a retry or a catch-up makes none due twice.
+// so a retry or a catch-up makes none due twice. The installments'
+// invoices are issued once that change has committed, in a transaction of
+// their own (invoiceDue): the falling-due transaction does not wait for
+// the entity's invoice counter nor render documents, so the contracts
+// falling due at one instant do not queue behind each other's invoices.
 func (a *Contracts) FallDue(ctx context.Context, in ContractFallingDue) (ContractProgress, error) {
-	return a.change(ctx, in.ContractTransition, nil, func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
-		return a.makeDue(ctx, q, fx, in.ContractTransition, row, func(inst contracts.Installment) bool { return !inst.DueDate.After(in.Through) })
+	progress, err := a.change(ctx, in.ContractTransition, nil, func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
+		_, err := a.makeDue(ctx, q, fx, in.ContractTransition, row, func(inst contracts.Installment) bool { return !inst.DueDate.After(in.Through) })
+		return err
 	})
+	if err != nil {
+		return progress, err
+	}
+	return progress, a.invoiceDue(ctx, in)
 }
 
-// makeDue makes due the scheduled installments a rule picks, in order,
-// each announced by the transition's event.
-func (a *Contracts) makeDue(ctx context.Context, q *dbgen.Queries, fx *effects, in ContractTransition, row dbgen.RentalContract, pick func(contracts.Installment) bool) error {
-	schedule, err := contracts.LoadSchedule(ctx, q, row)
-	if err != nil || schedule == nil {
-		return err
+// invoiceDue issues the invoices of a contract's installments due from
+// Since through Through that no invoice bills yet, in one transaction
+// after the one that made them due, each with its invoice.issued event. It
+// reads what to bill from the installments, so a FallDue retried after its
+// change committed issues what the first run did not, and nothing twice.
+// An installment another contract of the order billed (the month's
+// invoice bills the order's installments of the month) is skipped without
+// waiting for the order's lock.
+func (a *Contracts) invoiceDue(ctx context.Context, in ContractFallingDue) error {
+	if a.Invoicing == nil {
+		return nil
 	}
-	if a.Invoicing != nil {
+	return changeWithEvents(ctx, a.Store, a.Dispatcher, a.Logger, a.Metrics, func(q *dbgen.Queries, fx *effects) error {
+		row, err := q.GetRentalContract(ctx, dbgen.GetRentalContractParams{SellerID: in.SellerID, ID: in.ContractID})
+		if err != nil {
+			return err
+		}
+		schedule, err := contracts.LoadSchedule(ctx, q, row)
+		if err != nil || schedule == nil {
+			return err
+		}
+		var unbilled []contracts.Installment
+		for _, inst := range schedule.Installments {
+			if inst.Status != contracts.InstallmentDue || inst.DueDate.Before(in.Since) || inst.DueDate.After(in.Through) {
+				continue
+			}
+			invoiceID, err := q.GetInstallmentInvoice(ctx, dbgen.GetInstallmentInvoiceParams{ContractID: row.ID, Number: int32(inst.Number)})
+			if err != nil {
+				return err
+			}
+			if invoiceID == nil {
+				unbilled = append(unbilled, inst)
+			}
+		}
+		if len(unbilled) == 0 {
+			return nil
+		}
 		if err := invoicing.LockOrder(ctx, q, row.OrderID); err != nil {
 			return err
 		}
+		for _, inst := range unbilled {
+			if err := a.invoiceInstallment(ctx, q, fx, row, inst, in.Today); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// invoiceInstallment issues the invoice of an installment that fell due,
+// unless one bills it already, with its invoice.issued event; the caller
+// holds the order's invoicing lock (invoicing.LockOrder).
+func (a *Contracts) invoiceInstallment(ctx context.Context, q *dbgen.Queries, fx *effects, row dbgen.RentalContract, inst contracts.Installment, today civil.Date) error {
+	issued, err := a.Invoicing.InstallmentDue(ctx, q, row, inst, today)
+	return a.announceInvoice(ctx, q, fx, issued, err)
+}
+
+// makeDue makes due the scheduled installments a rule picks, in order,
+// each announced by the transition's event, and answers them as they were
+// before.
+func (a *Contracts) makeDue(ctx context.Context, q *dbgen.Queries, fx *effects, in ContractTransition, row dbgen.RentalContract, pick func(contracts.Installment) bool) ([]contracts.Installment, error) {
+	schedule, err := contracts.LoadSchedule(ctx, q, row)
+	if err != nil || schedule == nil {
+		return nil, err
 	}
+	var made []contracts.Installment
 	for _, inst := range schedule.Installments {
 		if inst.Status != contracts.InstallmentScheduled || !pick(inst) {
 			continue
 		}
 		if err := moveInstallment(ctx, q, in.ContractID, inst, contracts.InstallmentDue); err != nil {
-			return err
+			return nil, err
 		}
 		if err := postInstallmentDue(ctx, q, in.ContractID, inst); err != nil {
-			return err
-		}
-		if a.Invoicing != nil {
-			issued, err := a.Invoicing.InstallmentDue(ctx, q, row, inst, in.Today)
-			if err := a.announceInvoice(ctx, q, fx, issued, err); err != nil {
-				return err
-			}
+			return nil, err
 		}
 		if err := a.emitContract(ctx, q, fx, in.SellerID, in.ContractID, in.Event, "installment/"+strconv.Itoa(inst.Number)+"/due"); err != nil {
-			return err
+			return nil, err
 		}
+		made = append(made, inst)
 	}
-	return nil
+	return made, nil
 }
 
 // moveInstallment moves an installment's status as the installment table
@@ -520,7 +584,7 @@ func (a *Contracts) BuyOut(ctx context.Context, in ContractTransition) (Contract
 	return a.change(ctx, in, named("ended"), func(q *dbgen.Queries, fx *effects, row dbgen.RentalContract) error {
 		due := in
 		due.Event = webhook.ContractInstallmentDue
-		if err := a.makeDue(ctx, q, fx, due, row, func(contracts.Installment) bool { return true }); err != nil {
+		if err := a.makeAllDue(ctx, q, fx, due, row); err != nil {
 			return err
 		}
 		stored, err := contracts.Load(ctx, q, in.SellerID, in.ContractID)
@@ -535,6 +599,28 @@ func (a *Contracts) BuyOut(ctx context.Context, in ContractTransition) (Contract
 		}
 		return a.addCharge(ctx, q, fx, row.ID, contracts.ChargeBuyOut, end.BuyOut, in.Today)
 	})
+}
+
+// makeAllDue makes due every installment of a contract still scheduled and
+// issues their invoices in the same transaction, the order's invoicing
+// locked before the first moves (a buy-out is rare: its one transaction
+// keeps the installments and the final charge together).
+func (a *Contracts) makeAllDue(ctx context.Context, q *dbgen.Queries, fx *effects, in ContractTransition, row dbgen.RentalContract) error {
+	if a.Invoicing != nil {
+		if err := invoicing.LockOrder(ctx, q, row.OrderID); err != nil {
+			return err
+		}
+	}
+	made, err := a.makeDue(ctx, q, fx, in, row, func(contracts.Installment) bool { return true })
+	if err != nil || a.Invoicing == nil {
+		return err
+	}
+	for _, inst := range made {
+		if err := a.invoiceInstallment(ctx, q, fx, row, inst, in.Today); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // addCharge records a contract's one-off charge, once, with its journal

@@ -79,7 +79,12 @@ const goneReason = "the endpoint answered 410 Gone"
 // retries them; after the claim it never fails, so Temporal never sends
 // again. An execution that finds its attempt claimed by an earlier one that
 // died mid-send reports it as interrupted without sending.
+//
+// It heartbeats while it runs when its workflow gave it a heartbeat
+// timeout, so that the server retries an attempt whose worker died within
+// seconds rather than at the start-to-close timeout.
 func (w *Deliveries) SendAttempt(ctx context.Context, in AttemptInput) (AttemptOutcome, error) {
+	defer heartbeating(ctx)()
 	stopped := AttemptOutcome{Verdict: VerdictStopped}
 	dl, err := w.Store.GetDelivery(ctx, dbgen.GetDeliveryParams{EventID: in.EventID, EndpointID: in.EndpointID})
 	if err != nil {

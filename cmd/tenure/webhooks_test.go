@@ -63,7 +63,7 @@ func TestSetWebhookCommand(t *testing.T) {
 	}
 }
 
-func mustBuild(t *testing.T) string {
+func mustBuild(t testing.TB) string {
 	t.Helper()
 	bin, err := buildTenure()
 	if err != nil {
@@ -79,7 +79,7 @@ type workerProcess struct {
 	done   chan error
 }
 
-func startWorker(t *testing.T, env []string) *workerProcess {
+func startWorker(t testing.TB, env []string) *workerProcess {
 	t.Helper()
 	w := &workerProcess{cmd: exec.Command(mustBuild(t), "worker"), output: &testenv.Output{}, done: make(chan error, 1)}
 	w.cmd.Env, w.cmd.Dir = env, t.TempDir()
@@ -105,7 +105,7 @@ func startWorker(t *testing.T, env []string) *workerProcess {
 	return w
 }
 
-func (w *workerProcess) kill(t *testing.T) {
+func (w *workerProcess) kill(t testing.TB) {
 	t.Helper()
 	if err := w.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

@@ -16,16 +16,17 @@ import (
 )
 
 // LockOrder orders the invoicing of an order's installments until the
-// transaction ends. A change that makes installments due takes it before
-// it moves the first one: two contracts of one order falling due at once
-// then invoice one after the other, and neither waits for a row the other
-// holds while holding the lock.
+// transaction ends: two contracts of one order falling due at once
+// invoice one after the other. A transaction that also moves installments
+// (a buy-out) takes it before it moves the first one, so that neither
+// waits for a row the other holds while holding the lock.
 func LockOrder(ctx context.Context, q *dbgen.Queries, orderID uuid.UUID) error {
 	return q.LockOrderInvoicing(ctx, orderID)
 }
 
-// InstallmentDue issues the invoice of an installment that fell due, in
-// the transaction that made it due (after LockOrder): one invoice for
+// InstallmentDue issues the invoice of an installment that fell due, in a
+// transaction holding LockOrder (the one after the change that made it
+// due, or a buy-out's own): one invoice for
 // every installment of its order due in the same month that no invoice
 // bills yet and that is scheduled or due. It issues nothing (nil) when an
 // invoice bills the installment already: the month's invoice of another of

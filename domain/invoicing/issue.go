@@ -134,7 +134,10 @@ func (s Issuing) issue(ctx context.Context, q *dbgen.Queries, d draft) (Issued, 
 			return Issued{}, err
 		}
 	}
-	return issued, nil
+	// Marked last: the rows of the other contracts' installments it bills
+	// stay locked from here to the commit only, and a contract of the
+	// order falling due meanwhile waits for them that short while.
+	return issued, markBilled(ctx, q, issued, d)
 }
 
 // collectionDate is the day the collection run collects the invoice: the
@@ -174,8 +177,7 @@ func issuedOf(id uuid.UUID, d draft, inv invoices.Invoice) Issued {
 	return issued
 }
 
-// store writes an issued invoice and its lines, and marks what they bill
-// as invoiced; something invoiced already refuses the whole invoice.
+// store writes an issued invoice and its lines.
 func store(ctx context.Context, q *dbgen.Queries, issued Issued, entity string, d draft, inv invoices.Invoice, mandate Mandate) error {
 	var period *time.Time
 	if d.period != nil {
@@ -200,24 +202,38 @@ func store(ctx context.Context, q *dbgen.Queries, issued Issued, entity string, 
 			ServiceFrom: line.Period.From.Midnight(time.UTC), ServiceTo: line.Period.To.Midnight(time.UTC),
 			Net: billed.Net, TaxRate: line.Price.TaxRate, Tax: billed.Tax, Gross: billed.Gross,
 		}
-		var marked int64
 		if l.installmentNumber > 0 {
 			number := int32(l.installmentNumber)
 			params.InstallmentNumber = &number
-			marked, err = q.SetInstallmentInvoice(ctx, dbgen.SetInstallmentInvoiceParams{InvoiceID: &issued.ID, ContractID: l.contractID, Number: number})
 		} else {
 			chargeID := l.chargeID
 			params.ChargeID = &chargeID
-			marked, err = q.SetChargeInvoice(ctx, dbgen.SetChargeInvoiceParams{InvoiceID: &issued.ID, ID: chargeID})
+		}
+		if err := q.CreateInvoiceLine(ctx, params); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// markBilled marks what an issued invoice's lines bill as invoiced;
+// something invoiced already refuses the whole invoice.
+func markBilled(ctx context.Context, q *dbgen.Queries, issued Issued, d draft) error {
+	for i, l := range d.lines {
+		var (
+			marked int64
+			err    error
+		)
+		if l.installmentNumber > 0 {
+			marked, err = q.SetInstallmentInvoice(ctx, dbgen.SetInstallmentInvoiceParams{InvoiceID: &issued.ID, ContractID: l.contractID, Number: int32(l.installmentNumber)})
+		} else {
+			marked, err = q.SetChargeInvoice(ctx, dbgen.SetChargeInvoiceParams{InvoiceID: &issued.ID, ID: l.chargeID})
 		}
 		if err != nil {
 			return err
 		}
 		if marked != 1 {
 			return fmt.Errorf("invoice %s: line %d bills what another invoice bills", issued.Number, i+1)
-		}
-		if err := q.CreateInvoiceLine(ctx, params); err != nil {
-			return err
 		}
 	}
 	return nil

@@ -427,7 +427,7 @@ func (w *contractWorkflow) take(ctx workflow.Context, next step, today civil.Dat
 	)
 	switch next.trigger {
 	case FallDue:
-		p, err = entity.PersistResult(ctx, a.FallDue, activities.ContractFallingDue{ContractTransition: in, Through: fallingThrough(w.state, today)})
+		p, err = entity.PersistResult(ctx, a.FallDue, activities.ContractFallingDue{ContractTransition: in, Since: next.on, Through: fallingThrough(w.state, today)})
 	case GiveNotice:
 		p, err = entity.PersistResult(ctx, a.GiveNotice, in)
 	case EndWithoutChoice:

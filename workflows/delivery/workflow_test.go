@@ -21,6 +21,8 @@ type script struct {
 	sentAt   []time.Time
 	recorded []activities.RecordInput
 	failures int
+	// interrupted is the attempt whose worker died while sending (0: none).
+	interrupted int32
 }
 
 func (s *script) env(t *testing.T) *testsuite.TestWorkflowEnvironment {
@@ -33,6 +35,9 @@ func (s *script) env(t *testing.T) *testsuite.TestWorkflowEnvironment {
 			return activities.AttemptOutcome{}, errors.New("database unavailable")
 		}
 		s.sentAt = append(s.sentAt, env.Now())
+		if in.Attempt == s.interrupted {
+			return activities.AttemptOutcome{Verdict: activities.VerdictFailed, ErrorClass: webhook.ClassInterrupted}, nil
+		}
 		return activities.AttemptOutcome{Verdict: s.verdicts[in.Attempt-1]}, nil
 	})
 	env.OnActivity(a.RecordAttempt, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.RecordInput) error {
@@ -93,6 +98,23 @@ func TestDeliverStopsOnGoneAndOnStopped(t *testing.T) {
 		if r := result(t, env); r.Status != want || len(s.sentAt) != 2 {
 			t.Errorf("%s: result %+v after %d attempts", verdict, r, len(s.sentAt))
 		}
+	}
+}
+
+// An attempt its worker's death interrupted is followed by the next at
+// once: the endpoint did not fail. A failed attempt still waits.
+func TestDeliverSendsAtOnceAfterAnInterruptedAttempt(t *testing.T) {
+	s := &script{verdicts: []activities.Verdict{activities.VerdictFailed, activities.VerdictFailed, activities.VerdictFailed, activities.VerdictDelivered}, interrupted: 2}
+	env := s.env(t)
+	env.ExecuteWorkflow(Deliver, input(0, 5*time.Second, 5*time.Minute, 30*time.Minute))
+	if r := result(t, env); r.Status != webhook.DeliveryDelivered || r.Attempts != 4 {
+		t.Errorf("result %+v", r)
+	}
+	if len(s.sentAt) != 4 || s.sentAt[1].Sub(s.sentAt[0]) < 5*time.Second || s.sentAt[2] != s.sentAt[1] || s.sentAt[3].Sub(s.sentAt[2]) < 30*time.Minute {
+		t.Errorf("attempts at %v", s.sentAt)
+	}
+	if len(s.recorded) != 4 || s.recorded[1].Outcome.ErrorClass != webhook.ClassInterrupted {
+		t.Errorf("recorded %+v", s.recorded)
 	}
 }
 
