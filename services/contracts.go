@@ -3,6 +3,7 @@ package services
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
@@ -47,6 +48,13 @@ func (s *Contracts) Get(ctx context.Context, sellerID, contractID uuid.UUID) (co
 // List returns one page of a seller's contracts and how many match in all.
 func (s *Contracts) List(ctx context.Context, sellerID uuid.UUID, f contracts.ListFilter) ([]contracts.Stored, int64, error) {
 	return contracts.List(ctx, s.Store.Queries, sellerID, f)
+}
+
+// ListNewest returns a page of a seller's contracts, newest first, older
+// than the contract (beforeAt, beforeID); a zero beforeAt starts at the
+// newest.
+func (s *Contracts) ListNewest(ctx context.Context, sellerID uuid.UUID, beforeAt time.Time, beforeID uuid.UUID, limit int64) ([]contracts.Stored, error) {
+	return contracts.ListNewest(ctx, s.Store.Queries, sellerID, beforeAt, beforeID, limit)
 }
 
 // RecordReturn records assets given back by their serial numbers, all in

@@ -109,7 +109,7 @@ func (s *Orders) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter)
 		SellerID: sellerID, Query: f.QueryPattern(), CreatedBy: f.CreatedByList(), PartnersOnly: f.PartnersOnly,
 		IDGt: f.IDGt, IDGte: f.IDGte, IDLt: f.IDLt, IDLte: f.IDLte,
 		CreatedAtGt: f.CreatedAtGt, CreatedAtGte: f.CreatedAtGte, CreatedAtLt: f.CreatedAtLt, CreatedAtLte: f.CreatedAtLte,
-		Descending: f.Descending, RowLimit: f.Limit, RowOffset: f.Offset(),
+		Status: f.StatusFilter(), Descending: f.Descending, RowLimit: f.Limit, RowOffset: f.Offset(),
 	})
 	if err != nil || len(rows) == 0 {
 		return nil, 0, err

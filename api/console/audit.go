@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tenurehq/tenure/domain/console"
+	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
 )
 
@@ -17,7 +18,7 @@ var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_ou
 	"portal.offer.create", "portal.order.acknowledge", "portal.order.confirm", "portal.order.reject", "portal.order.ship",
 	"portal.contract.return", "portal.contract.buy_out", "portal.contract.extend", "portal.contract.quote_termination", "portal.contract.terminate",
 	"webhook.endpoint_create", "webhook.endpoint_disable", "webhook.endpoint_enable", "webhook.ping", "webhook.redeliver", "catalog.import",
-	services.ImportReturnsAction}
+	services.ImportReturnsAction, "portal.profile.update"}
 
 // auditView is the audit log's own data.
 type auditView struct {
@@ -46,14 +47,37 @@ func entryOf(v view, e console.Entry) auditEntry {
 	return auditEntry{
 		At: formatTime(e.At), AtISO: isoTime(e.At), Action: v.T("action." + e.Action), Actor: e.ActorEmail,
 		Target: e.Target, Detail: e.Detail, Outcome: v.T("audit.outcome." + string(e.Outcome)), OutcomeCode: string(e.Outcome),
-		Address: e.Address, RequestID: e.RequestID, TargetPath: targetPath(e.Target),
+		Address: e.Address, RequestID: e.RequestID, TargetPath: targetPath(v.User, e.Target),
 	}
 }
 
-// targetPath is the page of an audit entry's target: an offer's.
-func targetPath(target string) string {
-	if id, ok := strings.CutPrefix(target, "offer "); ok {
-		return Base + "/offers/" + id
+// targetPages are the pages an audit entry's target may link to, by the
+// kind of record it names: the operators' page first, then the merchant
+// portal's.
+var targetPages = map[string][]string{
+	"offer":    {"/offers/", "/portal/offers/"},
+	"order":    {"/orders/", "/portal/orders/"},
+	"contract": {"/contracts/", "/portal/contracts/"},
+}
+
+// targetPath is the page of an audit entry's target ("offer <id>", "order
+// <id>", "contract <id>") that the viewer may open: the first of its
+// pages whose route the route table opens to the viewer's role; "" when
+// none is (a page not built, a role it is closed to) or the target names
+// no record.
+func targetPath(viewer *console.User, target string) string {
+	kind, id, _ := strings.Cut(target, " ")
+	if _, err := recordid.Parse(id); err != nil || viewer == nil {
+		return ""
+	}
+	table := routes()
+	for _, prefix := range targetPages[kind] {
+		for _, r := range table {
+			param, ok := strings.CutPrefix(r.path, prefix+":")
+			if ok && r.method == fiber.MethodGet && !strings.Contains(param, "/") && r.allows(*viewer) {
+				return Base + prefix + id
+			}
+		}
 	}
 	return ""
 }

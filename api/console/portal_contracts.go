@@ -43,46 +43,48 @@ type contractRow struct {
 // contractListView is the list's own data.
 type contractListView struct {
 	Contracts []contractRow
-	// Next is the address of the next page; "" on the last.
-	Next string
+	// Older is the address of the next, older page; "" on the last.
+	Older string
 }
 
-// portalContracts lists the seller's contracts, oldest first, a page
-// after the contract the after parameter names (keyset on the
-// time-ordered ids).
+// portalContracts lists the seller's contracts, newest first, a page
+// older than the contract the before cursor names (keyset on
+// (created_at, id)).
 func (s *server) portalContracts(c *fiber.Ctx) error {
 	_, sellerID, err := portalSeller(c)
 	if err != nil {
 		return s.failed(c, err)
 	}
-	f := contracts.ListFilter{Limit: portalPageSize}
-	if after := c.Query("after"); after != "" {
-		id, err := recordid.Parse(after)
-		if err != nil {
-			return s.problem(c, fiber.StatusBadRequest, "problem.not_found")
-		}
-		f.IDGt = &id
+	beforeAt, beforeID, ok := parseCursor(c.Query("before"))
+	if !ok {
+		return s.problem(c, fiber.StatusBadRequest, "problem.not_found")
 	}
-	list, _, err := s.Service.Contracts.List(c.UserContext(), sellerID, f)
+	list, err := s.Service.Contracts.ListNewest(c.UserContext(), sellerID, beforeAt, beforeID, portalPageSize)
 	if err != nil {
 		return s.failed(c, err)
 	}
 	v := s.view(c, "portal_contract.list_title")
 	data := contractListView{}
 	for _, k := range list {
-		row := contractRow{ID: k.ID.String(), Product: k.Product.Title, Reference: k.SellerOfferReference,
-			Status: v.T("portal_contract.status." + string(k.Status)), Monthly: net(v, k.Rental.Monthly),
-			Term: v.Tf("portal_offer.months", k.Rental.Months), Ends: v.T("offer.none")}
-		if k.EndDate != nil {
-			row.Ends = k.EndDate.String()
-		}
-		data.Contracts = append(data.Contracts, row)
+		data.Contracts = append(data.Contracts, contractRowOf(v, k))
 	}
 	if len(list) == portalPageSize {
-		data.Next = portalContractsPath + "?" + url.Values{"after": {list[len(list)-1].ID.String()}}.Encode()
+		last := list[len(list)-1]
+		data.Older = portalContractsPath + "?" + url.Values{"before": {cursor(last.CreatedAt, last.ID)}}.Encode()
 	}
 	v.Data = data
 	return s.pages.render(c, fiber.StatusOK, "portal_contracts.html", v)
+}
+
+// contractRowOf is a contract as the list and its page show it.
+func contractRowOf(v view, k contracts.Stored) contractRow {
+	row := contractRow{ID: k.ID.String(), Product: k.Product.Title, Reference: k.SellerOfferReference,
+		Status: v.T("portal_contract.status." + string(k.Status)), Monthly: net(v, k.Rental.Monthly),
+		Term: v.Tf("portal_offer.months", k.Rental.Months), Ends: v.T("offer.none")}
+	if k.EndDate != nil {
+		row.Ends = k.EndDate.String()
+	}
+	return row
 }
 
 // contractView is a contract's page.
@@ -157,14 +159,9 @@ func (s *server) renderContract(c *fiber.Ctx, status int, notice, problem string
 		v.Notice = v.T(key)
 	}
 	data := contractView{
-		contractRow: contractRow{ID: k.ID.String(), Product: k.Product.Title, Reference: k.SellerOfferReference,
-			Status: v.T("portal_contract.status." + string(k.Status)), Monthly: net(v, k.Rental.Monthly),
-			Term: v.Tf("portal_offer.months", k.Rental.Months), Ends: v.T("offer.none")},
-		OrderID: k.OrderID.String(), Start: v.T("offer.none"), Notice: v.T("offer.none"),
+		contractRow: contractRowOf(v, k),
+		OrderID:     k.OrderID.String(), Start: v.T("offer.none"), Notice: v.T("offer.none"),
 		Active: k.Status == contracts.Running || k.Status == contracts.Ending || k.Status == contracts.Monthly,
-	}
-	if k.EndDate != nil {
-		data.Ends = k.EndDate.String()
 	}
 	if k.NoticeDate != nil {
 		data.Notice = k.NoticeDate.String()

@@ -14,6 +14,7 @@ import (
 	"github.com/tenurehq/tenure/api/seller/sellerapi"
 	"github.com/tenurehq/tenure/domain/console"
 	"github.com/tenurehq/tenure/domain/pricing"
+	"github.com/tenurehq/tenure/services"
 )
 
 // offerForm is the offer builder's form as the agent filled it: the
@@ -100,12 +101,18 @@ func readOfferForm(c *fiber.Ctx) offerForm {
 }
 
 // newOfferForm is an empty builder's form: the channel and validity
-// preset, a reference of its own, the agent's name their address.
-func newOfferForm(u console.User) offerForm {
-	return offerForm{Values: map[string]string{
+// preset, a reference of its own, the agent's name and phone from their
+// sales profile (their address as the name while they have none). The
+// agent may still change both for one offer.
+func newOfferForm(u console.User, profile services.SalesProfile) offerForm {
+	f := offerForm{Values: map[string]string{
 		"channel": portalChannels[0], "valid_days": strconv.Itoa(validDays[0]),
 		"reference": "portal-" + strconv.FormatInt(time.Now().UnixMilli(), 36), "agent_name": u.Email,
 	}}
+	if profile.FullName != "" {
+		f.Values["agent_name"], f.Values["agent_phone"] = profile.FullName, profile.Phone
+	}
+	return f
 }
 
 // payload is the Seller API's create payload of the form, the signed-in

@@ -107,7 +107,11 @@ func (s *server) offerBuilder(c *fiber.Ctx) error {
 	if err != nil {
 		return s.failed(c, err)
 	}
-	f := newOfferForm(u)
+	profile, err := s.Service.SalesProfileOf(c.UserContext(), u)
+	if err != nil {
+		return s.failed(c, err)
+	}
+	f := newOfferForm(u, profile)
 	f.Values["q"] = c.Query("q")
 	return s.renderBuilder(c, fiber.StatusOK, f, fieldProblems{})
 }

@@ -40,21 +40,50 @@ type orderRow struct {
 	ID, Reference, Company, Contact, Agent, Status, Created, CreatedISO string
 }
 
-// orderListView is the list's own data.
+// orderListView is the list's own data: its filter and a page.
 type orderListView struct {
-	Orders []orderRow
+	Query    string
+	Statuses []option
+	// Filtered says a filter is set, so an empty page says nothing
+	// matches rather than that nobody ordered.
+	Filtered bool
+	Orders   []orderRow
 	// Older is the address of the next, older page; "" on the last.
 	Older string
 }
 
-// portalOrders lists the seller's orders, newest first, a page older than
-// the order the before parameter names (keyset on the time-ordered ids).
+// orderStatuses are the statuses the list's filter offers, in an order's
+// life's order.
+var orderStatuses = []orders.Status{orders.Created, orders.Acknowledged, orders.Confirmed, orders.PartiallyFulfilled,
+	orders.Completed, orders.Canceled, orders.Rejected}
+
+// portalOrders lists the seller's orders, newest first, of one status or
+// all, matching the search q (an order's id, or a part of its seller's
+// reference, company, contact or agent), a page older than the order the
+// before parameter names (keyset on the time-ordered ids).
 func (s *server) portalOrders(c *fiber.Ctx) error {
 	_, sellerID, err := portalSeller(c)
 	if err != nil {
 		return s.failed(c, err)
 	}
-	f := listing.Filter{Descending: true, Limit: portalPageSize}
+	v := s.view(c, "portal_order.list_title")
+	data := orderListView{Query: strings.TrimSpace(c.Query("q"))}
+	f := listing.Filter{Descending: true, Limit: portalPageSize, Status: c.Query("status")}
+	data.Statuses = []option{{Value: "", Label: v.T("portal_order.filter_all"), Selected: f.Status == ""}}
+	known := f.Status == ""
+	for _, st := range orderStatuses {
+		known = known || string(st) == f.Status
+		data.Statuses = append(data.Statuses, option{Value: string(st), Label: v.T("portal_order.status." + string(st)), Selected: string(st) == f.Status})
+	}
+	if !known {
+		return s.problem(c, fiber.StatusBadRequest, "portal_order.filter_unknown_status", f.Status)
+	}
+	if id, err := recordid.Parse(data.Query); err == nil {
+		f.IDGte, f.IDLte = &id, &id
+	} else {
+		f.Query = data.Query
+	}
+	data.Filtered = data.Query != "" || f.Status != ""
 	if before := c.Query("before"); before != "" {
 		id, err := recordid.Parse(before)
 		if err != nil {
@@ -66,8 +95,6 @@ func (s *server) portalOrders(c *fiber.Ctx) error {
 	if err != nil {
 		return s.failed(c, err)
 	}
-	v := s.view(c, "portal_order.list_title")
-	data := orderListView{}
 	for _, o := range items {
 		data.Orders = append(data.Orders, orderRow{
 			ID: o.ID.String(), Reference: o.SellerOfferReference, Company: o.CompanyName, Contact: o.FullName, Agent: o.AgentName,
@@ -75,7 +102,14 @@ func (s *server) portalOrders(c *fiber.Ctx) error {
 		})
 	}
 	if len(items) == portalPageSize {
-		data.Older = portalOrdersPath + "?" + url.Values{"before": {items[len(items)-1].ID.String()}}.Encode()
+		q := url.Values{"before": {items[len(items)-1].ID.String()}}
+		if data.Query != "" {
+			q.Set("q", data.Query)
+		}
+		if f.Status != "" {
+			q.Set("status", f.Status)
+		}
+		data.Older = portalOrdersPath + "?" + q.Encode()
 	}
 	v.Data = data
 	return s.pages.render(c, fiber.StatusOK, "portal_orders.html", v)

@@ -45,7 +45,7 @@ func routes() []route {
 		accountRoutes(),
 		reviewRoutes(),
 		auditRoutes(),
-		portalOfferRoutes(), portalOrderRoutes(), portalContractRoutes(),
+		portalOfferRoutes(), portalOrderRoutes(), portalContractRoutes(), portalProfileRoutes(),
 		accountPageRoutes(),
 		portalWebhookRoutes(), healthRoutes(), catalogRoutes(),
 		invitationRoutes(), portalRoutes(),

@@ -658,6 +658,13 @@ type SellerRiskLimit struct {
 	UpdatedAt time.Time
 }
 
+type SellerUserProfile struct {
+	UserID    uuid.UUID
+	FullName  string
+	Phone     string
+	UpdatedAt time.Time
+}
+
 type Shipment struct {
 	ID          uuid.UUID
 	OrderID     uuid.UUID

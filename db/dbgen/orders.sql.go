@@ -134,12 +134,13 @@ WHERE o.seller_id = $1
                   $5::uuid, $6::uuid, $7::uuid, $8::uuid,
                   $9::timestamptz, $10::timestamptz,
                   $11::timestamptz, $12::timestamptz)
+  AND ($13::text IS NULL OR o.status = $13)
 ORDER BY
-  CASE WHEN NOT $13::boolean THEN o.created_at END,
-  CASE WHEN $13::boolean THEN o.created_at END DESC,
-  CASE WHEN NOT $13::boolean THEN o.id END,
-  CASE WHEN $13::boolean THEN o.id END DESC
-LIMIT $15::bigint OFFSET $14::bigint
+  CASE WHEN NOT $14::boolean THEN o.created_at END,
+  CASE WHEN $14::boolean THEN o.created_at END DESC,
+  CASE WHEN NOT $14::boolean THEN o.id END,
+  CASE WHEN $14::boolean THEN o.id END DESC
+LIMIT $16::bigint OFFSET $15::bigint
 `
 
 type ListOrdersParams struct {
@@ -155,6 +156,7 @@ type ListOrdersParams struct {
 	CreatedAtGte *time.Time
 	CreatedAtLt  *time.Time
 	CreatedAtLte *time.Time
+	Status       *string
 	Descending   bool
 	RowOffset    int64
 	RowLimit     int64
@@ -172,8 +174,8 @@ type ListOrdersRow struct {
 	TotalCount           int64
 }
 
-// One page of a seller's orders with the filters of the list endpoints;
-// total_count counts every match, ignoring limit and offset.
+// One page of a seller's orders with the filters of the list endpoints
+// and the portal's status; total_count counts every match, ignoring limit and offset.
 func (q *Queries) ListOrders(ctx context.Context, arg ListOrdersParams) ([]ListOrdersRow, error) {
 	rows, err := q.db.Query(ctx, listOrders,
 		arg.SellerID,
@@ -188,6 +190,7 @@ func (q *Queries) ListOrders(ctx context.Context, arg ListOrdersParams) ([]ListO
 		arg.CreatedAtGte,
 		arg.CreatedAtLt,
 		arg.CreatedAtLte,
+		arg.Status,
 		arg.Descending,
 		arg.RowOffset,
 		arg.RowLimit,

@@ -381,6 +381,84 @@ func (q *Queries) ListLegacyContracts(ctx context.Context, arg ListLegacyContrac
 	return items, nil
 }
 
+const listNewestContractRecords = `-- name: ListNewestContractRecords :many
+SELECT c.id, c.order_id, c.seller_id, c.line_position, c.product_id, c.quantity, c.start_date, c.duration_months, c.monthly_net, c.monthly_gross, c.currency, c.created_at, c.offer_id, c.seller_offer_reference, c.status, c.tax_rate, c.purchase_net, c.legacy, c.end_date, c.notice_date, c.end_of_term, c.extensions, c.clock_offset_seconds, c.ended_on, c.ended_at, c.updated_at, o.document AS order_document
+FROM rental_contracts c
+JOIN orders o ON o.id = c.order_id
+WHERE c.seller_id = $1
+  AND (c.created_at, c.id) < ($2::timestamptz, $3::uuid)
+ORDER BY c.created_at DESC, c.id DESC
+LIMIT $4::bigint
+`
+
+type ListNewestContractRecordsParams struct {
+	SellerID uuid.UUID
+	BeforeAt time.Time
+	BeforeID uuid.UUID
+	RowLimit int64
+}
+
+type ListNewestContractRecordsRow struct {
+	RentalContract RentalContract
+	OrderDocument  []byte
+}
+
+// One page of a seller's contracts, newest first, older than the contract
+// (before_at, before_id); the first page is before a time to come. Read
+// backwards from rental_contracts_seller_created_at_idx.
+func (q *Queries) ListNewestContractRecords(ctx context.Context, arg ListNewestContractRecordsParams) ([]ListNewestContractRecordsRow, error) {
+	rows, err := q.db.Query(ctx, listNewestContractRecords,
+		arg.SellerID,
+		arg.BeforeAt,
+		arg.BeforeID,
+		arg.RowLimit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListNewestContractRecordsRow{}
+	for rows.Next() {
+		var i ListNewestContractRecordsRow
+		if err := rows.Scan(
+			&i.RentalContract.ID,
+			&i.RentalContract.OrderID,
+			&i.RentalContract.SellerID,
+			&i.RentalContract.LinePosition,
+			&i.RentalContract.ProductID,
+			&i.RentalContract.Quantity,
+			&i.RentalContract.StartDate,
+			&i.RentalContract.DurationMonths,
+			&i.RentalContract.MonthlyNet,
+			&i.RentalContract.MonthlyGross,
+			&i.RentalContract.Currency,
+			&i.RentalContract.CreatedAt,
+			&i.RentalContract.OfferID,
+			&i.RentalContract.SellerOfferReference,
+			&i.RentalContract.Status,
+			&i.RentalContract.TaxRate,
+			&i.RentalContract.PurchaseNet,
+			&i.RentalContract.Legacy,
+			&i.RentalContract.EndDate,
+			&i.RentalContract.NoticeDate,
+			&i.RentalContract.EndOfTerm,
+			&i.RentalContract.Extensions,
+			&i.RentalContract.ClockOffsetSeconds,
+			&i.RentalContract.EndedOn,
+			&i.RentalContract.EndedAt,
+			&i.RentalContract.UpdatedAt,
+			&i.OrderDocument,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listOrderContracts = `-- name: ListOrderContracts :many
 SELECT id, seller_offer_reference FROM rental_contracts WHERE order_id = $1 ORDER BY line_position
 `

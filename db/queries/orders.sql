@@ -27,8 +27,8 @@ WHERE seller_id = $1 AND id = $2
 RETURNING *;
 
 -- name: ListOrders :many
--- One page of a seller's orders with the filters of the list endpoints;
--- total_count counts every match, ignoring limit and offset.
+-- One page of a seller's orders with the filters of the list endpoints
+-- and the portal's status; total_count counts every match, ignoring limit and offset.
 SELECT o.id, o.offer_id, o.seller_offer_reference, o.status, o.agent_name, o.company_name, o.full_name,
        o.created_at, count(*) OVER () AS total_count
 FROM orders o
@@ -38,6 +38,7 @@ WHERE o.seller_id = sqlc.arg(seller_id)
                   sqlc.narg(id_gt)::uuid, sqlc.narg(id_gte)::uuid, sqlc.narg(id_lt)::uuid, sqlc.narg(id_lte)::uuid,
                   sqlc.narg(created_at_gt)::timestamptz, sqlc.narg(created_at_gte)::timestamptz,
                   sqlc.narg(created_at_lt)::timestamptz, sqlc.narg(created_at_lte)::timestamptz)
+  AND (sqlc.narg(status)::text IS NULL OR o.status = sqlc.narg(status))
 ORDER BY
   CASE WHEN NOT sqlc.arg(descending)::boolean THEN o.created_at END,
   CASE WHEN sqlc.arg(descending)::boolean THEN o.created_at END DESC,

@@ -44,6 +44,18 @@ WHERE (sqlc.narg(seller_id)::uuid IS NULL OR c.seller_id = sqlc.narg(seller_id))
 ORDER BY c.created_at, c.id
 LIMIT sqlc.arg(row_limit)::bigint OFFSET sqlc.arg(row_offset)::bigint;
 
+-- name: ListNewestContractRecords :many
+-- One page of a seller's contracts, newest first, older than the contract
+-- (before_at, before_id); the first page is before a time to come. Read
+-- backwards from rental_contracts_seller_created_at_idx.
+SELECT sqlc.embed(c), o.document AS order_document
+FROM rental_contracts c
+JOIN orders o ON o.id = c.order_id
+WHERE c.seller_id = sqlc.arg(seller_id)
+  AND (c.created_at, c.id) < (sqlc.arg(before_at)::timestamptz, sqlc.arg(before_id)::uuid)
+ORDER BY c.created_at DESC, c.id DESC
+LIMIT sqlc.arg(row_limit)::bigint;
+
 -- name: SetContractStatus :one
 -- Moves the contract only from the expected status, so a retried change
 -- changes nothing the second time; ended_on is set by the moves that end

@@ -66,6 +66,33 @@ func ListEverySeller(ctx context.Context, q *dbgen.Queries, f ListFilter) ([]Sto
 	return list(ctx, q, nil, f)
 }
 
+// ListNewest reads a page of at most limit of a seller's contracts,
+// newest first, older than the contract (beforeAt, beforeID); a zero
+// beforeAt starts at the newest. It pages by (created_at, id), so a page
+// never skips or repeats a contract created in the same instant.
+func ListNewest(ctx context.Context, q *dbgen.Queries, sellerID uuid.UUID, beforeAt time.Time, beforeID uuid.UUID, limit int64) ([]Stored, error) {
+	if limit < 1 || limit > listing.MaxLimit {
+		return nil, fmt.Errorf("a contract page holds 1 to %d contracts, got %d", listing.MaxLimit, limit)
+	}
+	if beforeAt.IsZero() {
+		beforeAt, beforeID = endOfTime, uuid.Max
+	}
+	rows, err := q.ListNewestContractRecords(ctx, dbgen.ListNewestContractRecordsParams{
+		SellerID: sellerID, BeforeAt: beforeAt, BeforeID: beforeID, RowLimit: limit,
+	})
+	if err != nil || len(rows) == 0 {
+		return []Stored{}, err
+	}
+	records := make([]record, len(rows))
+	for i, r := range rows {
+		records[i] = record{row: r.RentalContract, document: r.OrderDocument}
+	}
+	return decode(ctx, q, records)
+}
+
+// endOfTime is after every contract's creation: the first page's bound.
+var endOfTime = time.Date(9999, time.December, 31, 0, 0, 0, 0, time.UTC)
+
 func list(ctx context.Context, q *dbgen.Queries, sellerID *uuid.UUID, f ListFilter) ([]Stored, int64, error) {
 	if f.Limit < 1 || f.Limit > listing.MaxLimit || f.Page < 0 || f.Page > listing.MaxPage {
 		return nil, 0, fmt.Errorf("a contract page holds 1 to %d contracts from page 0 to %d, got %d on page %d", listing.MaxLimit, listing.MaxPage, f.Limit, f.Page)

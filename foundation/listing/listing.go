@@ -36,10 +36,13 @@ type Filter struct {
 	CreatedAtGte *time.Time
 	CreatedAtLt  *time.Time
 	CreatedAtLte *time.Time
-	SortBy       string
-	Descending   bool
-	Limit        int64
-	Page         int64
+	// Status keeps the orders of one status ("" for every status); the
+	// offer lists do not take it.
+	Status     string
+	SortBy     string
+	Descending bool
+	Limit      int64
+	Page       int64
 }
 
 // QueryPattern is the escaped, lower-cased query for a LIKE '%...%' match;
@@ -50,6 +53,15 @@ func (f Filter) QueryPattern() *string {
 	}
 	q := db.EscapeLike(strings.ToLower(f.Query))
 	return &q
+}
+
+// StatusFilter is the status filter as the queries take it: nil for
+// every status.
+func (f Filter) StatusFilter() *string {
+	if f.Status == "" {
+		return nil
+	}
+	return &f.Status
 }
 
 // CreatedByEmails splits the comma-separated created_by parameter into

@@ -170,6 +170,20 @@ func TestAgentBuildsAnOfferAtTheCounter(t *testing.T) {
 	p.WaitText("#offer-"+offerID, "Im Laden")
 	check("offers")
 
+	// With their name and phone in their sales profile, the agent does
+	// not type them for the next offer.
+	p.Open(s.url + "/console/portal/profile")
+	p.WaitText("h1", "Mein Verkäuferprofil")
+	p.Do(chromedp.SendKeys(chromedp.CSS("#full_name"), "Vera Verkauf"), chromedp.SendKeys(chromedp.CSS("#phone"), "+49 30 1234567"))
+	p.Click("form[action='/console/portal/profile'] button")
+	p.WaitText("main .notice", "Verkäuferprofil ist gespeichert")
+	check("sales profile")
+	p.Open(s.url + "/console/portal/offers/new")
+	p.WaitText("h1", "Neues Angebot")
+	if agent := browsertest.Eval[string](p, "document.querySelector('#agent_name').value + ' / ' + document.querySelector('#agent_phone').value"); agent != "Vera Verkauf / +49 30 1234567" {
+		t.Errorf("the next offer's agent is %q, want the sales profile's", agent)
+	}
+
 	// The customer's phone opens the link the QR code carries.
 	u, err := url.Parse(link)
 	if err != nil {
