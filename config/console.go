@@ -17,6 +17,10 @@ type ConsoleConfig struct {
 	IdleTimeout time.Duration `mapstructure:"idle_timeout"`
 	// AbsoluteTimeout ends every session this long after its sign-in.
 	AbsoluteTimeout time.Duration `mapstructure:"absolute_timeout"`
+	// FourEyesAboveCents is the amount (cents of an offer's net purchase
+	// price, what it finances) above which an operator's acceptance waits
+	// for a second operator's confirmation; 0 turns four-eyes off.
+	FourEyesAboveCents int64 `mapstructure:"four_eyes_above_cents"`
 }
 
 // Enabled says whether the console is served: it needs its TOTP keys.
@@ -33,6 +37,8 @@ var consoleDefaults = map[string]any{
 	"console.totp_keys":        []string{},
 	"console.idle_timeout":     30 * time.Minute,
 	"console.absolute_timeout": 12 * time.Hour,
+	// €50,000 financed, a size at which a second pair of eyes is usual.
+	"console.four_eyes_above_cents": int64(5_000_000),
 }
 
 // validateConsole checks the console's keys, when given, and timeouts.
@@ -47,5 +53,8 @@ func (c *Config) validateConsole(bad func(key, format string, args ...any)) {
 	}
 	if c.Console.AbsoluteTimeout < c.Console.IdleTimeout {
 		bad("console.absolute_timeout", "must be at least console.idle_timeout (%s), got %s", c.Console.IdleTimeout, c.Console.AbsoluteTimeout)
+	}
+	if c.Console.FourEyesAboveCents < 0 {
+		bad("console.four_eyes_above_cents", "must be 0 (off) or an amount in cents, got %d", c.Console.FourEyesAboveCents)
 	}
 }

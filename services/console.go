@@ -25,6 +25,12 @@ import (
 type Console struct {
 	Accounts *console.Accounts
 	Offers   *Offers
+	// FourEyesAbove is the net purchase price (cents) above which an
+	// acceptance waits for a second operator; 0 is off.
+	FourEyesAbove int64
+	// Sellers and Webhooks serve the sellers' pages.
+	Sellers  *ConsoleSellers
+	Webhooks *Webhooks
 }
 
 // NewConsole is the console's service of a configuration, working through
@@ -38,18 +44,24 @@ func NewConsole(cfg *config.Config, store *db.Store, all *Services) (*Console, e
 	if err != nil {
 		return nil, fmt.Errorf("console.totp_keys: %w", err)
 	}
+	accounts := &console.Accounts{Store: store, TOTPKeys: ring, IdleTimeout: cfg.Console.IdleTimeout,
+		AbsoluteTimeout: cfg.Console.AbsoluteTimeout, Now: time.Now}
 	return &Console{
-		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, IdleTimeout: cfg.Console.IdleTimeout,
-			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, Now: time.Now},
-		Offers: all.Offers,
+		Accounts: accounts,
+		Offers:   all.Offers, FourEyesAbove: cfg.Console.FourEyesAboveCents,
+		Sellers: newConsoleSellers(cfg, store, accounts), Webhooks: all.Webhooks,
 	}, nil
 }
 
 // ReviewItem is an offer as an operator reviews it: the offer, its
-// document with the risk rules' decision, and the seller's name.
+// document with the risk rules' decision, the seller's name, the first
+// approval of an offer awaiting a second operator, and the customer's
+// open exposure.
 type ReviewItem struct {
 	Offer      offers.Stored
 	SellerName string
+	Approval   *Approval
+	Exposure   Exposure
 }
 
 // ReviewPageSize is how many offers a page of the review queue shows.
@@ -71,9 +83,13 @@ func (c *Console) ReviewQueue(ctx context.Context, afterAt time.Time, afterID uu
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ReviewItem{Offer: stored, SellerName: r.SellerName})
+		item := ReviewItem{Offer: stored, SellerName: r.SellerName}
+		if r.ApprovedEmail != nil {
+			item.Approval = &Approval{By: r.ApprovedBy, Email: *r.ApprovedEmail, At: *r.ApprovedAt}
+		}
+		out = append(out, item)
 	}
-	return out, nil
+	return out, c.withExposure(ctx, out)
 }
 
 // Offer is any offer by its id, for an operator.
@@ -93,7 +109,11 @@ func (c *Console) Offer(ctx context.Context, offerID uuid.UUID) (ReviewItem, err
 	if err != nil {
 		return ReviewItem{}, err
 	}
-	return ReviewItem{Offer: stored, SellerName: seller.Name}, nil
+	item := []ReviewItem{{Offer: stored, SellerName: seller.Name}}
+	if item[0].Approval, err = c.approval(ctx, offerID); err != nil {
+		return ReviewItem{}, err
+	}
+	return item[0], c.withExposure(ctx, item)
 }
 
 // OfferTarget names an offer as the audit log's target.
@@ -117,25 +137,36 @@ var ErrReasonTooLong = fmt.Errorf("the reason may have at most %d characters", m
 
 // Decide accepts or declines an offer under review for an operator,
 // through the offer's workflow as `tenure offers decide` does, and writes
-// the action and how it ended to the audit log.
-func (c *Console) Decide(ctx context.Context, who console.Actor, offerID uuid.UUID, accept bool, reason string) error {
+// the action and how it ended to the audit log. Above FourEyesAbove an
+// acceptance is a first approval until another operator confirms it
+// (fourEyes).
+func (c *Console) Decide(ctx context.Context, who console.Actor, offerID uuid.UUID, accept bool, reason string) (string, error) {
 	reason = strings.TrimSpace(reason)
 	action, trigger := "offer.accept", offer.Accept
 	if !accept {
 		action, trigger = "offer.decline", offer.Decline
 		switch {
 		case reason == "":
-			return ErrReasonRequired
+			return action, ErrReasonRequired
 		case len([]rune(reason)) > maxReasonLength:
-			return ErrReasonTooLong
+			return action, ErrReasonTooLong
 		}
 	}
 	row, err := c.Offers.Store.GetOfferForOperator(ctx, offerID)
 	if db.IsNotFound(err) {
-		return ErrOfferNotFound
+		return action, ErrOfferNotFound
 	}
 	if err != nil {
-		return err
+		return action, err
+	}
+	if accept {
+		stored, err := offers.Decode(row)
+		if err != nil {
+			return action, err
+		}
+		if action, reason, err = c.fourEyes(ctx, who, stored, reason); err != nil || action == ActionApprove {
+			return action, err
+		}
 	}
 	err = c.Offers.Change(ctx, row.SellerID, offerID, trigger)
 	var refused *refusal.Error
@@ -147,7 +178,7 @@ func (c *Console) Decide(ctx context.Context, who console.Actor, offerID uuid.UU
 		outcome = console.Failed
 	}
 	if auditErr := c.Accounts.Audit(ctx, who.Entry(action, OfferTarget(offerID), reason, outcome)); auditErr != nil {
-		return errors.Join(err, auditErr)
+		return action, errors.Join(err, auditErr)
 	}
-	return err
+	return action, err
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // auditActions are the actions the audit log's filter offers, in its order.
-var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_out"}
+var auditActions = []string{"offer.accept", "offer.approve", "offer.confirm", "offer.decline", "seller.create", "seller.profile",
+	"seller.rotate_secret", "seller.revoke_client", "sign_in", "sign_out"}
 
 // auditView is the audit log's own data.
 type auditView struct {
@@ -43,10 +44,14 @@ func entryOf(v view, e console.Entry) auditEntry {
 	}
 }
 
-// targetPath is the page of an audit entry's target: an offer's.
+// targetPath is the page of an audit entry's target: an offer's or a
+// seller's.
 func targetPath(target string) string {
 	if id, ok := strings.CutPrefix(target, "offer "); ok {
 		return Base + "/offers/" + id
+	}
+	if id, ok := strings.CutPrefix(target, "seller "); ok {
+		return sellersPath + "/" + id
 	}
 	return ""
 }

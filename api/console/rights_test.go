@@ -85,8 +85,9 @@ func newRightsHarness(t *testing.T) *rightsHarness {
 	}
 	h.app = fiber.New()
 	err = consoleapi.Mount(h.app.Group(consoleapi.Base), consoleapi.Deps{
-		Service: &services.Console{Accounts: h.accounts, Offers: &services.Offers{Store: store}},
-		Assets:  consoleapi.Base + "/assets/test", Logger: slog.New(slog.DiscardHandler),
+		Service: &services.Console{Accounts: h.accounts, Offers: &services.Offers{Store: store},
+			Sellers: &services.ConsoleSellers{Store: store, Accounts: h.accounts}, Webhooks: &services.Webhooks{Store: store}},
+		Assets: consoleapi.Base + "/assets/test", Logger: slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -106,9 +107,9 @@ func (h *rightsHarness) signIn(t *testing.T, email string) console.Session {
 }
 
 // request is a route's request with its parameters filled in: an offer
-// that does not exist, a language that does.
+// and a seller that do not exist, a language that does.
 func request(r consoleapi.RouteRights, s *console.Session, form url.Values) *http.Request {
-	path := strings.NewReplacer(":id", uuid.NewString(), ":lang", "de").Replace(consoleapi.Base + r.Path)
+	path := strings.NewReplacer(":id", uuid.NewString(), ":seller", uuid.NewString(), ":lang", "de").Replace(consoleapi.Base + r.Path)
 	var body io.Reader
 	form = maps.Clone(form)
 	if r.Method != fiber.MethodGet {

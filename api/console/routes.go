@@ -45,6 +45,7 @@ func routes() []route {
 		accountRoutes(),
 		reviewRoutes(),
 		auditRoutes(),
+		sellerRoutes(),
 	)
 }
 

@@ -97,6 +97,25 @@ func (q *Queries) ListSellerCredentials(ctx context.Context, sellerID uuid.UUID)
 	return items, nil
 }
 
+const revokeSellerCredential = `-- name: RevokeSellerCredential :execrows
+DELETE FROM seller_credentials WHERE seller_id = $1 AND client_id = $2
+`
+
+type RevokeSellerCredentialParams struct {
+	SellerID uuid.UUID
+	ClientID string
+}
+
+// Removes one of a seller's clients: its secret stops working at once, and
+// the deletion's announcement revokes its access tokens.
+func (q *Queries) RevokeSellerCredential(ctx context.Context, arg RevokeSellerCredentialParams) (int64, error) {
+	result, err := q.db.Exec(ctx, revokeSellerCredential, arg.SellerID, arg.ClientID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const rotateSellerCredential = `-- name: RotateSellerCredential :one
 UPDATE seller_credentials
 SET secret_hash = $2, rotated_at = now(), generation = generation + 1

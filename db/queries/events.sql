@@ -75,3 +75,11 @@ WHERE e.seller_id = sqlc.arg(seller_id)
 -- Events committed whose deliveries nobody started yet: the relay's work
 -- (over the partial index of undispatched events).
 SELECT count(*) FROM events WHERE dispatched_at IS NULL;
+
+-- name: ListObjectEvents :many
+-- The events of one object of a seller (an offer), in order, for its
+-- timeline in the console.
+SELECT id, type, created_at, dispatched_at FROM events
+WHERE seller_id = $1 AND object_id = $2
+ORDER BY created_at, id
+LIMIT 200;

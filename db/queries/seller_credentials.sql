@@ -17,3 +17,8 @@ RETURNING *;
 
 -- name: GetSellerCredentialGeneration :one
 SELECT generation FROM seller_credentials WHERE client_id = $1;
+
+-- name: RevokeSellerCredential :execrows
+-- Removes one of a seller's clients: its secret stops working at once, and
+-- the deletion's announcement revokes its access tokens.
+DELETE FROM seller_credentials WHERE seller_id = $1 AND client_id = $2;

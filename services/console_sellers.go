@@ -1,0 +1,184 @@
+package services
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/tenurehq/tenure/config"
+	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/console"
+	"github.com/tenurehq/tenure/domain/sellers"
+	"github.com/tenurehq/tenure/foundation/weburl"
+)
+
+// ConsoleSellers are the sellers as operators manage them in the console:
+// listed, registered as `tenure sellers create` does, their profile and
+// contractual entity, their API clients rotated and revoked as `tenure
+// sellers rotate-secret` does; every change written to the audit log.
+type ConsoleSellers struct {
+	Store *db.Store
+	// Sandbox sellers' customers give a mandate, as `tenure sellers
+	// create` sets for them.
+	Sandbox bool
+	// Entities are the deployment's contractual entities, by id; URLs its
+	// rule for the URLs customers follow (a profile's logo).
+	Entities map[string][]string
+	URLs     weburl.Rule
+	// Accounts keep the audit log.
+	Accounts *console.Accounts
+}
+
+// newConsoleSellers are the sellers' service of a configuration.
+func newConsoleSellers(cfg *config.Config, store *db.Store, accounts *console.Accounts) *ConsoleSellers {
+	return &ConsoleSellers{Store: store, Sandbox: cfg.Environment == config.Sandbox,
+		Entities: cfg.Sellers.ContractualEntities, URLs: cfg.FollowedURLs(), Accounts: accounts}
+}
+
+// SellersPageSize is how many sellers a page of the list shows.
+const SellersPageSize = 50
+
+// SellerTarget names a seller as the audit log's target.
+func SellerTarget(sellerID uuid.UUID) string { return "seller " + sellerID.String() }
+
+// List is a page of the sellers by name, after (afterName, afterID); the
+// zero values start at the first.
+func (s *ConsoleSellers) List(ctx context.Context, afterName string, afterID uuid.UUID) ([]dbgen.ListSellersPageRow, error) {
+	return s.Store.ListSellersPage(ctx, dbgen.ListSellersPageParams{AfterName: afterName, AfterID: afterID, PageSize: SellersPageSize})
+}
+
+// EntityIDs are the deployment's contractual entities' ids, sorted.
+func (s *ConsoleSellers) EntityIDs() []string { return slices.Sorted(maps.Keys(s.Entities)) }
+
+// Create registers a seller with its first API client, as `tenure sellers
+// create` does (a sandbox seller's customers give a mandate; its fixtures
+// are seeded with `tenure sellers seed`), and audits it. The client's
+// secret is in the answer only.
+func (s *ConsoleSellers) Create(ctx context.Context, who console.Actor, name, currency string) (auth.NewSeller, error) {
+	name, currency = strings.TrimSpace(name), strings.ToUpper(strings.TrimSpace(currency))
+	if name == "" || !currencyCode.MatchString(currency) {
+		return auth.NewSeller{}, ErrSellerInput
+	}
+	seller, err := auth.CreateSeller(ctx, s.Store, name, currency)
+	if err == nil && s.Sandbox {
+		_, err = s.Store.SetSellerPaymentMethodRequired(ctx, dbgen.SetSellerPaymentMethodRequiredParams{ID: seller.Seller.ID, Required: true})
+	}
+	target := ""
+	if seller.Seller.ID != uuid.Nil {
+		target = SellerTarget(seller.Seller.ID)
+	}
+	return seller, errors.Join(err, s.Accounts.Audit(ctx, who.Entry("seller.create", target, name, outcomeOf(err))))
+}
+
+// currencyCode is an ISO 4217 code's form.
+var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
+
+// ErrSellerInput refuses a seller without a name or currency code.
+var ErrSellerInput = errors.New("a seller needs a name and a three-letter ISO 4217 currency code such as EUR")
+
+// SellerPage is what the console shows of one seller.
+type SellerPage struct {
+	Profile     sellers.Profile
+	Credentials []dbgen.SellerCredential
+	Users       []dbgen.ConsoleUser
+}
+
+// Page reads a seller's profile, API clients and console users.
+func (s *ConsoleSellers) Page(ctx context.Context, sellerID uuid.UUID) (SellerPage, error) {
+	p, err := sellers.Load(ctx, s.Store.Queries, sellerID)
+	if db.IsNotFound(err) {
+		return SellerPage{}, ErrSellerNotFound
+	}
+	if err != nil {
+		return SellerPage{}, err
+	}
+	out := SellerPage{Profile: p}
+	if out.Credentials, err = s.Store.ListSellerCredentials(ctx, sellerID); err != nil {
+		return out, err
+	}
+	out.Users, err = s.Store.ListSellerConsoleUsers(ctx, &sellerID)
+	return out, err
+}
+
+// ProfileChange is what an operator changes of a seller's profile in the
+// console.
+type ProfileChange struct {
+	Name, PrettyName, Email, ContractualEntity string
+}
+
+// ErrProfileRefused carries the values a profile refuses, by field.
+type ErrProfileRefused struct{ Problems []sellers.Problem }
+
+func (e *ErrProfileRefused) Error() string {
+	msgs := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		msgs[i] = p.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// UpdateProfile changes a seller's names, e-mail address and contractual
+// entity under the rules `tenure sellers set-profile` applies, and audits
+// it; a refused value changes nothing and answers ErrProfileRefused.
+func (s *ConsoleSellers) UpdateProfile(ctx context.Context, who console.Actor, sellerID uuid.UUID, ch ProfileChange) error {
+	_, err := sellers.Update(ctx, s.Store, sellerID, func(p *sellers.Profile) error {
+		p.Name, p.PrettyName = strings.TrimSpace(ch.Name), strings.TrimSpace(ch.PrettyName)
+		p.Email, p.ContractualEntity = strings.TrimSpace(ch.Email), ch.ContractualEntity
+		if problems := p.Check(s.Entities, s.URLs); len(problems) > 0 {
+			return &ErrProfileRefused{Problems: problems}
+		}
+		return nil
+	})
+	if db.IsNotFound(err) {
+		return ErrSellerNotFound
+	}
+	detail := fmt.Sprintf("name %q, contractual entity %q", ch.Name, ch.ContractualEntity)
+	return errors.Join(err, s.Accounts.Audit(ctx, who.Entry("seller.profile", SellerTarget(sellerID), detail, outcomeOf(err))))
+}
+
+// RotateSecret gives one of a seller's API clients a new secret, as
+// `tenure sellers rotate-secret` does: the old one and its access tokens
+// stop working at once. A client of another seller is ErrUnknownClient.
+func (s *ConsoleSellers) RotateSecret(ctx context.Context, who console.Actor, sellerID uuid.UUID, clientID string) (auth.Credentials, error) {
+	cred, err := s.Store.GetSellerCredential(ctx, clientID)
+	if db.IsNotFound(err) || (err == nil && cred.SellerID != sellerID) {
+		return auth.Credentials{}, ErrUnknownClient
+	}
+	var creds auth.Credentials
+	if err == nil {
+		_, creds, err = auth.RotateSecret(ctx, s.Store, clientID)
+	}
+	return creds, errors.Join(err, s.Accounts.Audit(ctx, who.Entry("seller.rotate_secret", SellerTarget(sellerID), clientID, outcomeOf(err))))
+}
+
+// Revoke removes one of a seller's API clients: its secret stops working
+// at once, and the API refuses its access tokens as soon as PostgreSQL
+// announces the deletion. A client of another seller is ErrUnknownClient.
+func (s *ConsoleSellers) Revoke(ctx context.Context, who console.Actor, sellerID uuid.UUID, clientID string) error {
+	n, err := s.Store.RevokeSellerCredential(ctx, dbgen.RevokeSellerCredentialParams{SellerID: sellerID, ClientID: clientID})
+	if err == nil && n == 0 {
+		return ErrUnknownClient
+	}
+	return errors.Join(err, s.Accounts.Audit(ctx, who.Entry("seller.revoke_client", SellerTarget(sellerID), clientID, outcomeOf(err))))
+}
+
+// outcomeOf is how a change ended for the audit log: refused when the
+// rules refused it, failed on any other error.
+func outcomeOf(err error) console.Outcome {
+	var refused *ErrProfileRefused
+	switch {
+	case err == nil:
+		return console.Succeeded
+	case errors.As(err, &refused):
+		return console.Refused
+	}
+	return console.Failed
+}
