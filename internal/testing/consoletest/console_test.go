@@ -162,17 +162,7 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 			}
 			check := func(screen string) {
 				t.Helper()
-				p.Screenshot(screen)
-				p.Axe(screen)
-				if v := browsertest.Eval[[]string](p, "window.__cspViolations || []"); len(v) > 0 {
-					t.Errorf("%s: Content-Security-Policy violations %v", screen, v)
-				}
-				if !browsertest.Eval[bool](p, "typeof htmx !== 'undefined' && document.body.getAttribute('hx-boost') === 'true'") {
-					t.Errorf("%s: htmx did not load", screen)
-				}
-				if overflow := browsertest.Eval[bool](p, "document.documentElement.scrollWidth > window.innerWidth"); overflow {
-					t.Errorf("%s: the page is wider than the window", screen)
-				}
+				checkScreen(p, screen)
 			}
 
 			// Signed out, the console sends the operator to sign in.
@@ -251,6 +241,24 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 	}
 	if counts["offer.accept"] != 2 || counts["offer.decline"] != 2 || counts["sign_in"] != 2 {
 		t.Errorf("the audit log counts %v, want two sign-ins, acceptances and declines", counts)
+	}
+}
+
+// checkScreen keeps a screenshot of the page and checks it: axe-core
+// clean, no Content-Security-Policy violation, htmx loaded, no wider than
+// the window.
+func checkScreen(p *browsertest.Page, screen string) {
+	p.T.Helper()
+	p.Screenshot(screen)
+	p.Axe(screen)
+	if v := browsertest.Eval[[]string](p, "window.__cspViolations || []"); len(v) > 0 {
+		p.T.Errorf("%s: Content-Security-Policy violations %v", screen, v)
+	}
+	if !browsertest.Eval[bool](p, "typeof htmx !== 'undefined' && document.body.getAttribute('hx-boost') === 'true'") {
+		p.T.Errorf("%s: htmx did not load", screen)
+	}
+	if overflow := browsertest.Eval[bool](p, "document.documentElement.scrollWidth > window.innerWidth"); overflow {
+		p.T.Errorf("%s: the page is wider than the window", screen)
 	}
 }
 

@@ -1,0 +1,121 @@
+package consoletest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/tenurehq/tenure/db/dbgen"
+	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/console"
+	"github.com/tenurehq/tenure/internal/testing/browsertest"
+)
+
+// signedIn is a Chromium of its own for an operator, signed in at the
+// review queue.
+func (s *stack) signedIn(t *testing.T, dir, email string, w browsertest.Window) *browsertest.Page {
+	t.Helper()
+	password, secret := s.operator(t, email)
+	ctx := browsertest.Start(t, 3*time.Minute, w)
+	p := &browsertest.Page{T: t, Ctx: ctx, Dir: dir, Wait: 20 * time.Second, Full: true}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder}); err != nil {
+		t.Fatal(err)
+	}
+	p.Open(s.url + "/console/review")
+	p.WaitText("h1", "Sign in")
+	p.Do(
+		chromedp.SendKeys(chromedp.CSS("#email"), email),
+		chromedp.SendKeys(chromedp.CSS("#password"), password),
+		chromedp.SendKeys(chromedp.CSS("#code"), console.TOTPCode(secret, console.TOTPStep(time.Now()))),
+	)
+	p.Click("form button[type=submit]")
+	p.WaitText("h1", "Review queue")
+	return p
+}
+
+// Two operators take an offer of €60,000 to an order in Chromium: the
+// first approves it and cannot confirm it herself, the queue shows it
+// awaiting the second, who confirms; the offer's page shows both steps in
+// its timeline, with the customer's open exposure. Then the second, an
+// admin, rotates the seller's API client on the seller's page. Every
+// screen axe-clean and kept as a screenshot.
+func TestTwoOperatorsFourEyesAnOfferToAnOrder(t *testing.T) {
+	s := newStack(t)
+	vat := "DE844444444"
+	offer := s.companyOfferInReview(t, "Vieraugen Maschinenbau GmbH", &vat, 12)
+	card := fmt.Sprintf("#offer-%s", offer)
+	dir := browsertest.Artifacts(t, "console")
+	desktop := browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}
+
+	ana := s.signedIn(t, dir, "ana@example.com", desktop)
+	ana.WaitText(card, "Vieraugen Maschinenbau GmbH")
+	ana.WaitText(card+" .exposure", "€60,000.00")
+	ana.WaitText(card, "Above the four-eyes amount")
+	checkScreen(ana, "ana-queue")
+	ana.Click(card + " form[action$='/accept'] button")
+	ana.WaitText("main .notice", "A second operator must confirm it")
+	ana.WaitText(card+" .awaiting", "ana@example.com")
+	checkScreen(ana, "ana-approved")
+	// Her own confirmation is refused, the offer stays in review.
+	ana.Click(card + " form[action$='/accept'] button")
+	ana.WaitText("main .problem", "another operator must confirm it")
+	checkScreen(ana, "ana-own-refused")
+	s.await(t, offer, "pending_review", nil)
+
+	ben := s.signedIn(t, dir, "ben@example.com", browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "en-GB,en;q=0.9"})
+	ben.WaitText(card+" .awaiting", "ana@example.com")
+	ben.WaitText(card+" form[action$='/accept'] button", "Confirm and accept")
+	checkScreen(ben, "ben-queue")
+	ben.Click(card + " form[action$='/accept'] button")
+	ben.WaitText("main .notice", "The offer was accepted")
+	gone(ben, offer)
+	s.await(t, offer, "accepted", nil)
+	order, err := s.svc.Offers.Store.GetOrderByOffer(t.Context(), dbgen.GetOrderByOfferParams{SellerID: s.sellerID, OfferID: offer})
+	if err != nil {
+		t.Fatalf("the offer has no order: %v", err)
+	}
+
+	ben.Open(s.url + "/console/offers/" + offer.String())
+	ben.WaitText("main .timeline", "Offer approved (first of two)")
+	ben.WaitText("main .timeline", "Offer accepted (second approval)")
+	ben.WaitText("main .timeline", "ana@example.com")
+	ben.WaitText("main .timeline", "ben@example.com")
+	ben.WaitText("main .timeline", "offer.accepted")
+	ben.WaitText("main .timeline .step-order", order.ID.String())
+	ben.WaitText("main .exposure", "€60,000.00")
+	checkScreen(ben, "ben-offer-timeline")
+
+	// The seller's page: ben is an admin and rotates its API client.
+	ben.Open(s.url + "/console/sellers")
+	ben.WaitText("main", "Musterhandel GmbH")
+	checkScreen(ben, "ben-sellers")
+	ben.Open(s.url + "/console/sellers/" + s.sellerID.String())
+	ben.WaitText("h1", "Musterhandel GmbH")
+	ben.Click("main .clients form[action$='/rotate'] button")
+	ben.WaitText("main .notice", "The client has a new secret")
+	secret := ben.WaitText("#new-client-secret", "tsk_")
+	checkScreen(ben, "ben-seller-rotated")
+	clientID := browsertest.Eval[string](ben, "document.querySelector('#new-client-id').textContent")
+	client, err := s.svc.Sellers.Client(t.Context(), clientID)
+	if err != nil || !auth.SecretMatches(client.SecretHash, secret) {
+		t.Errorf("the secret shown does not sign in client %s: %v", clientID, err)
+	}
+
+	entries, err := s.svc.Console.Accounts.AuditLog(t.Context(), "", time.Time{}, [16]byte{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		seen[e.ActorEmail+" "+e.Action+" "+string(e.Outcome)] = true
+	}
+	for _, want := range []string{"ana@example.com offer.approve succeeded", "ana@example.com offer.confirm refused",
+		"ben@example.com offer.confirm succeeded", "ben@example.com seller.rotate_secret succeeded"} {
+		if !seen[want] {
+			t.Errorf("the audit log lacks %q", want)
+		}
+	}
+}
