@@ -21,6 +21,9 @@ type offerCard struct {
 	// ApprovedAt name the first approval an offer awaits a second on.
 	FourEyes               bool
 	ApprovedBy, ApprovedAt string
+	// OwnApproval says the operator looking made the first approval, and
+	// so may not confirm it.
+	OwnApproval bool
 }
 
 // offerDetail is an offer as its page shows it.
@@ -68,6 +71,7 @@ func cardOf(v view, item services.ReviewItem, fourEyes bool) offerCard {
 	card.FourEyes = fourEyes
 	if a := item.Approval; a != nil {
 		card.ApprovedBy, card.ApprovedAt = a.Email, formatTime(a.At)
+		card.OwnApproval = v.User != nil && a.By != nil && *a.By == v.User.ID
 	}
 	return card
 }
