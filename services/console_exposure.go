@@ -29,28 +29,46 @@ type Exposure struct {
 	Offers int64
 }
 
-// withExposure fills in the exposure of each item's company, reading each
-// company of the page once.
+// withExposure fills in the exposure of each item's company, every
+// company of the page in one statement (CompanyExposures).
 func (c *Console) withExposure(ctx context.Context, items []ReviewItem) error {
-	read := map[string]Exposure{}
+	var p dbgen.CompanyExposuresParams
+	company := map[string]int32{}
+	of := make([]int32, len(items))
 	for i := range items {
+		of[i] = -1
 		doc := items[i].Offer.Document
 		keys := risk.CompanyKeys(doc)
 		if len(keys) == 0 {
 			continue
 		}
 		currency := doc.Currency()
-		company := currency + "\x00" + strings.Join(keys, "\x00")
-		e, ok := read[company]
+		name := currency + "\x00" + strings.Join(keys, "\x00")
+		n, ok := company[name]
 		if !ok {
-			row, err := c.Offers.Store.CompanyExposure(ctx, dbgen.CompanyExposureParams{Keys: keys, Currency: currency})
-			if err != nil {
-				return err
+			n = int32(len(company))
+			company[name] = n
+			for _, key := range keys {
+				p.Companies, p.Keys, p.Currencies = append(p.Companies, n), append(p.Keys, key), append(p.Currencies, currency)
 			}
-			e = Exposure{Known: true, OpenNet: row.OpenNet, Currency: currency, Offers: row.Offers}
-			read[company] = e
 		}
-		items[i].Exposure = e
+		of[i] = n
+	}
+	if len(company) == 0 {
+		return nil
+	}
+	rows, err := c.Offers.Store.CompanyExposures(ctx, p)
+	if err != nil {
+		return err
+	}
+	read := make(map[int32]dbgen.CompanyExposuresRow, len(rows))
+	for _, r := range rows {
+		read[r.Company] = r
+	}
+	for i := range items {
+		if r, ok := read[of[i]]; ok {
+			items[i].Exposure = Exposure{Known: true, OpenNet: r.OpenNet, Currency: items[i].Offer.Document.Currency(), Offers: r.Offers}
+		}
 	}
 	return nil
 }

@@ -149,6 +149,12 @@ func TestOpenExposure(t *testing.T) {
 		if e := exposure(id); !e.Known || e.OpenNet != net || e.Offers != count || e.Currency != "EUR" {
 			t.Errorf("exposure of %s: %+v, want %d cents over %d offers", id, e, net, count)
 		}
+		// The console's query of many companies agrees with the risk
+		// rules' query of one.
+		rules, err := s.svc.Offers.Store.CompanyExposure(ctx, dbgen.CompanyExposureParams{Keys: []string{"vat:" + vat}, Currency: "EUR"})
+		if err != nil || (id != elsewhere && (rules.OpenNet != net || rules.Offers != count)) {
+			t.Errorf("the risk rules' exposure %+v, %v; want %d cents over %d offers", rules, err, net, count)
+		}
 	}
 	check(first, 6_000_000+3_000_000, 2)
 	check(second, 6_000_000+3_000_000, 2)
