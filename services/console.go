@@ -89,7 +89,10 @@ func (c *Console) ReviewQueue(ctx context.Context, afterAt time.Time, afterID uu
 		}
 		out = append(out, item)
 	}
-	return out, c.withExposure(ctx, out)
+	if err := c.withExposure(ctx, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Offer is any offer by its id, for an operator.
@@ -109,11 +112,15 @@ func (c *Console) Offer(ctx context.Context, offerID uuid.UUID) (ReviewItem, err
 	if err != nil {
 		return ReviewItem{}, err
 	}
-	item := []ReviewItem{{Offer: stored, SellerName: seller.Name}}
-	if item[0].Approval, err = c.approval(ctx, offerID); err != nil {
+	approval, err := c.approval(ctx, offerID)
+	if err != nil {
 		return ReviewItem{}, err
 	}
-	return item[0], c.withExposure(ctx, item)
+	items := []ReviewItem{{Offer: stored, SellerName: seller.Name, Approval: approval}}
+	if err := c.withExposure(ctx, items); err != nil {
+		return ReviewItem{}, err
+	}
+	return items[0], nil
 }
 
 // OfferTarget names an offer as the audit log's target.
@@ -139,7 +146,7 @@ var ErrReasonTooLong = fmt.Errorf("the reason may have at most %d characters", m
 // through the offer's workflow as `tenure offers decide` does, and writes
 // the action and how it ended to the audit log. Above FourEyesAbove an
 // acceptance is a first approval until another operator confirms it
-// (fourEyes).
+// (fourEyes). It answers the action taken, as the audit log names it.
 func (c *Console) Decide(ctx context.Context, who console.Actor, offerID uuid.UUID, accept bool, reason string) (string, error) {
 	reason = strings.TrimSpace(reason)
 	action, trigger := "offer.accept", offer.Accept

@@ -114,10 +114,10 @@ type ProfileChange struct {
 	Name, PrettyName, Email, ContractualEntity string
 }
 
-// ErrProfileRefused carries the values a profile refuses, by field.
-type ErrProfileRefused struct{ Problems []sellers.Problem }
+// ProfileRefusedError carries the values a profile refuses, by field.
+type ProfileRefusedError struct{ Problems []sellers.Problem }
 
-func (e *ErrProfileRefused) Error() string {
+func (e *ProfileRefusedError) Error() string {
 	msgs := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
 		msgs[i] = p.Error()
@@ -127,13 +127,13 @@ func (e *ErrProfileRefused) Error() string {
 
 // UpdateProfile changes a seller's names, e-mail address and contractual
 // entity under the rules `tenure sellers set-profile` applies, and audits
-// it; a refused value changes nothing and answers ErrProfileRefused.
+// it; a refused value changes nothing and answers ProfileRefusedError.
 func (s *ConsoleSellers) UpdateProfile(ctx context.Context, who console.Actor, sellerID uuid.UUID, ch ProfileChange) error {
 	_, err := sellers.Update(ctx, s.Store, sellerID, func(p *sellers.Profile) error {
 		p.Name, p.PrettyName = strings.TrimSpace(ch.Name), strings.TrimSpace(ch.PrettyName)
 		p.Email, p.ContractualEntity = strings.TrimSpace(ch.Email), ch.ContractualEntity
 		if problems := p.Check(s.Entities, s.URLs); len(problems) > 0 {
-			return &ErrProfileRefused{Problems: problems}
+			return &ProfileRefusedError{Problems: problems}
 		}
 		return nil
 	})
@@ -173,7 +173,7 @@ func (s *ConsoleSellers) Revoke(ctx context.Context, who console.Actor, sellerID
 // outcomeOf is how a change ended for the audit log: refused when the
 // rules refused it, failed on any other error.
 func outcomeOf(err error) console.Outcome {
-	var refused *ErrProfileRefused
+	var refused *ProfileRefusedError
 	switch {
 	case err == nil:
 		return console.Succeeded

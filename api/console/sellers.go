@@ -138,7 +138,7 @@ func (s *server) updateSellerProfile(c *fiber.Ctx) error {
 		Name: c.FormValue("name"), PrettyName: c.FormValue("pretty_name"), Email: c.FormValue("email"),
 		ContractualEntity: c.FormValue("contractual_entity"),
 	})
-	var refused *services.ErrProfileRefused
+	var refused *services.ProfileRefusedError
 	switch {
 	case err == nil:
 		return c.Redirect(sellersPath+"/"+id.String()+"?done=profile", fiber.StatusSeeOther)
