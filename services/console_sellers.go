@@ -117,6 +117,7 @@ type ProfileChange struct {
 // ProfileRefusedError carries the values a profile refuses, by field.
 type ProfileRefusedError struct{ Problems []sellers.Problem }
 
+// Error names every refused value.
 func (e *ProfileRefusedError) Error() string {
 	msgs := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
