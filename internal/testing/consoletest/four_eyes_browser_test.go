@@ -15,8 +15,8 @@ import (
 )
 
 // signedIn is a Chromium of its own for an operator, signed in at the
-// review queue.
-func (s *stack) signedIn(t *testing.T, dir, email string, w browsertest.Window) *browsertest.Page {
+// review queue, its pages in the language of say.
+func (s *stack) signedIn(t *testing.T, dir, email string, w browsertest.Window, say words) *browsertest.Page {
 	t.Helper()
 	password, secret := s.operator(t, email)
 	ctx := browsertest.Start(t, 3*time.Minute, w)
@@ -25,14 +25,14 @@ func (s *stack) signedIn(t *testing.T, dir, email string, w browsertest.Window) 
 		t.Fatal(err)
 	}
 	p.Open(s.url + "/console/review")
-	p.WaitText("h1", "Sign in")
+	p.WaitText("h1", say.signIn)
 	p.Do(
 		chromedp.SendKeys(chromedp.CSS("#email"), email),
 		chromedp.SendKeys(chromedp.CSS("#password"), password),
 		chromedp.SendKeys(chromedp.CSS("#code"), console.TOTPCode(secret, console.TOTPStep(time.Now()))),
 	)
 	p.Click("form button[type=submit]")
-	p.WaitText("h1", "Review queue")
+	p.WaitText("h1", say.queue)
 	return p
 }
 
@@ -40,7 +40,8 @@ func (s *stack) signedIn(t *testing.T, dir, email string, w browsertest.Window) 
 // first approves it and cannot confirm it herself, the queue shows it
 // awaiting the second, who confirms; the offer's page shows both steps in
 // its timeline, with the customer's open exposure. Then the second, an
-// admin, rotates the seller's API client on the seller's page. Every
+// admin, rotates the seller's API client on the seller's page. The first
+// works in English at 1280 px, the second in German at 360 px; every
 // screen axe-clean and kept as a screenshot.
 func TestTwoOperatorsFourEyesAnOfferToAnOrder(t *testing.T) {
 	s := newStack(t)
@@ -50,7 +51,7 @@ func TestTwoOperatorsFourEyesAnOfferToAnOrder(t *testing.T) {
 	dir := browsertest.Artifacts(t, "console")
 	desktop := browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}
 
-	ana := s.signedIn(t, dir, "ana@example.com", desktop)
+	ana := s.signedIn(t, dir, "ana@example.com", desktop, english)
 	ana.WaitText(card, "Vieraugen Maschinenbau GmbH")
 	ana.WaitText(card+" .exposure", "€60,000.00")
 	ana.WaitText(card, "Above the four-eyes amount")
@@ -80,12 +81,12 @@ func TestTwoOperatorsFourEyesAnOfferToAnOrder(t *testing.T) {
 	checkScreen(ana, "ana-own-refused")
 	s.await(t, offer, "pending_review", nil)
 
-	ben := s.signedIn(t, dir, "ben@example.com", browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "en-GB,en;q=0.9"})
+	ben := s.signedIn(t, dir, "ben@example.com", browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9"}, german)
 	ben.WaitText(card+" .awaiting", "ana@example.com")
-	ben.WaitText(card+" form[action$='/accept'] button", "Confirm and accept")
+	ben.WaitText(card+" form[action$='/accept'] button", "Bestätigen und annehmen")
 	checkScreen(ben, "ben-queue")
 	ben.Click(card + " form[action$='/accept'] button")
-	ben.WaitText("main .notice", "The offer was accepted")
+	ben.WaitText("main .notice", german.accepted)
 	gone(ben, offer)
 	s.await(t, offer, "accepted", nil)
 	order, err := s.svc.Offers.Store.GetOrderByOffer(t.Context(), dbgen.GetOrderByOfferParams{SellerID: s.sellerID, OfferID: offer})
@@ -94,13 +95,13 @@ func TestTwoOperatorsFourEyesAnOfferToAnOrder(t *testing.T) {
 	}
 
 	ben.Open(s.url + "/console/offers/" + offer.String())
-	ben.WaitText("main .timeline", "Offer approved (first of two)")
-	ben.WaitText("main .timeline", "Offer accepted (second approval)")
+	ben.WaitText("main .timeline", "Angebot freigegeben (erste von zwei)")
+	ben.WaitText("main .timeline", "Angebot angenommen (zweite Freigabe)")
 	ben.WaitText("main .timeline", "ana@example.com")
 	ben.WaitText("main .timeline", "ben@example.com")
 	ben.WaitText("main .timeline", "offer.accepted")
 	ben.WaitText("main .timeline .step-order", order.ID.String())
-	ben.WaitText("main .exposure", "€60,000.00")
+	ben.WaitText("main .exposure", "60.000,00")
 	checkScreen(ben, "ben-offer-timeline")
 
 	// The seller's page: ben is an admin and rotates its API client.
@@ -110,7 +111,7 @@ func TestTwoOperatorsFourEyesAnOfferToAnOrder(t *testing.T) {
 	ben.Open(s.url + "/console/sellers/" + s.sellerID.String())
 	ben.WaitText("h1", "Musterhandel GmbH")
 	ben.Click("main .clients form[action$='/rotate'] button")
-	ben.WaitText("main .notice", "The client has a new secret")
+	ben.WaitText("main .notice", "Der Client hat ein neues Secret")
 	secret := ben.WaitText("#new-client-secret", "tsk_")
 	checkScreen(ben, "ben-seller-rotated")
 	clientID := browsertest.Eval[string](ben, "document.querySelector('#new-client-id').textContent")
