@@ -28,17 +28,21 @@ const cspRecorder = `window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));`
 
 // stack is Tenure in production with one seller whose offers wait for an
-// operator, and the services to check what the console did.
+// operator, and the services to check what the console did; tune adjusts
+// its configuration.
 type stack struct {
 	url      string
 	sellerID uuid.UUID
 	svc      *services.Services
 }
 
-func newStack(t *testing.T) *stack {
+func newStack(t *testing.T, tune ...func(*config.Config)) *stack {
 	t.Helper()
 	cfg := testenv.Config(t)
 	cfg.Environment = config.Production
+	for _, f := range tune {
+		f(cfg)
+	}
 	store := testenv.Database(t)
 	tc := testenv.Temporal(t)
 	testenv.Worker(t, cfg, store, tc)

@@ -2,13 +2,17 @@ package consoletest
 
 import (
 	"errors"
+	"net/http"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/console"
+	"github.com/tenurehq/tenure/domain/webhook"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/services"
 )
 
@@ -28,12 +32,19 @@ func (s *stack) actor(t *testing.T, email string, role console.Role) console.Act
 // the offer, whose order is created. Each step is in the audit log, and
 // below the amount one operator accepts as before.
 func TestFourEyesAcceptance(t *testing.T) {
-	s := newStack(t)
+	// The seller's endpoint listens on this machine.
+	s := newStack(t, func(c *config.Config) { c.Webhooks.AllowPrivateAddresses = true })
 	if s.svc.Console.FourEyesAbove != 5_000_000 {
 		t.Fatalf("four-eyes above %d cents, want the default 5,000,000", s.svc.Console.FourEyesAbove)
 	}
 	ctx := t.Context()
 	ana, ben := s.actor(t, "ana@example.com", console.Reviewer), s.actor(t, "ben@example.com", console.Admin)
+	// The seller's endpoint receives the offer's events, whose delivery
+	// attempts the timeline shows.
+	receiver := testenv.NewReceiver(t, testenv.Always(http.StatusNoContent))
+	if _, _, err := s.svc.Webhooks.CreateEndpoint(ctx, s.sellerID, webhook.EndpointInput{URL: receiver.URL}); err != nil {
+		t.Fatal(err)
+	}
 	vat := "DE811111111"
 	big := s.companyOfferInReview(t, "Vierauge GmbH", &vat, 12) // €60,000
 
@@ -70,6 +81,8 @@ func TestFourEyesAcceptance(t *testing.T) {
 		t.Errorf("the confirmed offer has no order: %v", err)
 	}
 
+	// offer.pending_review and offer.accepted.
+	receiver.WaitDelivered(t, 2, 30*time.Second)
 	entries, err := s.svc.Console.OfferDecisions(ctx, big)
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +115,8 @@ func TestFourEyesAcceptance(t *testing.T) {
 			t.Errorf("timeline step %d (%s) is before the one above it", i, step.Kind)
 		}
 	}
-	if kinds[services.TimelineCreated] != 1 || kinds[services.TimelineRisk] != 1 || kinds[services.TimelineOperator] != 3 || kinds[services.TimelineEvent] < 1 {
+	if kinds[services.TimelineCreated] != 1 || kinds[services.TimelineRisk] != 1 || kinds[services.TimelineOperator] != 3 ||
+		kinds[services.TimelineEvent] != 2 || kinds[services.TimelineDelivery] < 2 || kinds[services.TimelineOrder] != 1 {
 		t.Errorf("the timeline's steps by kind: %v", kinds)
 	}
 
