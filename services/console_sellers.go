@@ -67,15 +67,30 @@ func (s *ConsoleSellers) Create(ctx context.Context, who console.Actor, name, cu
 	if name == "" || !currencyCode.MatchString(currency) {
 		return auth.NewSeller{}, ErrSellerInput
 	}
-	seller, err := auth.CreateSeller(ctx, s.Store, name, currency)
-	if err == nil && s.Sandbox {
-		_, err = s.Store.SetSellerPaymentMethodRequired(ctx, dbgen.SetSellerPaymentMethodRequiredParams{ID: seller.Seller.ID, Required: true})
-	}
+	seller, err := RegisterSeller(ctx, s.Sandbox, s.Store, name, currency)
 	target := ""
 	if seller.Seller.ID != uuid.Nil {
 		target = SellerTarget(seller.Seller.ID)
 	}
 	return seller, errors.Join(err, s.Accounts.Audit(ctx, who.Entry("seller.create", target, name, outcomeOf(err))))
+}
+
+// RegisterSeller registers a seller and its first API client with the
+// settings of the deployment's environment, for `tenure sellers create`
+// and the console: a sandbox seller's customers give a mandate, so
+// merchants see the checkout's payment step; a production seller's do
+// once the operator says so.
+func RegisterSeller(ctx context.Context, sandbox bool, store *db.Store, name, currency string) (auth.NewSeller, error) {
+	seller, err := auth.CreateSeller(ctx, store, name, currency)
+	if err != nil || !sandbox {
+		return seller, err
+	}
+	if _, err := store.SetSellerPaymentMethodRequired(ctx, dbgen.SetSellerPaymentMethodRequiredParams{ID: seller.Seller.ID, Required: true}); err != nil {
+		return seller, fmt.Errorf("seller %s was created, but requiring a payment method failed (tenure sellers set-payment-method-required %s on): %w",
+			seller.Seller.ID, seller.Seller.ID, err)
+	}
+	seller.Seller.PaymentMethodRequired = true
+	return seller, nil
 }
 
 // currencyCode is an ISO 4217 code's form.
