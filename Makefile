@@ -18,7 +18,7 @@ SWAGGER_UI_FILES := swagger-ui-bundle.js swagger-ui-bundle.js.LICENSE.txt swagge
 # web/console/package.json pins.
 CONSOLE := web/console
 
-.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-customer bench-csv bench-risk bench-contracts bench-collections bench-invoices record-histories vendor-docs vendor-console
+.PHONY: build dev test test-cluster temporal-cli generate check-generated check-format contract-check bench-webhooks bench-catalog bench-offers bench-customer bench-csv bench-risk bench-contracts bench-collections bench-invoices bench-console record-histories vendor-docs vendor-console
 
 ## build: compile the tenure command into bin/tenure
 build:
@@ -118,6 +118,10 @@ bench-collections:
 ## bench-invoices: issuing 10,000 invoices (PDF and CII e-invoice), one transaction each, as installments falling due issue them
 bench-invoices:
 	go test -run '^$$' -bench 'BenchmarkIssue10kInvoices' -benchtime 1x -timeout 30m ./domain/invoicing/
+
+## bench-console: the console's operator list pages over HTTP with 1,000,000 offers in PostgreSQL: p99 per page and the first load's compressed size; takes minutes
+bench-console: temporal-cli
+	go test -run '^$$' -bench 'BenchmarkConsoleLists' -benchtime 1x -timeout 30m ./internal/bench/consolebench/
 
 ## bench-risk: the risk rules: a 50-rule set's evaluation (p50/p99), a backtest of 100,000 logged decisions, and decisions at 20/s of one company against a company each, in PostgreSQL and from the customer's acceptance on the real stack (p99); takes minutes
 bench-risk: temporal-cli

@@ -25,6 +25,10 @@ type ConsoleConfig struct {
 	PublicOrigin string `mapstructure:"public_origin"`
 	// InvitationTTL is how long an invitation's link may be accepted.
 	InvitationTTL time.Duration `mapstructure:"invitation_ttl"`
+	// FourEyesAboveCents is the amount (cents of an offer's net purchase
+	// price, what it finances) above which an operator's acceptance waits
+	// for a second operator's confirmation; 0 turns four-eyes off.
+	FourEyesAboveCents int64 `mapstructure:"four_eyes_above_cents"`
 }
 
 // ConsoleOrigin is the origin the console's passkeys work at:
@@ -66,6 +70,8 @@ var consoleDefaults = map[string]any{
 	"console.absolute_timeout": 12 * time.Hour,
 	"console.public_origin":    "",
 	"console.invitation_ttl":   72 * time.Hour,
+	// €50,000 financed, a size at which a second pair of eyes is usual.
+	"console.four_eyes_above_cents": int64(5_000_000),
 }
 
 // validateConsole checks the console's keys, when given, and timeouts.
@@ -93,5 +99,8 @@ func (c *Config) validateConsole(bad func(key, format string, args ...any)) {
 	}
 	if c.Console.InvitationTTL < 10*time.Minute || c.Console.InvitationTTL > 30*24*time.Hour {
 		bad("console.invitation_ttl", "must be between 10m and 720h, got %s", c.Console.InvitationTTL)
+	}
+	if c.Console.FourEyesAboveCents < 0 {
+		bad("console.four_eyes_above_cents", "must be 0 (off) or an amount in cents, got %d", c.Console.FourEyesAboveCents)
 	}
 }

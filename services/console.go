@@ -42,6 +42,11 @@ type Console struct {
 	// at the console's origin, where its passkeys work.
 	Sellers    *Sellers
 	ConsoleURL string
+	// OperatorSellers serve the operators' sellers pages.
+	OperatorSellers *ConsoleSellers
+	// FourEyesAbove is the net purchase price (cents) above which an
+	// acceptance waits for a second operator; 0 is off.
+	FourEyesAbove int64
 }
 
 // NewConsole is the console's service of a configuration, working through
@@ -59,21 +64,27 @@ func NewConsole(cfg *config.Config, store *db.Store, all *Services) (*Console, e
 	if err != nil {
 		return nil, fmt.Errorf("console.public_origin: %w", err)
 	}
+	accounts := &console.Accounts{Store: store, TOTPKeys: ring, RelyingParty: rp, IdleTimeout: cfg.Console.IdleTimeout,
+		AbsoluteTimeout: cfg.Console.AbsoluteTimeout, InvitationTTL: cfg.Console.InvitationTTL, Now: time.Now}
 	return &Console{
-		Accounts: &console.Accounts{Store: store, TOTPKeys: ring, RelyingParty: rp, IdleTimeout: cfg.Console.IdleTimeout,
-			AbsoluteTimeout: cfg.Console.AbsoluteTimeout, InvitationTTL: cfg.Console.InvitationTTL, Now: time.Now},
-		Offers: all.Offers, Orders: all.Orders, Contracts: all.Contracts, Catalog: all.Catalog,
+		Accounts: accounts,
+		Offers:   all.Offers, Orders: all.Orders, Contracts: all.Contracts, Catalog: all.Catalog,
 		Invoices: all.Invoices, Collections: all.Collections,
 		Webhooks: all.Webhooks, CatalogImports: all.CatalogImports,
 		Sellers: all.Sellers, ConsoleURL: cfg.ConsoleOrigin(),
+		OperatorSellers: newConsoleSellers(cfg, store, accounts), FourEyesAbove: cfg.Console.FourEyesAboveCents,
 	}, nil
 }
 
 // ReviewItem is an offer as an operator reviews it: the offer, its
-// document with the risk rules' decision, and the seller's name.
+// document with the risk rules' decision, the seller's name, the first
+// approval of an offer awaiting a second operator, and the customer's
+// open exposure.
 type ReviewItem struct {
 	Offer      offers.Stored
 	SellerName string
+	Approval   *Approval
+	Exposure   Exposure
 }
 
 // ReviewPageSize is how many offers a page of the review queue shows.
@@ -95,7 +106,14 @@ func (c *Console) ReviewQueue(ctx context.Context, afterAt time.Time, afterID uu
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ReviewItem{Offer: stored, SellerName: r.SellerName})
+		item := ReviewItem{Offer: stored, SellerName: r.SellerName}
+		if r.ApprovedEmail != nil {
+			item.Approval = &Approval{By: r.ApprovedBy, Email: *r.ApprovedEmail, At: *r.ApprovedAt}
+		}
+		out = append(out, item)
+	}
+	if err := c.withExposure(ctx, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -117,7 +135,15 @@ func (c *Console) Offer(ctx context.Context, offerID uuid.UUID) (ReviewItem, err
 	if err != nil {
 		return ReviewItem{}, err
 	}
-	return ReviewItem{Offer: stored, SellerName: seller.Name}, nil
+	approval, err := c.approval(ctx, offerID)
+	if err != nil {
+		return ReviewItem{}, err
+	}
+	items := []ReviewItem{{Offer: stored, SellerName: seller.Name, Approval: approval}}
+	if err := c.withExposure(ctx, items); err != nil {
+		return ReviewItem{}, err
+	}
+	return items[0], nil
 }
 
 // OfferTarget names an offer as the audit log's target.
@@ -141,25 +167,36 @@ var ErrReasonTooLong = fmt.Errorf("the reason may have at most %d characters", m
 
 // Decide accepts or declines an offer under review for an operator,
 // through the offer's workflow as `tenure offers decide` does, and writes
-// the action and how it ended to the audit log.
-func (c *Console) Decide(ctx context.Context, who console.Actor, offerID uuid.UUID, accept bool, reason string) error {
+// the action and how it ended to the audit log. Above FourEyesAbove an
+// acceptance is a first approval until another operator confirms it
+// (fourEyes). It answers the action taken, as the audit log names it.
+func (c *Console) Decide(ctx context.Context, who console.Actor, offerID uuid.UUID, accept bool, reason string) (string, error) {
 	reason = strings.TrimSpace(reason)
 	action, trigger := "offer.accept", offer.Accept
 	if !accept {
 		action, trigger = "offer.decline", offer.Decline
 		switch {
 		case reason == "":
-			return ErrReasonRequired
+			return action, ErrReasonRequired
 		case len([]rune(reason)) > maxReasonLength:
-			return ErrReasonTooLong
+			return action, ErrReasonTooLong
 		}
 	}
 	row, err := c.Offers.Store.GetOfferForOperator(ctx, offerID)
 	if db.IsNotFound(err) {
-		return ErrOfferNotFound
+		return action, ErrOfferNotFound
 	}
 	if err != nil {
-		return err
+		return action, err
+	}
+	if accept {
+		stored, err := offers.Decode(row)
+		if err != nil {
+			return action, err
+		}
+		if action, reason, err = c.fourEyes(ctx, who, stored, reason); err != nil || action == ActionApprove {
+			return action, err
+		}
 	}
 	err = c.Offers.Change(ctx, row.SellerID, offerID, trigger)
 	var refused *refusal.Error
@@ -171,7 +208,7 @@ func (c *Console) Decide(ctx context.Context, who console.Actor, offerID uuid.UU
 		outcome = console.Failed
 	}
 	if auditErr := c.Accounts.Audit(ctx, who.Entry(action, OfferTarget(offerID), reason, outcome)); auditErr != nil {
-		return errors.Join(err, auditErr)
+		return action, errors.Join(err, auditErr)
 	}
-	return err
+	return action, err
 }

@@ -18,7 +18,8 @@ var auditActions = []string{"offer.accept", "offer.decline", "sign_in", "sign_ou
 	"portal.offer.create", "portal.order.acknowledge", "portal.order.confirm", "portal.order.reject", "portal.order.ship",
 	"portal.contract.return", "portal.contract.buy_out", "portal.contract.extend", "portal.contract.quote_termination", "portal.contract.terminate",
 	"webhook.endpoint_create", "webhook.endpoint_disable", "webhook.endpoint_enable", "webhook.ping", "webhook.redeliver", "catalog.import",
-	services.ImportReturnsAction, "portal.profile.update"}
+	services.ImportReturnsAction, "portal.profile.update",
+	"offer.approve", "offer.confirm", "seller.create", "seller.profile", "seller.rotate_secret", "seller.revoke_client"}
 
 // auditView is the audit log's own data.
 type auditView struct {
@@ -58,6 +59,7 @@ var targetPages = map[string][]string{
 	"offer":    {"/offers/", "/portal/offers/"},
 	"order":    {"/orders/", "/portal/orders/"},
 	"contract": {"/contracts/", "/portal/contracts/"},
+	"seller":   {"/sellers/"},
 }
 
 // targetPath is the page of an audit entry's target ("offer <id>", "order

@@ -27,10 +27,17 @@ func (s *server) offer(c *fiber.Ctx) error {
 	if err != nil {
 		return s.failed(c, err)
 	}
+	timeline, err := s.Service.OfferTimeline(c.UserContext(), item, decisions)
+	if err != nil {
+		return s.failed(c, err)
+	}
 	v := s.view(c, "offer.title")
-	detail := detailOf(v, item)
+	detail := detailOf(v, item, s.Service.NeedsSecondApproval(item.Offer))
 	for _, e := range decisions {
 		detail.Decisions = append(detail.Decisions, entryOf(v, e))
+	}
+	for _, step := range timeline {
+		detail.Timeline = append(detail.Timeline, stepOf(v, step))
 	}
 	v.Title = v.T("offer.title") + ": " + detail.Company
 	v.Data = detail

@@ -14,6 +14,16 @@ type offerCard struct {
 	Created, CreatedISO            string
 	PurchasePrice, Total           string
 	Risk                           riskView
+	// Exposure is the customer company's open exposure, ExposureOffers
+	// how many offers it counts; "" when the company has no key.
+	Exposure, ExposureOffers string
+	// FourEyes says an acceptance takes two operators; ApprovedBy and
+	// ApprovedAt name the first approval an offer awaits a second on.
+	FourEyes               bool
+	ApprovedBy, ApprovedAt string
+	// OwnApproval says the operator looking made the first approval, and
+	// so may not confirm it.
+	OwnApproval bool
 }
 
 // offerDetail is an offer as its page shows it.
@@ -26,6 +36,8 @@ type offerDetail struct {
 	InReview                        bool
 	// Decisions are the operators' decisions from the audit log.
 	Decisions []auditEntry
+	// Timeline is everything that happened to the offer, in order.
+	Timeline []timelineStep
 }
 
 // lineView is one line of an offer's basket.
@@ -39,8 +51,9 @@ type riskView struct {
 	Heading, Outcome, Reason, Detail string
 }
 
-// cardOf is the queue's card of an offer.
-func cardOf(v view, item services.ReviewItem) offerCard {
+// cardOf is the queue's card of an offer; fourEyes says whether
+// accepting it takes two operators.
+func cardOf(v view, item services.ReviewItem, fourEyes bool) offerCard {
 	o, doc := item.Offer.Row, item.Offer.Document
 	card := offerCard{
 		ID: o.ID.String(), Company: companyOf(v, doc), Seller: item.SellerName, Reference: o.SellerOfferReference,
@@ -51,14 +64,23 @@ func cardOf(v view, item services.ReviewItem) offerCard {
 		card.PurchasePrice = net(v, doc.Pricing.InsteadOf)
 		card.Total = net(v, doc.Pricing.Total)
 	}
+	if e := item.Exposure; e.Known {
+		card.Exposure = v.Lang.Format(e.Currency, e.OpenNet)
+		card.ExposureOffers = v.Tf("exposure.offers", e.Offers)
+	}
+	card.FourEyes = fourEyes
+	if a := item.Approval; a != nil {
+		card.ApprovedBy, card.ApprovedAt = a.Email, formatTime(a.At)
+		card.OwnApproval = v.User != nil && a.By != nil && *a.By == v.User.ID
+	}
 	return card
 }
 
 // detailOf is the page of an offer.
-func detailOf(v view, item services.ReviewItem) offerDetail {
+func detailOf(v view, item services.ReviewItem, fourEyes bool) offerDetail {
 	o, doc := item.Offer.Row, item.Offer.Document
 	d := offerDetail{
-		offerCard: cardOf(v, item), Status: o.Status, Channel: o.SalesChannel, InReview: o.Status == string(offers.PendingReview),
+		offerCard: cardOf(v, item, fourEyes), Status: o.Status, Channel: o.SalesChannel, InReview: o.Status == string(offers.PendingReview),
 		VATNumber: v.T("offer.none"), Contact: v.T("offer.none"),
 		BillingAddress: v.T("offer.none"), ShippingAddress: addressOf(v, doc.ShippingAddress),
 	}

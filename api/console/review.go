@@ -27,7 +27,12 @@ type reviewView struct {
 
 // reviewNotices are the notices the queue shows after a decision, by its
 // done parameter.
-var reviewNotices = map[string]string{"accepted": "review.accepted", "declined": "review.declined"}
+var reviewNotices = map[string]string{"accepted": "review.accepted", "declined": "review.declined", "approved": "review.approved"}
+
+// decidedNotices are the done parameters of the actions a decision took.
+var decidedNotices = map[string]string{
+	"offer.accept": "accepted", services.ActionConfirm: "accepted", services.ActionApprove: "approved", "offer.decline": "declined",
+}
 
 // reviewRoutes are the review queue, its decisions and the offer page.
 func reviewRoutes() []route {
@@ -63,7 +68,7 @@ func (s *server) renderQueue(c *fiber.Ctx, status int, v view) error {
 	}
 	data := reviewView{}
 	for _, item := range items {
-		data.Items = append(data.Items, cardOf(v, item))
+		data.Items = append(data.Items, cardOf(v, item, s.Service.NeedsSecondApproval(item.Offer)))
 	}
 	if len(items) == services.ReviewPageSize {
 		last := items[len(items)-1].Offer.Row
@@ -88,13 +93,9 @@ func (s *server) decide(c *fiber.Ctx, accept bool) error {
 		return s.problem(c, fiber.StatusNotFound, "problem.not_found")
 	}
 	sess, _ := sessionOf(c)
-	err = s.Service.Decide(c.UserContext(), s.actor(c, sess.User), id, accept, c.FormValue("reason"))
+	action, err := s.Service.Decide(c.UserContext(), s.actor(c, sess.User), id, accept, c.FormValue("reason"))
 	if err == nil {
-		done := "accepted"
-		if !accept {
-			done = "declined"
-		}
-		return c.Redirect(reviewPath+"?done="+done, fiber.StatusSeeOther)
+		return c.Redirect(reviewPath+"?done="+decidedNotices[action], fiber.StatusSeeOther)
 	}
 	v := s.view(c, "review.title")
 	status := fiber.StatusConflict
@@ -106,6 +107,8 @@ func (s *server) decide(c *fiber.Ctx, accept bool) error {
 		status, v.Problem = fiber.StatusUnprocessableEntity, v.T("review.reason_required")
 	case errors.Is(err, services.ErrReasonTooLong):
 		status, v.Problem = fiber.StatusUnprocessableEntity, v.T("review.reason_too_long")
+	case errors.Is(err, services.ErrOwnApproval):
+		v.Problem = v.T("review.own_approval")
 	case errors.As(err, &refused):
 		// The workflow's refusal is the API's English; the page names the
 		// status the offer has now instead.

@@ -109,7 +109,7 @@ func newRightsHarness(t *testing.T) *rightsHarness {
 			Contracts: &services.Contracts{Store: store}, Catalog: &services.Catalog{Store: store},
 			Invoices: &services.Invoices{Store: store}, Collections: &services.Collections{Store: store},
 			Webhooks: all.Webhooks, CatalogImports: all.CatalogImports, Sellers: &services.Sellers{Store: store},
-			ConsoleURL: "https://tenure.example"},
+			ConsoleURL: "https://tenure.example", OperatorSellers: &services.ConsoleSellers{Store: store, Accounts: h.accounts}},
 		Assets: consoleapi.Base + "/assets/test", Logger: slog.New(slog.DiscardHandler),
 	})
 	if err != nil {

@@ -50,6 +50,7 @@ func routes() []route {
 		portalWebhookRoutes(), healthRoutes(), catalogRoutes(),
 		invitationRoutes(), portalRoutes(),
 		moneyRoutes(), recordRoutes(),
+		sellerRoutes(),
 	)
 }
 

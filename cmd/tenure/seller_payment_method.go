@@ -10,6 +10,7 @@ import (
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/services"
 )
 
 func sellersSetPaymentMethodRequiredCommand(file func() string) *cobra.Command {
@@ -57,18 +58,7 @@ func sellersSetPaymentMethodRequiredCommand(file func() string) *cobra.Command {
 }
 
 // createSeller registers a seller with the settings of the deployment's
-// environment: a sandbox seller's customers give a mandate, so merchants
-// see the checkout's payment step; a production seller's do once the
-// operator says so.
+// environment, as the console does (services.RegisterSeller).
 func createSeller(ctx context.Context, cfg *config.Config, store *db.Store, name, currency string) (auth.NewSeller, error) {
-	seller, err := auth.CreateSeller(ctx, store, name, currency)
-	if err != nil || cfg.Environment != config.Sandbox {
-		return seller, err
-	}
-	if _, err := store.SetSellerPaymentMethodRequired(ctx, dbgen.SetSellerPaymentMethodRequiredParams{ID: seller.Seller.ID, Required: true}); err != nil {
-		return seller, fmt.Errorf("seller %s was created, but requiring a payment method failed (tenure sellers set-payment-method-required %s on): %w",
-			seller.Seller.ID, seller.Seller.ID, err)
-	}
-	seller.Seller.PaymentMethodRequired = true
-	return seller, nil
+	return services.RegisterSeller(ctx, cfg.Environment == config.Sandbox, store, name, currency)
 }

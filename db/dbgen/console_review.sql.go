@@ -13,9 +13,10 @@ import (
 )
 
 const listOffersInReview = `-- name: ListOffersInReview :many
-SELECT o.id, o.seller_id, o.seller_offer_reference, o.status, o.sales_channel, o.created_by, o.partner, o.search_text, o.document, o.exit_redirect, o.success_redirect, o.superseded_by_id, o.expires_at, o.created_at, o.updated_at, s.name AS seller_name
+SELECT o.id, o.seller_id, o.seller_offer_reference, o.status, o.sales_channel, o.created_by, o.partner, o.search_text, o.document, o.exit_redirect, o.success_redirect, o.superseded_by_id, o.expires_at, o.created_at, o.updated_at, s.name AS seller_name, a.approved_by, a.approved_email, a.approved_at
 FROM offers o
 JOIN sellers s ON s.id = o.seller_id
+LEFT JOIN offer_approvals a ON a.offer_id = o.id
 WHERE o.status = 'pending_review'
   AND (o.created_at, o.id) > ($1::timestamptz, $2::uuid)
 ORDER BY o.created_at, o.id
@@ -29,13 +30,17 @@ type ListOffersInReviewParams struct {
 }
 
 type ListOffersInReviewRow struct {
-	Offer      Offer
-	SellerName string
+	Offer         Offer
+	SellerName    string
+	ApprovedBy    *uuid.UUID
+	ApprovedEmail *string
+	ApprovedAt    *time.Time
 }
 
 // Offers waiting for an operator's decision, oldest first, with their
-// seller's name, a page after (after_at, after_id). The risk rules'
-// decision is in the offer's document.
+// seller's name and the first approval of those awaiting a second
+// operator, a page after (after_at, after_id). The risk rules' decision
+// is in the offer's document.
 func (q *Queries) ListOffersInReview(ctx context.Context, arg ListOffersInReviewParams) ([]ListOffersInReviewRow, error) {
 	rows, err := q.db.Query(ctx, listOffersInReview, arg.AfterAt, arg.AfterID, arg.PageSize)
 	if err != nil {
@@ -62,6 +67,9 @@ func (q *Queries) ListOffersInReview(ctx context.Context, arg ListOffersInReview
 			&i.Offer.CreatedAt,
 			&i.Offer.UpdatedAt,
 			&i.SellerName,
+			&i.ApprovedBy,
+			&i.ApprovedEmail,
+			&i.ApprovedAt,
 		); err != nil {
 			return nil, err
 		}

@@ -108,6 +108,42 @@ func (q *Queries) ListConsoleOperators(ctx context.Context) ([]ConsoleUser, erro
 	return items, nil
 }
 
+const listSellerConsoleUsers = `-- name: ListSellerConsoleUsers :many
+SELECT id, kind, seller_id, email, role, password_hash, totp_secret, totp_last_step, created_at, disabled_at FROM console_users WHERE kind = 'seller_user' AND seller_id = $1 ORDER BY email
+`
+
+// A seller's users in the console, by address.
+func (q *Queries) ListSellerConsoleUsers(ctx context.Context, sellerID *uuid.UUID) ([]ConsoleUser, error) {
+	rows, err := q.db.Query(ctx, listSellerConsoleUsers, sellerID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ConsoleUser{}
+	for rows.Next() {
+		var i ConsoleUser
+		if err := rows.Scan(
+			&i.ID,
+			&i.Kind,
+			&i.SellerID,
+			&i.Email,
+			&i.Role,
+			&i.PasswordHash,
+			&i.TotpSecret,
+			&i.TotpLastStep,
+			&i.CreatedAt,
+			&i.DisabledAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const useConsoleTOTPStep = `-- name: UseConsoleTOTPStep :execrows
 UPDATE console_users SET totp_last_step = $1
 WHERE id = $2 AND totp_last_step < $1

@@ -418,6 +418,15 @@ type Offer struct {
 	UpdatedAt            time.Time
 }
 
+type OfferApproval struct {
+	OfferID       uuid.UUID
+	ApprovedBy    *uuid.UUID
+	ApprovedEmail string
+	TotalNet      int64
+	Currency      string
+	ApprovedAt    time.Time
+}
+
 type Order struct {
 	ID                   uuid.UUID
 	SellerID             uuid.UUID

@@ -57,6 +57,73 @@ func (q *Queries) CompanyExposure(ctx context.Context, arg CompanyExposureParams
 	return i, err
 }
 
+const companyExposures = `-- name: CompanyExposures :many
+WITH given AS (
+    SELECT unnest($1::int[]) AS company, unnest($2::text[]) AS key,
+           unnest($3::text[]) AS currency
+), companies AS (
+    SELECT g.company, array_agg(g.key)::text[] AS keys, min(g.currency) AS currency
+    FROM given g
+    GROUP BY g.company
+)
+SELECT co.company::int AS company, x.open_net::bigint AS open_net, x.offers::bigint AS offers
+FROM companies co
+CROSS JOIN LATERAL (
+    SELECT coalesce(sum(CASE WHEN ct.installments > 0 THEN ct.open_net ELSE h.reserved_net END), 0) AS open_net, count(*) AS offers
+    FROM risk_decisions h
+    JOIN offers o ON o.id = h.offer_id
+    CROSS JOIN LATERAL (
+        SELECT count(i.net) AS installments,
+               coalesce(sum(i.net) FILTER (WHERE i.status IN ('scheduled', 'due', 'failed')), 0) AS open_net
+        FROM orders r
+        JOIN rental_contracts c ON c.order_id = r.id
+        JOIN contract_installments i ON i.contract_id = c.id
+        WHERE r.offer_id = h.offer_id
+    ) ct
+    WHERE h.company_keys && co.keys
+      AND h.reserved_net > 0
+      AND h.currency = co.currency
+      AND o.status IN ('pending_review', 'accepted')
+      AND NOT EXISTS (SELECT 1 FROM orders r WHERE r.offer_id = h.offer_id AND r.status IN ('canceled', 'rejected'))
+) x
+`
+
+type CompanyExposuresParams struct {
+	Companies  []int32
+	Keys       []string
+	Currencies []string
+}
+
+type CompanyExposuresRow struct {
+	Company int32
+	OpenNet int64
+	Offers  int64
+}
+
+// CompanyExposure of many companies in one statement, for a page of the
+// console: company i has the keys given with i in companies (keys and
+// currencies run beside it). The rules are CompanyExposure's: change both
+// together (a test compares them).
+func (q *Queries) CompanyExposures(ctx context.Context, arg CompanyExposuresParams) ([]CompanyExposuresRow, error) {
+	rows, err := q.db.Query(ctx, companyExposures, arg.Companies, arg.Keys, arg.Currencies)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CompanyExposuresRow{}
+	for rows.Next() {
+		var i CompanyExposuresRow
+		if err := rows.Scan(&i.Company, &i.OpenNet, &i.Offers); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const deleteSellerRiskLimit = `-- name: DeleteSellerRiskLimit :execrows
 DELETE FROM seller_risk_limits WHERE seller_id = $1 AND name = $2
 `

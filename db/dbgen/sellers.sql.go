@@ -7,6 +7,7 @@ package dbgen
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -114,6 +115,86 @@ func (q *Queries) ListSellers(ctx context.Context) ([]Seller, error) {
 			&i.PaymentMethodRequired,
 			&i.PayoutIban,
 			&i.PayoutBic,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listSellersPage = `-- name: ListSellersPage :many
+SELECT s.id, s.name, s.currency, s.created_at, s.email, s.address, s.product_reference_source, s.pretty_name, s.logo_url, s.capabilities, s.contractual_entity, s.terms_documents, s.parent_seller_id, s.pdf_reader_assistant_id, s.updated_at, s.contract_residual_basis_points, s.payment_method_required, s.payout_iban, s.payout_bic, (SELECT count(*) FROM seller_credentials c WHERE c.seller_id = s.id) AS clients
+FROM sellers s
+WHERE (s.name, s.id) > ($1::text, $2::uuid)
+ORDER BY s.name, s.id
+LIMIT $3
+`
+
+type ListSellersPageParams struct {
+	AfterName string
+	AfterID   uuid.UUID
+	PageSize  int32
+}
+
+type ListSellersPageRow struct {
+	ID                          uuid.UUID
+	Name                        string
+	Currency                    string
+	CreatedAt                   time.Time
+	Email                       string
+	Address                     []byte
+	ProductReferenceSource      string
+	PrettyName                  string
+	LogoUrl                     string
+	Capabilities                []byte
+	ContractualEntity           string
+	TermsDocuments              []byte
+	ParentSellerID              *uuid.UUID
+	PdfReaderAssistantID        string
+	UpdatedAt                   time.Time
+	ContractResidualBasisPoints *int64
+	PaymentMethodRequired       bool
+	PayoutIban                  *string
+	PayoutBic                   string
+	Clients                     int64
+}
+
+// The console's list of sellers by name, a page after (after_name,
+// after_id), each with how many API clients it has.
+func (q *Queries) ListSellersPage(ctx context.Context, arg ListSellersPageParams) ([]ListSellersPageRow, error) {
+	rows, err := q.db.Query(ctx, listSellersPage, arg.AfterName, arg.AfterID, arg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListSellersPageRow{}
+	for rows.Next() {
+		var i ListSellersPageRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.Currency,
+			&i.CreatedAt,
+			&i.Email,
+			&i.Address,
+			&i.ProductReferenceSource,
+			&i.PrettyName,
+			&i.LogoUrl,
+			&i.Capabilities,
+			&i.ContractualEntity,
+			&i.TermsDocuments,
+			&i.ParentSellerID,
+			&i.PdfReaderAssistantID,
+			&i.UpdatedAt,
+			&i.ContractResidualBasisPoints,
+			&i.PaymentMethodRequired,
+			&i.PayoutIban,
+			&i.PayoutBic,
+			&i.Clients,
 		); err != nil {
 			return nil, err
 		}

@@ -16,3 +16,7 @@ UPDATE console_users SET disabled_at = now() WHERE email = $1 AND disabled_at IS
 -- one was used already: a code signs in once.
 UPDATE console_users SET totp_last_step = sqlc.arg(step)
 WHERE id = sqlc.arg(id) AND totp_last_step < sqlc.arg(step);
+
+-- name: ListSellerConsoleUsers :many
+-- A seller's users in the console, by address.
+SELECT * FROM console_users WHERE kind = 'seller_user' AND seller_id = $1 ORDER BY email;

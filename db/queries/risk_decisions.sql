@@ -30,6 +30,40 @@ SELECT coalesce(sum(coalesce(ct.open_net, h.reserved_net)), 0)::bigint AS open_n
 FROM held h
 LEFT JOIN contracted ct ON ct.offer_id = h.offer_id;
 
+-- name: CompanyExposures :many
+-- CompanyExposure of many companies in one statement, for a page of the
+-- console: company i has the keys given with i in companies (keys and
+-- currencies run beside it). The rules are CompanyExposure's: change both
+-- together (a test compares them).
+WITH given AS (
+    SELECT unnest(sqlc.arg(companies)::int[]) AS company, unnest(sqlc.arg(keys)::text[]) AS key,
+           unnest(sqlc.arg(currencies)::text[]) AS currency
+), companies AS (
+    SELECT g.company, array_agg(g.key)::text[] AS keys, min(g.currency) AS currency
+    FROM given g
+    GROUP BY g.company
+)
+SELECT co.company::int AS company, x.open_net::bigint AS open_net, x.offers::bigint AS offers
+FROM companies co
+CROSS JOIN LATERAL (
+    SELECT coalesce(sum(CASE WHEN ct.installments > 0 THEN ct.open_net ELSE h.reserved_net END), 0) AS open_net, count(*) AS offers
+    FROM risk_decisions h
+    JOIN offers o ON o.id = h.offer_id
+    CROSS JOIN LATERAL (
+        SELECT count(i.net) AS installments,
+               coalesce(sum(i.net) FILTER (WHERE i.status IN ('scheduled', 'due', 'failed')), 0) AS open_net
+        FROM orders r
+        JOIN rental_contracts c ON c.order_id = r.id
+        JOIN contract_installments i ON i.contract_id = c.id
+        WHERE r.offer_id = h.offer_id
+    ) ct
+    WHERE h.company_keys && co.keys
+      AND h.reserved_net > 0
+      AND h.currency = co.currency
+      AND o.status IN ('pending_review', 'accepted')
+      AND NOT EXISTS (SELECT 1 FROM orders r WHERE r.offer_id = h.offer_id AND r.status IN ('canceled', 'rejected'))
+) x;
+
 -- name: InsertRiskDecision :one
 INSERT INTO risk_decisions (id, offer_id, seller_id, snapshot_version, snapshot, company_keys, currency, reserved_net,
                             rule_set_version, outcome, rule_id, reason, error,

@@ -19,3 +19,12 @@ UPDATE sellers SET payment_method_required = sqlc.arg(required) WHERE id = sqlc.
 -- points of the net purchase price; null falls back to the deployment's
 -- contracts.residual_basis_points.
 UPDATE sellers SET contract_residual_basis_points = sqlc.narg(basis_points) WHERE id = sqlc.arg(id);
+
+-- name: ListSellersPage :many
+-- The console's list of sellers by name, a page after (after_name,
+-- after_id), each with how many API clients it has.
+SELECT s.*, (SELECT count(*) FROM seller_credentials c WHERE c.seller_id = s.id) AS clients
+FROM sellers s
+WHERE (s.name, s.id) > (sqlc.arg(after_name)::text, sqlc.arg(after_id)::uuid)
+ORDER BY s.name, s.id
+LIMIT sqlc.arg(page_size);

@@ -28,17 +28,21 @@ const cspRecorder = `window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));`
 
 // stack is Tenure in production with one seller whose offers wait for an
-// operator, and the services to check what the console did.
+// operator, and the services to check what the console did; tune adjusts
+// its configuration.
 type stack struct {
 	url      string
 	sellerID uuid.UUID
 	svc      *services.Services
 }
 
-func newStack(t *testing.T) *stack {
+func newStack(t *testing.T, tune ...func(*config.Config)) *stack {
 	t.Helper()
 	cfg := testenv.Config(t)
 	cfg.Environment = config.Production
+	for _, f := range tune {
+		f(cfg)
+	}
 	store := testenv.Database(t)
 	tc := testenv.Temporal(t)
 	testenv.Worker(t, cfg, store, tc)
@@ -60,12 +64,20 @@ func newStack(t *testing.T) *stack {
 // default risk rules leave to an operator, and waits until it is there.
 func (s *stack) offerInReview(t *testing.T, company string) uuid.UUID {
 	t.Helper()
+	return s.companyOfferInReview(t, company, nil, 6)
+}
+
+// companyOfferInReview creates an offer of servers (€5,000 net each) for a
+// company, with its VAT number when given, and waits until the default
+// risk rules left it to an operator.
+func (s *stack) companyOfferInReview(t *testing.T, company string, vat *string, servers int64) uuid.UUID {
+	t.Helper()
 	o, err := s.svc.Offers.Create(t.Context(), s.sellerID, offers.Request{
 		Reference: "console-" + uuid.NewString()[:8], SalesChannel: "telesales", ExpiresAt: time.Now().Add(time.Hour),
-		Customer:        &offers.Customer{Company: &offers.Company{Name: &company}},
+		Customer:        &offers.Customer{Company: &offers.Company{Name: &company, VATNumber: vat}},
 		ShippingAddress: &offers.Address{City: "Berlin", CountryCode: "DE", Line1: "Hauptstraße 1", PostalCode: "10115"},
 		Lines: []offers.LineRequest{{
-			Title: "Server", Quantity: 6, Product: catalog.Reference{Source: "sku", Reference: "server"},
+			Title: "Server", Quantity: servers, Product: catalog.Reference{Source: "sku", Reference: "server"},
 			Price: offers.PriceRequest{Currency: "EUR", Net: 500000},
 		}},
 	}, offers.Options{})
