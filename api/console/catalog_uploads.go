@@ -170,21 +170,18 @@ func (s *server) importViewOf(c *fiber.Ctx, v view) (importView, bool, error) {
 // catalogImport is an import's page: its progress, polled while it runs,
 // then its result and error report.
 func (s *server) catalogImport(c *fiber.Ctx) error {
-	v := s.view(c, "catalog.import_title")
-	data, ok, err := s.importViewOf(c, v)
-	switch {
-	case err != nil:
-		return s.failed(c, err)
-	case !ok:
-		return s.problem(c, fiber.StatusNotFound, "problem.not_found")
-	}
-	v.Data = data
-	return s.pages.render(c, fiber.StatusOK, "catalog_import.html", v)
+	return s.showImport(c, func(v view) error { return s.pages.render(c, fiber.StatusOK, "catalog_import.html", v) })
 }
 
 // catalogImportProgress is the progress part of an import's page, which
 // the page polls while the import runs.
 func (s *server) catalogImportProgress(c *fiber.Ctx) error {
+	return s.showImport(c, func(v view) error { return s.pages.fragment(c, "catalog_import.html", "progress", v) })
+}
+
+// showImport reads the seller's import the path names and shows it with
+// show; another seller's, or none, is answered 404.
+func (s *server) showImport(c *fiber.Ctx, show func(view) error) error {
 	v := s.view(c, "catalog.import_title")
 	data, ok, err := s.importViewOf(c, v)
 	switch {
@@ -194,7 +191,7 @@ func (s *server) catalogImportProgress(c *fiber.Ctx) error {
 		return s.problem(c, fiber.StatusNotFound, "problem.not_found")
 	}
 	v.Data = data
-	return s.pages.fragment(c, "catalog_import.html", "progress", v)
+	return show(v)
 }
 
 // catalogImportErrors downloads the error report of a seller's import.

@@ -8,7 +8,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -99,14 +98,7 @@ func (h *moneyHarness) signIn(t *testing.T, store *db.Store, collections *servic
 	if err != nil {
 		t.Fatal(err)
 	}
-	uri, err := url.Parse(acct.ProvisioningURI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret, err := console.DecodeTOTPSecret(uri.Query().Get("secret"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	secret := testenv.TOTPSecret(t, acct.ProvisioningURI)
 	if h.session, err = h.accounts.SignIn(t.Context(), "finance-money@example.com", acct.Password,
 		console.TOTPCode(secret, console.TOTPStep(time.Now())), "192.0.2.9"); err != nil {
 		t.Fatal(err)

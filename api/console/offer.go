@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
 	"github.com/tenurehq/tenure/foundation/recordid"
 	"github.com/tenurehq/tenure/services"
@@ -12,7 +13,7 @@ import (
 // offer shows one offer, read-only: its customer, basket, amounts and the
 // risk rules' decision.
 func (s *server) offer(c *fiber.Ctx) error {
-	id, err := recordid.Parse(c.Params("id"))
+	id, err := recordid.Parse(c.Params("offer"))
 	if err != nil {
 		return s.problem(c, fiber.StatusNotFound, "problem.not_found")
 	}
@@ -27,7 +28,7 @@ func (s *server) offer(c *fiber.Ctx) error {
 	if err != nil {
 		return s.failed(c, err)
 	}
-	timeline, err := s.Service.OfferTimeline(c.UserContext(), item, decisions)
+	timeline, err := s.Service.OfferTimeline(c.UserContext(), item)
 	if err != nil {
 		return s.failed(c, err)
 	}
@@ -36,9 +37,13 @@ func (s *server) offer(c *fiber.Ctx) error {
 	for _, e := range decisions {
 		detail.Decisions = append(detail.Decisions, entryOf(v, e))
 	}
-	for _, step := range timeline {
-		detail.Timeline = append(detail.Timeline, stepOf(v, step))
+	paths := map[uuid.UUID]string{}
+	for _, e := range timeline {
+		if e.Kind == services.TimelineStatus && e.What == services.MomentOrder {
+			paths[e.Record] = Base + "/orders/" + e.Record.String()
+		}
 	}
+	detail.Timeline = timelineOf(v, id, timeline, paths)
 	v.Title = v.T("offer.title") + ": " + detail.Company
 	v.Data = detail
 	return s.pages.render(c, fiber.StatusOK, "offer.html", v)

@@ -37,7 +37,7 @@ type offerDetail struct {
 	// Decisions are the operators' decisions from the audit log.
 	Decisions []auditEntry
 	// Timeline is everything that happened to the offer, in order.
-	Timeline []timelineStep
+	Timeline []timelineLine
 }
 
 // lineView is one line of an offer's basket.

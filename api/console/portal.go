@@ -17,12 +17,19 @@ var (
 	sellerUsers  = []console.Role{console.Admin, console.Agent}
 )
 
-// portalRoutes are the merchant portal's foundation: its home, and the
-// seller admin's users and API credentials. Every record is looked up
-// within the signed-in user's seller: another seller's answers 404.
-func portalRoutes() []route {
+// portalHomeRoutes are the merchant portal's home, every seller user's
+// first screen.
+func portalHomeRoutes() []route {
 	return []route{
 		{method: fiber.MethodGet, path: "/portal", access: byRole, sellers: sellerUsers, nav: "nav.portal", handle: (*server).portalHome},
+	}
+}
+
+// portalAdminRoutes are the seller admin's users and API credentials.
+// Every record is looked up within the signed-in user's seller: another
+// seller's answers 404.
+func portalAdminRoutes() []route {
+	return []route{
 		{method: fiber.MethodGet, path: "/portal/users", access: byRole, sellers: sellerAdmins, nav: "nav.portal_users", handle: (*server).usersPage},
 		{method: fiber.MethodPost, path: "/portal/users", access: byRole, sellers: sellerAdmins, handle: (*server).inviteUser},
 		{method: fiber.MethodPost, path: "/portal/users/:user/invite", access: byRole, sellers: sellerAdmins, handle: (*server).reinviteUser},

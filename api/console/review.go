@@ -39,9 +39,9 @@ func reviewRoutes() []route {
 	reviewers := []console.Role{console.Reviewer, console.Admin}
 	return []route{
 		{method: fiber.MethodGet, path: "/review", access: byRole, operators: reviewers, nav: "nav.review", handle: (*server).reviewQueue},
-		{method: fiber.MethodPost, path: "/review/:id/accept", access: byRole, operators: reviewers, handle: (*server).accept},
-		{method: fiber.MethodPost, path: "/review/:id/decline", access: byRole, operators: reviewers, handle: (*server).decline},
-		{method: fiber.MethodGet, path: "/offers/:id", access: byRole, operators: console.OperatorRoles, handle: (*server).offer},
+		{method: fiber.MethodPost, path: "/review/:offer/accept", access: byRole, operators: reviewers, handle: (*server).accept},
+		{method: fiber.MethodPost, path: "/review/:offer/decline", access: byRole, operators: reviewers, handle: (*server).decline},
+		{method: fiber.MethodGet, path: "/offers/:offer", access: byRole, operators: console.OperatorRoles, handle: (*server).offer},
 	}
 }
 
@@ -88,7 +88,7 @@ func (s *server) decline(c *fiber.Ctx) error { return s.decide(c, false) }
 // to the queue; a decision refused (the offer was decided meanwhile, no
 // reason given) shows the queue again with what went wrong.
 func (s *server) decide(c *fiber.Ctx, accept bool) error {
-	id, err := recordid.Parse(c.Params("id"))
+	id, err := recordid.Parse(c.Params("offer"))
 	if err != nil {
 		return s.problem(c, fiber.StatusNotFound, "problem.not_found")
 	}

@@ -42,15 +42,14 @@ type route struct {
 // because the navigation, which its handlers draw, is made from it.
 func routes() []route {
 	return slices.Concat(
-		accountRoutes(),
-		reviewRoutes(),
-		auditRoutes(),
-		portalOfferRoutes(), portalOrderRoutes(), portalContractRoutes(), portalProfileRoutes(),
+		accountRoutes(), invitationRoutes(),
+		// The operators' back office.
+		reviewRoutes(), recordRoutes(), moneyRoutes(), healthRoutes(), sellerRoutes(), auditRoutes(),
+		// The merchant portal.
+		portalHomeRoutes(), portalOfferRoutes(), portalOrderRoutes(), portalContractRoutes(), catalogRoutes(),
+		portalWebhookRoutes(), portalAdminRoutes(), portalProfileRoutes(),
+		// Every account's own.
 		accountPageRoutes(),
-		portalWebhookRoutes(), healthRoutes(), catalogRoutes(),
-		invitationRoutes(), portalRoutes(),
-		moneyRoutes(), recordRoutes(),
-		sellerRoutes(),
 	)
 }
 

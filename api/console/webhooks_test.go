@@ -82,14 +82,7 @@ func (s *portalStack) signIn(t *testing.T, sellerID *uuid.UUID, email string, ro
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := url.Parse(acct.ProvisioningURI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret, err := console.DecodeTOTPSecret(u.Query().Get("secret"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	secret := testenv.TOTPSecret(t, acct.ProvisioningURI)
 	sess, err := accounts.SignIn(t.Context(), email, password, console.TOTPCode(secret, console.TOTPStep(time.Now())), "192.0.2.7")
 	if err != nil {
 		t.Fatal(err)

@@ -278,52 +278,6 @@ func (q *Queries) ListEventsBefore(ctx context.Context, arg ListEventsBeforePara
 	return items, nil
 }
 
-const listObjectEvents = `-- name: ListObjectEvents :many
-SELECT id, type, created_at, dispatched_at FROM events
-WHERE seller_id = $1 AND object_id = $2
-ORDER BY created_at, id
-LIMIT 200
-`
-
-type ListObjectEventsParams struct {
-	SellerID uuid.UUID
-	ObjectID uuid.UUID
-}
-
-type ListObjectEventsRow struct {
-	ID           uuid.UUID
-	Type         string
-	CreatedAt    time.Time
-	DispatchedAt *time.Time
-}
-
-// The events of one object of a seller (an offer), in order, for its
-// timeline in the console.
-func (q *Queries) ListObjectEvents(ctx context.Context, arg ListObjectEventsParams) ([]ListObjectEventsRow, error) {
-	rows, err := q.db.Query(ctx, listObjectEvents, arg.SellerID, arg.ObjectID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListObjectEventsRow{}
-	for rows.Next() {
-		var i ListObjectEventsRow
-		if err := rows.Scan(
-			&i.ID,
-			&i.Type,
-			&i.CreatedAt,
-			&i.DispatchedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const lockUndispatchedEvent = `-- name: LockUndispatchedEvent :one
 SELECT id, seller_id, type, object_id, endpoint_id, payload, created_at, dispatched_at, trace_parent FROM events
 WHERE id = $1 AND dispatched_at IS NULL

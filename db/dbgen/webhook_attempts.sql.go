@@ -7,7 +7,6 @@ package dbgen
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
 )
@@ -127,65 +126,6 @@ func (q *Queries) ListEventAttempts(ctx context.Context, eventID uuid.UUID) ([]W
 			&i.LatencyMs,
 			&i.ErrorClass,
 			&i.ResponseExcerpt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listObjectAttempts = `-- name: ListObjectAttempts :many
-SELECT a.event_id, a.run, a.attempt, a.started_at, a.outcome, a.status_code, a.error_class, e.type, w.url
-FROM events e
-JOIN webhook_attempts a ON a.event_id = e.id
-JOIN webhook_endpoints w ON w.id = a.endpoint_id
-WHERE e.seller_id = $1 AND e.object_id = $2
-ORDER BY a.started_at, a.attempt
-LIMIT 500
-`
-
-type ListObjectAttemptsParams struct {
-	SellerID uuid.UUID
-	ObjectID uuid.UUID
-}
-
-type ListObjectAttemptsRow struct {
-	EventID    uuid.UUID
-	Run        int32
-	Attempt    int32
-	StartedAt  time.Time
-	Outcome    string
-	StatusCode *int32
-	ErrorClass *string
-	Type       string
-	Url        string
-}
-
-// Every webhook delivery attempt of one object's events, in order, with
-// the event's type and the endpoint's URL, for its timeline in the console.
-func (q *Queries) ListObjectAttempts(ctx context.Context, arg ListObjectAttemptsParams) ([]ListObjectAttemptsRow, error) {
-	rows, err := q.db.Query(ctx, listObjectAttempts, arg.SellerID, arg.ObjectID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListObjectAttemptsRow{}
-	for rows.Next() {
-		var i ListObjectAttemptsRow
-		if err := rows.Scan(
-			&i.EventID,
-			&i.Run,
-			&i.Attempt,
-			&i.StartedAt,
-			&i.Outcome,
-			&i.StatusCode,
-			&i.ErrorClass,
-			&i.Type,
-			&i.Url,
 		); err != nil {
 			return nil, err
 		}

@@ -84,10 +84,3 @@ WHERE seller_id = sqlc.arg(seller_id)
   AND (created_at, id) < (sqlc.arg(before_at)::timestamptz, sqlc.arg(before_id)::uuid)
 ORDER BY created_at DESC, id DESC
 LIMIT sqlc.arg(page_size)::int;
--- name: ListObjectEvents :many
--- The events of one object of a seller (an offer), in order, for its
--- timeline in the console.
-SELECT id, type, created_at, dispatched_at FROM events
-WHERE seller_id = $1 AND object_id = $2
-ORDER BY created_at, id
-LIMIT 200;

@@ -24,14 +24,3 @@ RETURNING *;
 SELECT * FROM webhook_attempts
 WHERE event_id = $1
 ORDER BY started_at, endpoint_id, run, attempt;
-
--- name: ListObjectAttempts :many
--- Every webhook delivery attempt of one object's events, in order, with
--- the event's type and the endpoint's URL, for its timeline in the console.
-SELECT a.event_id, a.run, a.attempt, a.started_at, a.outcome, a.status_code, a.error_class, e.type, w.url
-FROM events e
-JOIN webhook_attempts a ON a.event_id = e.id
-JOIN webhook_endpoints w ON w.id = a.endpoint_id
-WHERE e.seller_id = $1 AND e.object_id = $2
-ORDER BY a.started_at, a.attempt
-LIMIT 500;

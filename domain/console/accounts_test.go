@@ -2,7 +2,6 @@ package console_test
 
 import (
 	"errors"
-	"net/url"
 	"testing"
 	"time"
 
@@ -36,15 +35,7 @@ func newAccounts(t *testing.T) (*console.Accounts, *clock) {
 // authenticator app does, and makes the code of a time.
 func codeOf(t *testing.T, uri string, at time.Time) string {
 	t.Helper()
-	u, err := url.Parse(uri)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret, err := console.DecodeTOTPSecret(u.Query().Get("secret"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return console.TOTPCode(secret, console.TOTPStep(at))
+	return console.TOTPCode(testenv.TOTPSecret(t, uri), console.TOTPStep(at))
 }
 
 func TestSignInSessionAndSignOut(t *testing.T) {

@@ -175,14 +175,7 @@ func signIn(b *testing.B, base string, svc *services.Services) *session {
 	if err != nil {
 		b.Fatal(err)
 	}
-	u, err := url.Parse(acct.ProvisioningURI)
-	if err != nil {
-		b.Fatal(err)
-	}
-	secret, err := console.DecodeTOTPSecret(u.Query().Get("secret"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	secret := testenv.TOTPSecret(b, acct.ProvisioningURI)
 	form := url.Values{"email": {"bench@example.com"}, "password": {acct.Password}, "code": {console.TOTPCode(secret, console.TOTPStep(time.Now()))}}
 	req, _ := http.NewRequest(http.MethodPost, base+"/console/sign-in", strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
