@@ -405,7 +405,9 @@ func (h *rightsHarness) do(t *testing.T, req *http.Request) *http.Response {
 
 // Every route of the table, for a signed-out browser, an htmx request and
 // every kind and role of account: refused where the table says so (sign
-// in, 401 or 403), let through where it allows.
+// in, 401 or 403), let through where it allows. A route naming records
+// answers an account it allows 404 (a page) or 4xx (an action), as the
+// records are another seller's or none at all; nothing answers 5xx.
 func TestRightsFollowTheRouteTable(t *testing.T) {
 	h := newRightsHarness(t)
 	for _, r := range consoleapi.RouteTable() {
