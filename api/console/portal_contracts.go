@@ -219,7 +219,7 @@ func (s *server) changeContract(c *fiber.Ctx, action string) error {
 			return s.renderContract(c, fiber.StatusUnprocessableEntity, "", v.T("portal_contract.mode_required"), nil)
 		}
 	case "terminate":
-		quote, err := uuid.Parse(c.FormValue("quote"))
+		quote, err := recordid.Parse(c.FormValue("quote"))
 		if err != nil {
 			return s.renderContract(c, fiber.StatusUnprocessableEntity, "", v.T("portal_contract.quote_required"), nil)
 		}

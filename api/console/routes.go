@@ -44,7 +44,7 @@ func routes() []route {
 	return slices.Concat(
 		accountRoutes(), invitationRoutes(),
 		// The operators' back office.
-		reviewRoutes(), recordRoutes(), moneyRoutes(), healthRoutes(), sellerRoutes(), auditRoutes(),
+		reviewRoutes(), moneyRoutes(), recordRoutes(), healthRoutes(), sellerRoutes(), auditRoutes(),
 		// The merchant portal.
 		portalHomeRoutes(), portalOfferRoutes(), portalOrderRoutes(), portalContractRoutes(), catalogRoutes(),
 		portalWebhookRoutes(), portalAdminRoutes(), portalProfileRoutes(),
