@@ -2,12 +2,10 @@ package consoletest
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/google/uuid"
 
@@ -22,10 +20,6 @@ import (
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
-
-// cspRecorder collects the page's Content-Security-Policy violations.
-const cspRecorder = `window.__cspViolations = [];
-document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));`
 
 // stack is Tenure in production with one seller whose offers wait for an
 // operator, and the services to check what the console did; tune adjusts
@@ -111,24 +105,6 @@ func (s *stack) await(t *testing.T, id uuid.UUID, status string, more func(offer
 	}
 }
 
-// operator creates an admin and returns their password and TOTP secret.
-func (s *stack) operator(t *testing.T, email string) (string, []byte) {
-	t.Helper()
-	acct, err := s.svc.Console.Accounts.CreateOperator(t.Context(), email, console.Admin, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := url.Parse(acct.ProvisioningURI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret, err := console.DecodeTOTPSecret(u.Query().Get("secret"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return acct.Password, secret
-}
-
 // words are what the pages say in a language, as the test looks for them.
 type words struct {
 	signIn, refused, raced, queue, accepted, declined, audit, acceptedEntry, declinedEntry string
@@ -153,44 +129,30 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 	} {
 		t.Run(run.name, func(t *testing.T) {
 			email := strings.ReplaceAll(strings.ToLower(run.name), " ", "-") + "@example.com"
-			password, secret := s.operator(t, email)
+			password, secret := newOperator(t, s.svc, email, console.Admin)
 			accepted := s.offerInReview(t, "Accepted "+run.name+" GmbH")
 			declined := s.offerInReview(t, "Declined "+run.name+" GmbH")
 			raced := s.offerInReview(t, "Raced "+run.name+" GmbH")
 			reason := "Company register entry could not be confirmed (" + run.name + ")"
 
-			ctx := browsertest.Start(t, 3*time.Minute, run.window)
-			p := &browsertest.Page{T: t, Ctx: ctx, Dir: browsertest.Artifacts(t, "console"), Wait: 20 * time.Second, Full: true}
-			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder}); err != nil {
-				t.Fatal(err)
-			}
-			check := func(screen string) { t.Helper(); checkScreen(p, screen) }
+			p := openConsole(t, run.window, "console", tabTimeout, pageTimeout)
 
 			// Signed out, the console sends the operator to sign in.
 			p.Open(s.url + "/console/review")
 			p.WaitText("h1", run.words.signIn)
-			check("sign-in")
+			checkScreen(p, "sign-in")
 			// A wrong code is refused on the page, the form kept.
-			p.Do(
-				chromedp.SendKeys(chromedp.CSS("#email"), email),
-				chromedp.SendKeys(chromedp.CSS("#password"), password),
-				chromedp.SendKeys(chromedp.CSS("#code"), wrongCode(secret)),
-			)
-			p.Click("form button[type=submit]")
+			sendSignIn(p, email, password, wrongCode(secret))
 			p.WaitText("main .problem", run.words.refused)
-			check("sign-in refused")
+			checkScreen(p, "sign-in refused")
 			if kept := browsertest.Eval[string](p, "document.querySelector('#email').value"); kept != email {
 				t.Errorf("the refused form kept the address %q, want %q", kept, email)
 			}
-			p.Do(
-				chromedp.SendKeys(chromedp.CSS("#password"), password),
-				chromedp.SendKeys(chromedp.CSS("#code"), console.TOTPCode(secret, console.TOTPStep(time.Now()))),
-			)
-			p.Click("form button[type=submit]")
+			sendSignIn(p, "", password, totpNow(secret))
 			p.WaitText("h1", run.words.queue)
 			p.WaitText(fmt.Sprintf("#offer-%s", accepted), "Accepted "+run.name+" GmbH")
 			p.WaitText(fmt.Sprintf("#offer-%s .risk", accepted), "default-")
-			check("queue")
+			checkScreen(p, "queue")
 
 			// An offer decided elsewhere while the page was open is refused
 			// with the workflow's reason, and leaves the queue.
@@ -200,13 +162,13 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 			p.Click(fmt.Sprintf("#offer-%s form[action$='/accept'] button", raced))
 			p.WaitText("main .problem", run.words.raced)
 			gone(p, raced)
-			check("refused")
+			checkScreen(p, "refused")
 
 			p.Click(fmt.Sprintf("#offer-%s form[action$='/accept'] button", accepted))
 			p.WaitText("main .notice", run.words.accepted)
 			gone(p, accepted)
 			s.await(t, accepted, "accepted", nil)
-			check("accepted")
+			checkScreen(p, "accepted")
 
 			p.Click(fmt.Sprintf("#offer-%s details summary", declined))
 			p.Do(chromedp.SendKeys(chromedp.CSS(fmt.Sprintf("#reason-%s", declined)), reason))
@@ -219,7 +181,7 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 			p.WaitText("main", "declined")
 			p.WaitText("main ol.decisions", reason)
 			p.WaitText("main ol.decisions", email)
-			check("offer")
+			checkScreen(p, "offer")
 
 			p.Open(s.url + "/console/audit")
 			p.WaitText("h1", run.words.audit)
@@ -227,7 +189,7 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 			p.WaitText("main", run.words.declinedEntry)
 			p.WaitText("main", reason)
 			p.WaitText("main", email)
-			check("audit")
+			checkScreen(p, "audit")
 		})
 	}
 	entries, err := s.svc.Console.Accounts.AuditLog(t.Context(), "", time.Time{}, uuid.Nil)
@@ -242,25 +204,6 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 	}
 	if counts["offer.accept"] != 2 || counts["offer.decline"] != 2 || counts["sign_in"] != 2 {
 		t.Errorf("the audit log counts %v, want two sign-ins, acceptances and declines", counts)
-	}
-}
-
-// checkScreen keeps a screenshot of the page and checks it: axe-clean,
-// no Content-Security-Policy violation, htmx loaded, no wider than the
-// window.
-func checkScreen(p *browsertest.Page, screen string) {
-	t := p.T
-	t.Helper()
-	p.Screenshot(screen)
-	p.Axe(screen)
-	if v := browsertest.Eval[[]string](p, "window.__cspViolations || []"); len(v) > 0 {
-		t.Errorf("%s: Content-Security-Policy violations %v", screen, v)
-	}
-	if !browsertest.Eval[bool](p, "typeof htmx !== 'undefined' && document.body.getAttribute('hx-boost') === 'true'") {
-		t.Errorf("%s: htmx did not load", screen)
-	}
-	if overflow := browsertest.Eval[bool](p, "document.documentElement.scrollWidth > window.innerWidth"); overflow {
-		t.Errorf("%s: the page is wider than the window", screen)
 	}
 }
 

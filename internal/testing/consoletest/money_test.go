@@ -2,7 +2,6 @@ package consoletest
 
 import (
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/google/uuid"
 
@@ -63,53 +61,15 @@ func (s *stack) collected(t *testing.T, reference string) (uuid.UUID, string, []
 	return contract, files[0].MessageID, notices
 }
 
-// signedIn is a browser page signed in as a new operator of a role,
-// recording Content-Security-Policy violations.
+// signedIn is a console tab signed in as a new operator of a role.
 func (s *stack) signedIn(t *testing.T, email string, role console.Role, w browsertest.Window, group string) *browsertest.Page {
 	t.Helper()
-	acct, err := s.svc.Console.Accounts.CreateOperator(t.Context(), email, role, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	uri, err := url.Parse(acct.ProvisioningURI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret, err := console.DecodeTOTPSecret(uri.Query().Get("secret"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := browsertest.Start(t, 3*time.Minute, w)
-	p := &browsertest.Page{T: t, Ctx: ctx, Dir: browsertest.Artifacts(t, group), Wait: 20 * time.Second, Full: true}
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder}); err != nil {
-		t.Fatal(err)
-	}
+	password, secret := newOperator(t, s.svc, email, role)
+	p := openConsole(t, w, group, tabTimeout, pageTimeout)
 	p.Open(s.url + "/console/sign-in")
-	p.Do(
-		chromedp.SendKeys(chromedp.CSS("#email"), email),
-		chromedp.SendKeys(chromedp.CSS("#password"), acct.Password),
-		chromedp.SendKeys(chromedp.CSS("#code"), console.TOTPCode(secret, console.TOTPStep(time.Now()))),
-	)
-	p.Click("form button[type=submit]")
+	signInAs(p, email, password, secret)
 	p.WaitText("header .who", email)
 	return p
-}
-
-// checkPage screenshots a page and checks it: axe-clean, no
-// Content-Security-Policy violation, htmx loaded, no wider than the window.
-func checkPage(p *browsertest.Page, screen string) {
-	p.T.Helper()
-	p.Screenshot(screen)
-	p.Axe(screen)
-	if v := browsertest.Eval[[]string](p, "window.__cspViolations || []"); len(v) > 0 {
-		p.T.Errorf("%s: Content-Security-Policy violations %v", screen, v)
-	}
-	if !browsertest.Eval[bool](p, "typeof htmx !== 'undefined' && document.body.getAttribute('hx-boost') === 'true'") {
-		p.T.Errorf("%s: htmx did not load", screen)
-	}
-	if overflow := browsertest.Eval[bool](p, "document.documentElement.scrollWidth > window.innerWidth"); overflow {
-		p.T.Errorf("%s: the page is wider than the window", screen)
-	}
 }
 
 // A finance operator opens the collections, downloads a run's pain.008
@@ -137,12 +97,12 @@ func TestFinanceWorksTheCollections(t *testing.T) {
 	p := s.signedIn(t, "finance@example.com", console.Finance, browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}, "console-money")
 	p.WaitText("h1", "Installments due")
 	p.WaitText("main", "money-browser")
-	checkPage(p, "due")
+	checkScreen(p, "due")
 
 	p.Click(".tabs a[href$='/collections/files']")
 	p.WaitText("h1", "Collection files")
 	p.WaitText("main", messageID)
-	checkPage(p, "files")
+	checkScreen(p, "files")
 	downloads := t.TempDir()
 	if _, err := chromedp.CallBrowser(p.Ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads,
@@ -163,7 +123,7 @@ func TestFinanceWorksTheCollections(t *testing.T) {
 	p.WaitText("main .notice", "The file was imported")
 	p.WaitText("#import-result .paid", "1")
 	p.WaitText("#import-result .returned", "1")
-	checkPage(p, "imported")
+	checkScreen(p, "imported")
 	if err := ledger.Check(t.Context(), s.svc.Offers.Store.Queries); err != nil {
 		t.Errorf("ledger: %v", err)
 	}
@@ -171,30 +131,30 @@ func TestFinanceWorksTheCollections(t *testing.T) {
 	p.Click(".tabs a[href$='/collections/failed']")
 	p.WaitText("h1", "Failed installments")
 	p.WaitText(fmt.Sprintf("#row-%s-2", contract), "reason AM04")
-	checkPage(p, "failed")
+	checkScreen(p, "failed")
 	p.Click(".tabs a[href$='/collections/arrears']")
 	p.WaitText("h1", "Contracts in dunning")
 	p.WaitText(fmt.Sprintf("#row-%s", contract), "reminder stage 0")
-	checkPage(p, "arrears")
+	checkScreen(p, "arrears")
 
 	p.Click(fmt.Sprintf("#row-%s a", contract))
 	p.WaitText("h1", "Contract")
 	p.WaitText("ol.timeline", "collection returned")
 	p.WaitText("ol.timeline", "installment failed")
 	p.WaitText("ul.installments", "failed")
-	checkPage(p, "contract")
+	checkScreen(p, "contract")
 
 	// The contract leads to its order, which lists it; the search finds
 	// the order by the seller's reference.
 	p.Click("main a[href^='/console/orders/']")
 	p.WaitText("h1", "Order")
 	p.WaitText("ul.contracts", "Product laptop")
-	checkPage(p, "order")
+	checkScreen(p, "order")
 	p.Click("header nav a[href='/console/search']")
 	p.Do(chromedp.SendKeys(chromedp.CSS("#q"), "MONEY-BROWSER"))
 	p.Click("main form button[type=submit]")
 	p.WaitText("ol.records", "Müller & Söhne GmbH")
-	checkPage(p, "search")
+	checkScreen(p, "search")
 
 	// The audit log is the admins': finance may not read it.
 	p.Open(s.url + "/console/audit")
@@ -203,14 +163,14 @@ func TestFinanceWorksTheCollections(t *testing.T) {
 	phone := s.signedIn(t, "finanz@example.com", console.Finance, browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9"}, "console-money-phone")
 	phone.Open(s.url + "/console/collections/failed")
 	phone.WaitText("h1", "Geplatzte Raten")
-	checkPage(phone, "failed-de")
+	checkScreen(phone, "failed-de")
 	phone.Open(s.url + "/console/contracts/" + contract.String())
 	phone.WaitText("main", "Verlauf")
-	checkPage(phone, "contract-de")
+	checkScreen(phone, "contract-de")
 	for _, screen := range []string{"collections", "collections/files", "collections/returns", "payouts", "search?q=money"} {
 		phone.Open(s.url + "/console/" + screen)
 		phone.WaitText("header .who", "finanz@example.com")
-		checkPage(phone, strings.NewReplacer("/", "-", "?q=", "-").Replace(screen)+"-de")
+		checkScreen(phone, strings.NewReplacer("/", "-", "?q=", "-").Replace(screen)+"-de")
 	}
 
 	entries, err := s.svc.Console.Accounts.AuditLog(t.Context(), services.ImportReturnsAction, time.Time{}, uuid.Nil)

@@ -3,13 +3,11 @@ package consoletest
 import (
 	"fmt"
 	"net"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
 
@@ -52,20 +50,6 @@ func newPasskeyStack(t *testing.T) *passkeyStack {
 	go func() { _ = app.Listener(ln) }()
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 	return &passkeyStack{origin: cfg.Console.PublicOrigin, loopback: fmt.Sprintf("http://127.0.0.1:%d", port), svc: svc}
-}
-
-// inspect keeps a screenshot of the page and checks it: axe-core clean,
-// no Content-Security-Policy violation, no wider than the window.
-func inspect(p *browsertest.Page, screen string) {
-	p.T.Helper()
-	p.Screenshot(screen)
-	p.Axe(screen)
-	if v := browsertest.Eval[[]string](p, "window.__cspViolations || []"); len(v) > 0 {
-		p.T.Errorf("%s: Content-Security-Policy violations %v", screen, v)
-	}
-	if browsertest.Eval[bool](p, "document.documentElement.scrollWidth > window.innerWidth") {
-		p.T.Errorf("%s: the page is wider than the window", screen)
-	}
 }
 
 // An operator signs in with password and TOTP code, adds a passkey
@@ -111,13 +95,10 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 	if err != nil {
 		t.Fatal(err)
 	}
-	secret := totpSecretOf(t, acct.ProvisioningURI)
+	secret := totpSecret(t, acct.ProvisioningURI)
 
-	ctx := browsertest.Start(t, 3*time.Minute, window)
-	p := &browsertest.Page{T: t, Ctx: ctx, Dir: browsertest.Artifacts(t, "console"), Wait: 20 * time.Second, Full: true}
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder}); err != nil {
-		t.Fatal(err)
-	}
+	p := openConsole(t, window, "console", tabTimeout, pageTimeout)
+	ctx := p.Ctx
 	if _, err := chromedp.Call(ctx, webauthn.Enable, webauthn.EnableParams{}); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +117,7 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 	p.Open(s.loopback + "/console/sign-in")
 	p.WaitText("main .notice", w.elsewhere)
 	p.WaitText("main .notice a", s.origin)
-	inspect(p, "sign-in at 127.0.0.1")
+	checkScreen(p, "sign-in at 127.0.0.1")
 	// Which is so: Chromium refuses an IP address as a passkey's RP ID.
 	refusal := browsertest.Eval[string](p, `navigator.credentials.create({publicKey: {
 		rp: {id: '127.0.0.1', name: 'probe'}, user: {id: new Uint8Array(16), name: 'probe', displayName: 'probe'},
@@ -151,22 +132,17 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 	p.Poll("the passkey button to show", func() (string, bool) {
 		return "", browsertest.Eval[bool](p, "!document.querySelector('#passkey-sign-in').hidden")
 	})
-	inspect(p, "sign-in")
-	p.Do(
-		chromedp.SendKeys(chromedp.CSS("#email"), email),
-		chromedp.SendKeys(chromedp.CSS("#password"), acct.Password),
-		chromedp.SendKeys(chromedp.CSS("#code"), console.TOTPCode(secret, console.TOTPStep(time.Now()))),
-	)
-	p.Click("form button[type=submit]")
+	checkScreen(p, "sign-in")
+	signInAs(p, email, acct.Password, secret)
 	p.WaitText("h1", w.account)
 	p.WaitText("#codes-left", "10")
-	inspect(p, "account")
+	checkScreen(p, "account")
 
 	p.Do(chromedp.SendKeys(chromedp.CSS("#passkey-name"), "Work laptop"))
 	p.Click("#passkey-add button[type=submit]")
 	p.WaitText("main .notice", w.added)
 	p.WaitText("ul.passkeys", "Work laptop")
-	inspect(p, "passkey added")
+	checkScreen(p, "passkey added")
 	held, err := chromedp.Call(ctx, webauthn.GetCredentials, webauthn.GetCredentialsParams{AuthenticatorID: added.AuthenticatorID})
 	if err != nil || len(held.Credentials) != 1 || !held.Credentials[0].IsResidentCredential {
 		t.Fatalf("the virtual authenticator holds %+v (%v), want one discoverable passkey", held, err)
@@ -176,7 +152,7 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 	p.WaitText("main .notice", w.signedOut)
 	p.Click("#passkey-sign-in")
 	p.WaitText("h1", w.queue)
-	inspect(p, "signed in with the passkey")
+	checkScreen(p, "signed in with the passkey")
 	p.Open(s.origin + "/console/account")
 	p.WaitText("ul.passkeys", "UTC")
 	if used := browsertest.Eval[string](p, "document.querySelectorAll('ul.passkeys dd')[1].textContent"); !strings.Contains(used, "UTC") {
@@ -205,16 +181,11 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 	}
 	p.Click("#passkey-sign-in")
 	p.WaitText("#passkey-problem", w.passkeyRefused)
-	inspect(p, "passkey refused")
+	checkScreen(p, "passkey refused")
 
 	// Without the authenticator app: a recovery code in place of the code.
 	p.Open(s.origin + "/console/sign-in?next=%2Fconsole%2Faccount")
-	p.Do(
-		chromedp.SendKeys(chromedp.CSS("#email"), email),
-		chromedp.SendKeys(chromedp.CSS("#password"), acct.Password),
-		chromedp.SendKeys(chromedp.CSS("#code"), strings.ToUpper(acct.RecoveryCodes[0])),
-	)
-	p.Click("form button[type=submit]")
+	sendSignIn(p, email, acct.Password, strings.ToUpper(acct.RecoveryCodes[0]))
 	p.WaitText("h1", w.account)
 	p.WaitText("#codes-left", w.codesLeft)
 
@@ -224,7 +195,7 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 	if len(codes) != console.RecoveryCodeCount {
 		t.Errorf("new recovery codes shown: %v", codes)
 	}
-	inspect(p, "new recovery codes")
+	checkScreen(p, "new recovery codes")
 
 	p.Click("ul.passkeys form button")
 	p.WaitText("main .notice", w.removed)
@@ -234,7 +205,7 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 
 	p.Click("form[action$='/sign-out-everywhere'] button")
 	p.WaitText("main .notice", w.everywhere)
-	inspect(p, "signed out everywhere")
+	checkScreen(p, "signed out everywhere")
 	p.Open(s.origin + "/console/account")
 	p.WaitText("h1", w.signIn)
 
@@ -262,21 +233,6 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 	if strings.Join(mine, "|") != strings.Join(want, "|") {
 		t.Errorf("the audit log, newest first:\n%q\nwant\n%q", mine, want)
 	}
-}
-
-// totpSecretOf reads the TOTP secret out of a provisioning URI, as an
-// authenticator app does.
-func totpSecretOf(t *testing.T, uri string) []byte {
-	t.Helper()
-	u, err := url.Parse(uri)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret, err := console.DecodeTOTPSecret(u.Query().Get("secret"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return secret
 }
 
 // addCopiedCredential is WebAuthn.addCredential with only the fields a

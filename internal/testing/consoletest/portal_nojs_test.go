@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -71,7 +70,7 @@ func (f *formClient) do(method, path string, form url.Values) (*http.Response, s
 func (f *formClient) signIn(email, password string, secret []byte) {
 	f.t.Helper()
 	resp, _ := f.do(http.MethodPost, "/console/sign-in", url.Values{
-		"email": {email}, "password": {password}, "code": {console.TOTPCode(secret, console.TOTPStep(time.Now()))},
+		"email": {email}, "password": {password}, "code": {totpNow(secret)},
 	})
 	if resp.StatusCode != http.StatusSeeOther {
 		f.t.Fatalf("signing in: %d", resp.StatusCode)
@@ -93,7 +92,7 @@ var addButton = regexp.MustCompile(`name="add" value="([^"]+)"`)
 // nothing.
 func TestOfferBuilderWorksWithoutJavaScript(t *testing.T) {
 	s := newStack(t)
-	password, secret := s.sellerUser(t, "nojs@musterhandel.example", console.Agent)
+	password, secret := newSellerUser(t, s.svc, s.sellerID, "nojs@musterhandel.example", console.Agent)
 	f := &formClient{t: t, base: s.url}
 	f.signIn("nojs@musterhandel.example", password, secret)
 
@@ -153,12 +152,9 @@ func TestOfferBuilderWorksWithoutJavaScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acct, err := s.svc.Console.Accounts.CreateSellerUser(t.Context(), other.Seller.ID, "else@someone.example", console.Admin, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	strangerPassword, strangerSecret := newSellerUser(t, s.svc, other.Seller.ID, "else@someone.example", console.Admin)
 	stranger := &formClient{t: t, base: s.url}
-	stranger.signIn("else@someone.example", acct.Password, totpSecret(t, acct.ProvisioningURI))
+	stranger.signIn("else@someone.example", strangerPassword, strangerSecret)
 	for _, path := range []string{offerPath, offerPath + "/qr.png"} {
 		if resp, _ := stranger.do(http.MethodGet, path, nil); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("another seller's admin opens %s: %d, want 404", path, resp.StatusCode)

@@ -4,9 +4,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/google/uuid"
 
@@ -14,68 +12,6 @@ import (
 	"github.com/tenurehq/tenure/internal/testing/browsertest"
 	"github.com/tenurehq/tenure/services"
 )
-
-// sellerUser creates a user of the stack's seller and returns their
-// password and TOTP secret.
-func (s *stack) sellerUser(t *testing.T, email string, role console.Role) (string, []byte) {
-	t.Helper()
-	acct, err := s.svc.Console.Accounts.CreateSellerUser(t.Context(), s.sellerID, email, role, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return acct.Password, totpSecret(t, acct.ProvisioningURI)
-}
-
-// totpSecret is the TOTP secret of an account's provisioning URI.
-func totpSecret(t *testing.T, provisioningURI string) []byte {
-	t.Helper()
-	u, err := url.Parse(provisioningURI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret, err := console.DecodeTOTPSecret(u.Query().Get("secret"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return secret
-}
-
-// consolePage is a Chromium tab on the console that checks each screen:
-// screenshot, axe, the Content-Security-Policy, htmx, and no page wider
-// than the window.
-func consolePage(t *testing.T, window browsertest.Window, group string) (*browsertest.Page, func(string)) {
-	t.Helper()
-	ctx := browsertest.Start(t, 3*time.Minute, window)
-	p := &browsertest.Page{T: t, Ctx: ctx, Dir: browsertest.Artifacts(t, group), Wait: 20 * time.Second, Full: true}
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder}); err != nil {
-		t.Fatal(err)
-	}
-	return p, func(screen string) {
-		t.Helper()
-		p.Screenshot(screen)
-		p.Axe(screen)
-		if v := browsertest.Eval[[]string](p, "window.__cspViolations || []"); len(v) > 0 {
-			t.Errorf("%s: Content-Security-Policy violations %v", screen, v)
-		}
-		if !browsertest.Eval[bool](p, "typeof htmx !== 'undefined' && document.body.getAttribute('hx-boost') === 'true'") {
-			t.Errorf("%s: htmx did not load", screen)
-		}
-		if overflow := browsertest.Eval[bool](p, "document.documentElement.scrollWidth > window.innerWidth"); overflow {
-			t.Errorf("%s: the page is wider than the window", screen)
-		}
-	}
-}
-
-// signInAs signs in on the sign-in page the console sent the browser to.
-func signInAs(p *browsertest.Page, email, password string, secret []byte) {
-	p.T.Helper()
-	p.Do(
-		chromedp.SendKeys(chromedp.CSS("#email"), email),
-		chromedp.SendKeys(chromedp.CSS("#password"), password),
-		chromedp.SendKeys(chromedp.CSS("#code"), console.TOTPCode(secret, console.TOTPStep(time.Now()))),
-	)
-	p.Click("form button[type=submit]")
-}
 
 // An agent at the counter, on a phone in German, builds an offer: finds
 // the product as they type, adds it, reads the monthly prices out, enters
@@ -85,20 +21,20 @@ func signInAs(p *browsertest.Page, email, password string, secret []byte) {
 func TestAgentBuildsAnOfferAtTheCounter(t *testing.T) {
 	s := newStack(t)
 	email := "verkauf@musterhandel.example"
-	password, secret := s.sellerUser(t, email, console.Agent)
-	p, check := consolePage(t, browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9,en;q=0.5"}, "portal")
+	password, secret := newSellerUser(t, s.svc, s.sellerID, email, console.Agent)
+	p := openConsole(t, browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9,en;q=0.5"}, "portal", tabTimeout, pageTimeout)
 
 	p.Open(s.url + "/console/portal/offers/new")
 	p.WaitText("h1", "Anmelden")
 	signInAs(p, email, password, secret)
 	p.WaitText("h1", "Neues Angebot")
-	check("builder")
+	checkScreen(p, "builder")
 
 	// The search answers as the agent types, without a form sent.
 	p.Do(chromedp.SendKeys(chromedp.CSS("#q"), "Serv"))
 	p.WaitText("#catalog-results", "Server")
 	p.WaitText("#catalog-results", "5.000,00")
-	check("search")
+	checkScreen(p, "search")
 	p.Click("#catalog-results button[name=add]")
 	p.WaitText("#line-0", "Server")
 	p.WaitText("#prices", "Monate")
@@ -113,7 +49,7 @@ func TestAgentBuildsAnOfferAtTheCounter(t *testing.T) {
 		now := browsertest.Eval[string](p, "(document.querySelector('#prices tbody') || {}).textContent || ''")
 		return now, now != "" && now != before
 	})
-	check("basket priced")
+	checkScreen(p, "basket priced")
 
 	// A company name of two letters is what POST /v1/offers refuses too:
 	// the message stands beside the field, the basket is kept.
@@ -130,7 +66,7 @@ func TestAgentBuildsAnOfferAtTheCounter(t *testing.T) {
 		t.Errorf("the company field is not marked invalid: %q", invalid)
 	}
 	p.WaitText("#line-0", "Server")
-	check("validation")
+	checkScreen(p, "validation")
 
 	p.WaitText("#agent_phone-problem", "Pflichtfeld")
 	p.Do(
@@ -150,7 +86,7 @@ func TestAgentBuildsAnOfferAtTheCounter(t *testing.T) {
 		said := browsertest.Eval[string](p, "document.querySelector('#copy-status').textContent")
 		return said, said != ""
 	})
-	check("checkout link")
+	checkScreen(p, "checkout link")
 
 	// The offer is the Seller API's: made by the agent, in store.
 	offerID := strings.Split(browsertest.Eval[string](p, "location.pathname"), "/portal/offers/")[1]
@@ -168,7 +104,7 @@ func TestAgentBuildsAnOfferAtTheCounter(t *testing.T) {
 	p.Open(s.url + "/console/portal/offers?mine=1")
 	p.WaitText("#offer-"+offerID, "Musterkunde GmbH")
 	p.WaitText("#offer-"+offerID, "Im Laden")
-	check("offers")
+	checkScreen(p, "offers")
 
 	// With their name and phone in their sales profile, the agent does
 	// not type them for the next offer.
@@ -177,7 +113,7 @@ func TestAgentBuildsAnOfferAtTheCounter(t *testing.T) {
 	p.Do(chromedp.SendKeys(chromedp.CSS("#full_name"), "Vera Verkauf"), chromedp.SendKeys(chromedp.CSS("#phone"), "+49 30 1234567"))
 	p.Click("form[action='/console/portal/profile'] button")
 	p.WaitText("main .notice", "Verkäuferprofil ist gespeichert")
-	check("sales profile")
+	checkScreen(p, "sales profile")
 	p.Open(s.url + "/console/portal/offers/new")
 	p.WaitText("h1", "Neues Angebot")
 	if agent := browsertest.Eval[string](p, "document.querySelector('#agent_name').value + ' / ' + document.querySelector('#agent_phone').value"); agent != "Vera Verkauf / +49 30 1234567" {

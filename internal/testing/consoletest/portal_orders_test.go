@@ -50,19 +50,19 @@ func TestSellerWorksAnOrderAndItsContract(t *testing.T) {
 	}
 	orderID := s.orderOf(t, offerID)
 	email := "admin@musterhandel.example"
-	password, secret := s.sellerUser(t, email, console.Admin)
-	p, check := consolePage(t, browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}, "portal")
+	password, secret := newSellerUser(t, s.svc, s.sellerID, email, console.Admin)
+	p := openConsole(t, browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}, "portal", tabTimeout, pageTimeout)
 
 	p.Open(s.url + "/console/portal/orders")
 	p.WaitText("h1", "Sign in")
 	signInAs(p, email, password, secret)
 	p.WaitText("h1", "Orders")
 	p.WaitText(fmt.Sprintf("#order-%s", orderID), "Ordering Customer GmbH")
-	check("orders")
+	checkScreen(p, "orders")
 
 	p.Click(fmt.Sprintf("#order-%s h2 a", orderID))
 	p.WaitText("#order-status", "new")
-	check("order")
+	checkScreen(p, "order")
 	p.Click("form[action$='/acknowledge'] button")
 	p.WaitText("main .notice", "acknowledged")
 	p.WaitText("#order-status", "acknowledged")
@@ -74,17 +74,17 @@ func TestSellerWorksAnOrderAndItsContract(t *testing.T) {
 	p.Click("form[action$='/reject'] button")
 	p.WaitText("main .problem", "does not allow this any more")
 	p.WaitText("#order-status", "confirmed")
-	check("refused")
+	checkScreen(p, "refused")
 
 	for i := range 6 {
 		p.Do(chromedp.SendKeys(chromedp.CSS(fmt.Sprintf("#serial_%d", i)), fmt.Sprintf("SN-%d-%s", i, orderID.String()[:8])))
 	}
-	check("shipment")
+	checkScreen(p, "shipment")
 	p.Click("form[action$='/shipments'] button[type=submit]")
 	p.WaitText("main .notice", "shipment is recorded")
 	p.WaitText("#order-status", "shipped")
 	p.WaitText("main", "SN-5-")
-	check("shipped")
+	checkScreen(p, "shipped")
 
 	list, _, err := s.svc.Contracts.List(t.Context(), s.sellerID, contracts.ListFilter{OrderID: &orderID, Limit: 10})
 	if err != nil || len(list) == 0 {
@@ -93,17 +93,17 @@ func TestSellerWorksAnOrderAndItsContract(t *testing.T) {
 	contractID := list[0].ID
 	p.Open(s.url + "/console/portal/contracts")
 	p.WaitText(fmt.Sprintf("#contract-%s", contractID), "Server")
-	check("contracts")
+	checkScreen(p, "contracts")
 	p.Click(fmt.Sprintf("#contract-%s h2 a", contractID))
 	p.WaitText("main table.terms tbody", "scheduled")
-	check("contract")
+	checkScreen(p, "contract")
 	p.Click("form[action$='/termination-quote'] button")
 	p.WaitText("main .notice", "quote")
-	check("termination quote")
+	checkScreen(p, "termination quote")
 	p.Click("form[action$='/terminate'] button")
 	p.WaitText("main .notice", "terminated")
 	p.WaitText("#contract-status", "terminated")
-	check("terminated")
+	checkScreen(p, "terminated")
 
 	// Another seller's admin finds neither.
 	other, err := auth.CreateSeller(t.Context(), s.svc.Offers.Store, "Other Seller GmbH", "EUR")
@@ -111,15 +111,12 @@ func TestSellerWorksAnOrderAndItsContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	otherEmail := "admin@other.example"
-	acct, err := s.svc.Console.Accounts.CreateSellerUser(t.Context(), other.Seller.ID, otherEmail, console.Admin, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	otherPassword, otherSecret := newSellerUser(t, s.svc, other.Seller.ID, otherEmail, console.Admin)
 	p.Click("form[action='/console/sign-out'] button")
 	p.WaitText("h1", "Sign in")
 	p.Open(s.url + "/console/portal/orders/" + orderID.String())
 	p.WaitText("h1", "Sign in")
-	signInAs(p, otherEmail, acct.Password, totpSecret(t, acct.ProvisioningURI))
+	signInAs(p, otherEmail, otherPassword, otherSecret)
 	p.WaitText("main .problem", "no such page")
 	p.Open(s.url + "/console/portal/contracts/" + contractID.String())
 	p.WaitText("main .problem", "no such page")

@@ -22,7 +22,7 @@ import (
 func TestAgentKeepsASalesProfile(t *testing.T) {
 	s := newStack(t)
 	email := "profile@musterhandel.example"
-	password, secret := s.sellerUser(t, email, console.Agent)
+	password, secret := newSellerUser(t, s.svc, s.sellerID, email, console.Agent)
 	f := &formClient{t: t, base: s.url}
 	f.signIn(email, password, secret)
 
@@ -113,7 +113,7 @@ func TestSellerFindsOrdersAndReadsContractsNewestFirst(t *testing.T) {
 		}
 	}
 	email := "finder@musterhandel.example"
-	password, secret := s.sellerUser(t, email, console.Admin)
+	password, secret := newSellerUser(t, s.svc, s.sellerID, email, console.Admin)
 	f := &formClient{t: t, base: s.url}
 	f.signIn(email, password, secret)
 

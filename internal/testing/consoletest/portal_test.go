@@ -2,12 +2,10 @@ package consoletest
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/google/uuid"
 
@@ -16,15 +14,16 @@ import (
 	"github.com/tenurehq/tenure/internal/testing/browsertest"
 )
 
-// portalWords are what the portal's pages say in a language.
-type portalWords struct {
+// setupWords are what the portal's pages say in a language as a seller's
+// admin sets it up, as the test looks for them.
+type setupWords struct {
 	setup, portal, users, invited, credentials, rotated string
 }
 
 var (
-	portalEnglish = portalWords{setup: "Set up your account", portal: "Merchant portal", users: "Users", invited: "is invited",
+	setupEnglish = setupWords{setup: "Set up your account", portal: "Merchant portal", users: "Users", invited: "is invited",
 		credentials: "API credentials", rotated: "was replaced"}
-	portalGerman = portalWords{setup: "Konto einrichten", portal: "Händlerportal", users: "Benutzer", invited: "ist eingeladen",
+	setupGerman = setupWords{setup: "Konto einrichten", portal: "Händlerportal", users: "Benutzer", invited: "ist eingeladen",
 		credentials: "API-Zugangsdaten", rotated: "wurde ersetzt"}
 )
 
@@ -38,10 +37,10 @@ func TestSellerAdminSetsUpThePortal(t *testing.T) {
 	for _, run := range []struct {
 		name   string
 		window browsertest.Window
-		words  portalWords
+		words  setupWords
 	}{
-		{"desktop English", browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}, portalEnglish},
-		{"phone German", browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9,en;q=0.5"}, portalGerman},
+		{"desktop English", browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}, setupEnglish},
+		{"phone German", browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9,en;q=0.5"}, setupGerman},
 	} {
 		t.Run(run.name, func(t *testing.T) {
 			slug := strings.ReplaceAll(strings.ToLower(run.name), " ", "-")
@@ -55,11 +54,7 @@ func TestSellerAdminSetsUpThePortal(t *testing.T) {
 			}
 			clientID, oldHash := creds[0].ClientID, creds[0].SecretHash
 
-			ctx := browsertest.Start(t, 3*time.Minute, run.window)
-			p := &browsertest.Page{T: t, Ctx: ctx, Dir: browsertest.Artifacts(t, "console"), Wait: 20 * time.Second, Full: true}
-			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder}); err != nil {
-				t.Fatal(err)
-			}
+			p := openConsole(t, run.window, "console", tabTimeout, pageTimeout)
 
 			p.Open(console.InvitationLink(s.url, inv.Token))
 			p.WaitText("h1", run.words.setup)
@@ -68,18 +63,10 @@ func TestSellerAdminSetsUpThePortal(t *testing.T) {
 				return fmt.Sprint(w), w > 0
 			})
 			checkScreen(p, "invitation")
-			uri := browsertest.Eval[string](p, "document.querySelector('#totp-uri').value")
-			u, err := url.Parse(uri)
-			if err != nil {
-				t.Fatal(err)
-			}
-			secret, err := console.DecodeTOTPSecret(u.Query().Get("secret"))
-			if err != nil {
-				t.Fatalf("the key on the page %q: %v", uri, err)
-			}
+			secret := totpSecret(t, browsertest.Eval[string](p, "document.querySelector('#totp-uri').value"))
 			p.Do(
 				chromedp.SendKeys(chromedp.CSS("#password"), "a password for "+slug),
-				chromedp.SendKeys(chromedp.CSS("#code"), console.TOTPCode(secret, console.TOTPStep(time.Now()))),
+				chromedp.SendKeys(chromedp.CSS("#code"), totpNow(secret)),
 			)
 			p.Click("form button[type=submit]")
 			p.WaitText("h1", run.words.portal)

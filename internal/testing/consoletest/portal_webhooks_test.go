@@ -3,14 +3,12 @@ package consoletest
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/google/uuid"
 
@@ -24,16 +22,17 @@ import (
 	"github.com/tenurehq/tenure/services"
 )
 
-// portalWords are what the portal's pages say in a language, as the test
-// looks for them.
-type portalWords struct {
+// uploadWords are what the portal's pages say in a language as a seller's
+// admin uploads a catalog and redelivers an event, as the test looks for
+// them.
+type uploadWords struct {
 	signIn, upload, completed, events, redelivered, runTwo, endpoints, health string
 }
 
 var (
-	portalEnglish = portalWords{signIn: "Sign in", upload: "Upload the catalog", completed: "The import is complete", events: "Webhook events",
+	uploadEnglish = uploadWords{signIn: "Sign in", upload: "Upload the catalog", completed: "The import is complete", events: "Webhook events",
 		redelivered: "being delivered again", runTwo: "run 2, attempt 1", endpoints: "Webhook endpoints", health: "Webhooks health"}
-	portalGerman = portalWords{signIn: "Anmelden", upload: "Katalog hochladen", completed: "Der Import ist abgeschlossen", events: "Webhook-Ereignisse",
+	uploadGerman = uploadWords{signIn: "Anmelden", upload: "Katalog hochladen", completed: "Der Import ist abgeschlossen", events: "Webhook-Ereignisse",
 		redelivered: "erneut zugestellt", runTwo: "Lauf 2, Versuch 1", endpoints: "Webhook-Endpunkte", health: "Webhook-Zustand"}
 )
 
@@ -68,10 +67,10 @@ func TestPortalUploadAndRedeliver(t *testing.T) {
 	for _, run := range []struct {
 		name   string
 		window browsertest.Window
-		words  portalWords
+		words  uploadWords
 	}{
-		{"desktop English", browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}, portalEnglish},
-		{"phone German", browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9,en;q=0.5"}, portalGerman},
+		{"desktop English", browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}, uploadEnglish},
+		{"phone German", browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9,en;q=0.5"}, uploadGerman},
 	} {
 		t.Run(run.name, func(t *testing.T) {
 			slug := strings.ReplaceAll(strings.ToLower(run.name), " ", "-")
@@ -90,20 +89,19 @@ func TestPortalUploadAndRedeliver(t *testing.T) {
 			}
 			awaitDelivered(t, svc, sellerID, ping.ID)
 
-			ctx := browsertest.Start(t, 4*time.Minute, run.window)
-			p := &browsertest.Page{T: t, Ctx: ctx, Dir: browsertest.Artifacts(t, "console-portal"), Wait: 30 * time.Second, Full: true}
-			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder}); err != nil {
-				t.Fatal(err)
-			}
+			// Longer bounds than the other tests': the import of 3000 rows
+			// and the redelivery run through workflows before a page shows
+			// them.
+			p := openConsole(t, run.window, "console-portal", 4*time.Minute, 30*time.Second)
 
 			// The seller's admin signs in on the way to the upload form.
 			admin := "admin-" + slug + "@example.com"
-			password, secret := sellerUser(t, svc, sellerID, admin)
+			password, secret := newSellerUser(t, svc, sellerID, admin, console.Admin)
 			p.Open(base + "/console/catalog/imports")
 			p.WaitText("h1", run.words.signIn)
 			signInAs(p, admin, password, secret)
 			p.WaitText("h1", run.words.upload)
-			portalScreen(p, "upload form")
+			checkScreen(p, "upload form")
 
 			p.Do(chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{csvPath}))
 			p.Click("main form button[type=submit]")
@@ -111,7 +109,7 @@ func TestPortalUploadAndRedeliver(t *testing.T) {
 				n := browsertest.Eval[int](p, "document.querySelectorAll('#import-progress progress').length")
 				return fmt.Sprint(n), n == 1
 			})
-			portalScreen(p, "import in progress")
+			checkScreen(p, "import in progress")
 			p.WaitText("#import-progress", run.words.completed)
 			bar := browsertest.Eval[[]float64](p, "(() => { const b = document.querySelector('#import-progress progress'); return [b.value, b.max]; })()")
 			if len(bar) != 2 || bar[1] == 0 || bar[0] != bar[1] {
@@ -122,17 +120,17 @@ func TestPortalUploadAndRedeliver(t *testing.T) {
 			if href := browsertest.Eval[string](p, "(document.querySelector('#import-errors') || {}).href || ''"); !strings.HasSuffix(href, "/errors.csv") {
 				t.Errorf("the error file's link is %q", href)
 			}
-			portalScreen(p, "import completed")
+			checkScreen(p, "import completed")
 			p.Click("main > p a[href='/console/catalog/imports']")
 			p.WaitText("main ol.imports", "katalog.csv")
-			portalScreen(p, "imports list")
+			checkScreen(p, "imports list")
 
 			// The event log, then the ping's page: redeliver it and see the
 			// new run's attempt.
 			p.Open(base + "/console/webhooks")
 			p.WaitText("h1", run.words.events)
 			p.WaitText("#event-"+ping.ID.String(), "ping")
-			portalScreen(p, "event log")
+			checkScreen(p, "event log")
 			p.Click("#event-" + ping.ID.String() + " h2 a")
 			p.WaitText("main", ping.ID.String())
 			p.Click("main form[action$='/redeliver'] button")
@@ -140,7 +138,7 @@ func TestPortalUploadAndRedeliver(t *testing.T) {
 			awaitRun(t, svc, sellerID, ping.ID, 2)
 			p.Open(base + "/console/webhooks/events/" + ping.ID.String())
 			p.WaitText("main ol.attempts", run.words.runTwo)
-			portalScreen(p, "event redelivered")
+			checkScreen(p, "event redelivered")
 
 			p.Open(base + "/console/webhooks/endpoints")
 			p.WaitText("h1", run.words.endpoints)
@@ -148,22 +146,22 @@ func TestPortalUploadAndRedeliver(t *testing.T) {
 			if strings.Contains(browsertest.Eval[string](p, "document.body.innerHTML"), "whsec_") {
 				t.Error("the endpoints page shows a secret")
 			}
-			portalScreen(p, "endpoints")
+			checkScreen(p, "endpoints")
 			p.Click("header form button[type=submit]")
 			p.WaitText("h1", run.words.signIn)
 
 			// An operator of finance finds the endpoint and its deliveries.
 			operator := "finance-" + slug + "@example.com"
-			opPassword, opSecret := financeOperator(t, svc, operator)
+			opPassword, opSecret := newOperator(t, svc, operator, console.Finance)
 			p.Open(base + "/console/webhooks/health")
 			p.WaitText("h1", run.words.signIn)
 			signInAs(p, operator, opPassword, opSecret)
 			p.WaitText("h1", run.words.health)
 			p.WaitText("#endpoint-"+endpoint.ID.String(), receiver.URL)
-			portalScreen(p, "webhooks health")
+			checkScreen(p, "webhooks health")
 			p.Click("#endpoint-" + endpoint.ID.String() + " h2 a")
 			p.WaitText("#delivery-"+ping.ID.String(), "ping")
-			portalScreen(p, "endpoint deliveries")
+			checkScreen(p, "endpoint deliveries")
 
 			entries, err := svc.Console.Accounts.AuditLog(t.Context(), "", time.Time{}, uuid.Nil)
 			if err != nil {
@@ -180,68 +178,6 @@ func TestPortalUploadAndRedeliver(t *testing.T) {
 			}
 		})
 	}
-}
-
-// portalScreen checks the page as it is and keeps its screenshot.
-func portalScreen(p *browsertest.Page, screen string) {
-	p.T.Helper()
-	p.Screenshot(screen)
-	p.Axe(screen)
-	if v := browsertest.Eval[[]string](p, "window.__cspViolations || []"); len(v) > 0 {
-		p.T.Errorf("%s: Content-Security-Policy violations %v", screen, v)
-	}
-	if overflow := browsertest.Eval[bool](p, "document.documentElement.scrollWidth > window.innerWidth"); overflow {
-		p.T.Errorf("%s: the page is wider than the window", screen)
-	}
-}
-
-// signInAs fills and sends the sign-in form.
-func signInAs(p *browsertest.Page, email, password string, secret []byte) {
-	p.T.Helper()
-	p.Do(
-		chromedp.SendKeys(chromedp.CSS("#email"), email),
-		chromedp.SendKeys(chromedp.CSS("#password"), password),
-		chromedp.SendKeys(chromedp.CSS("#code"), console.TOTPCode(secret, console.TOTPStep(time.Now()))),
-	)
-	p.Click("main form button[type=submit]")
-}
-
-// sellerUser creates a seller's admin and returns their password and TOTP
-// secret.
-func sellerUser(t *testing.T, svc *services.Services, sellerID uuid.UUID, email string) (string, []byte) {
-	t.Helper()
-	const password = "the seller admin's password"
-	acct, err := svc.Console.Accounts.CreateSellerUser(t.Context(), sellerID, email, console.Admin, password)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return password, totpSecret(t, acct)
-}
-
-// financeOperator creates an operator of finance and returns their
-// password and TOTP secret.
-func financeOperator(t *testing.T, svc *services.Services, email string) (string, []byte) {
-	t.Helper()
-	const password = "the finance operator's password"
-	acct, err := svc.Console.Accounts.CreateOperator(t.Context(), email, console.Finance, password)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return password, totpSecret(t, acct)
-}
-
-// totpSecret is the TOTP secret of a new account's provisioning URI.
-func totpSecret(t *testing.T, acct console.NewAccount) []byte {
-	t.Helper()
-	u, err := url.Parse(acct.ProvisioningURI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret, err := console.DecodeTOTPSecret(u.Query().Get("secret"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return secret
 }
 
 // awaitDelivered waits until every delivery of an event is delivered.
