@@ -1,7 +1,6 @@
 package consoletest
 
 import (
-	"net/url"
 	"testing"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/tenurehq/tenure/domain/console"
 	"github.com/tenurehq/tenure/internal/testing/browsertest"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/services"
 )
 
@@ -86,21 +86,6 @@ func totpNow(secret []byte) string {
 	return console.TOTPCode(secret, console.TOTPStep(time.Now()))
 }
 
-// totpSecret reads the TOTP secret out of a provisioning URI (an account's,
-// or the one an invitation's page shows), as an authenticator app does.
-func totpSecret(t *testing.T, provisioningURI string) []byte {
-	t.Helper()
-	u, err := url.Parse(provisioningURI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret, err := console.DecodeTOTPSecret(u.Query().Get("secret"))
-	if err != nil {
-		t.Fatalf("the TOTP key of %q: %v", provisioningURI, err)
-	}
-	return secret
-}
-
 // newOperator creates an operator of a role and returns their generated
 // password and TOTP secret.
 func newOperator(t *testing.T, svc *services.Services, email string, role console.Role) (password string, secret []byte) {
@@ -109,7 +94,7 @@ func newOperator(t *testing.T, svc *services.Services, email string, role consol
 	if err != nil {
 		t.Fatal(err)
 	}
-	return acct.Password, totpSecret(t, acct.ProvisioningURI)
+	return acct.Password, testenv.TOTPSecret(t, acct.ProvisioningURI)
 }
 
 // newSellerUser creates a user of a seller with a role and returns their
@@ -120,5 +105,5 @@ func newSellerUser(t *testing.T, svc *services.Services, sellerID uuid.UUID, ema
 	if err != nil {
 		t.Fatal(err)
 	}
-	return acct.Password, totpSecret(t, acct.ProvisioningURI)
+	return acct.Password, testenv.TOTPSecret(t, acct.ProvisioningURI)
 }

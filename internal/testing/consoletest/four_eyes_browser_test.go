@@ -5,33 +5,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/chromedp"
-
 	"github.com/tenurehq/tenure/db/dbgen"
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/console"
 	"github.com/tenurehq/tenure/internal/testing/browsertest"
 )
 
-// signedIn is a Chromium of its own for an operator, signed in at the
-// review queue, its pages in the language of say.
-func (s *stack) signedIn(t *testing.T, dir, email string, w browsertest.Window, say words) *browsertest.Page {
+// reviewing is a Chromium of its own for a new admin operator, sent to
+// sign in on the way to the review queue, its pages in the language of
+// say.
+func (s *stack) reviewing(t *testing.T, email string, w browsertest.Window, say words) *browsertest.Page {
 	t.Helper()
-	password, secret := s.operator(t, email)
-	ctx := browsertest.Start(t, 3*time.Minute, w)
-	p := &browsertest.Page{T: t, Ctx: ctx, Dir: dir, Wait: 20 * time.Second, Full: true}
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder}); err != nil {
-		t.Fatal(err)
-	}
+	password, secret := newOperator(t, s.svc, email, console.Admin)
+	p := openConsole(t, w, "console", tabTimeout, pageTimeout)
 	p.Open(s.url + "/console/review")
 	p.WaitText("h1", say.signIn)
-	p.Do(
-		chromedp.SendKeys(chromedp.CSS("#email"), email),
-		chromedp.SendKeys(chromedp.CSS("#password"), password),
-		chromedp.SendKeys(chromedp.CSS("#code"), console.TOTPCode(secret, console.TOTPStep(time.Now()))),
-	)
-	p.Click("form button[type=submit]")
+	signInAs(p, email, password, secret)
 	p.WaitText("h1", say.queue)
 	return p
 }
@@ -48,10 +37,9 @@ func TestTwoOperatorsFourEyesAnOfferToAnOrder(t *testing.T) {
 	vat := "DE844444444"
 	offer := s.companyOfferInReview(t, "Vieraugen Maschinenbau GmbH", &vat, 12)
 	card := fmt.Sprintf("#offer-%s", offer)
-	dir := browsertest.Artifacts(t, "console")
 	desktop := browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}
 
-	ana := s.signedIn(t, dir, "ana@example.com", desktop, english)
+	ana := s.reviewing(t, "ana@example.com", desktop, english)
 	ana.WaitText(card, "Vieraugen Maschinenbau GmbH")
 	ana.WaitText(card+" .exposure", "€60,000.00")
 	ana.WaitText(card, "Above the four-eyes amount")
@@ -81,7 +69,7 @@ func TestTwoOperatorsFourEyesAnOfferToAnOrder(t *testing.T) {
 	checkScreen(ana, "ana-own-refused")
 	s.await(t, offer, "pending_review", nil)
 
-	ben := s.signedIn(t, dir, "ben@example.com", browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9"}, german)
+	ben := s.reviewing(t, "ben@example.com", browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9"}, german)
 	ben.WaitText(card+" .awaiting", "ana@example.com")
 	ben.WaitText(card+" form[action$='/accept'] button", "Bestätigen und annehmen")
 	checkScreen(ben, "ben-queue")

@@ -95,7 +95,7 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 	if err != nil {
 		t.Fatal(err)
 	}
-	secret := totpSecret(t, acct.ProvisioningURI)
+	secret := testenv.TOTPSecret(t, acct.ProvisioningURI)
 
 	p := openConsole(t, window, "console", tabTimeout, pageTimeout)
 	ctx := p.Ctx

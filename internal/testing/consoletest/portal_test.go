@@ -12,6 +12,7 @@ import (
 	"github.com/tenurehq/tenure/domain/auth"
 	"github.com/tenurehq/tenure/domain/console"
 	"github.com/tenurehq/tenure/internal/testing/browsertest"
+	"github.com/tenurehq/tenure/internal/testing/testenv"
 )
 
 // setupWords are what the portal's pages say in a language as a seller's
@@ -63,7 +64,7 @@ func TestSellerAdminSetsUpThePortal(t *testing.T) {
 				return fmt.Sprint(w), w > 0
 			})
 			checkScreen(p, "invitation")
-			secret := totpSecret(t, browsertest.Eval[string](p, "document.querySelector('#totp-uri').value"))
+			secret := testenv.TOTPSecret(t, browsertest.Eval[string](p, "document.querySelector('#totp-uri').value"))
 			p.Do(
 				chromedp.SendKeys(chromedp.CSS("#password"), "a password for "+slug),
 				chromedp.SendKeys(chromedp.CSS("#code"), totpNow(secret)),
