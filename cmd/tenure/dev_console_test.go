@@ -48,7 +48,7 @@ func TestDevSignInLinks(t *testing.T) {
 			t.Errorf("link %d: %+v, then %+v: want the same account and a new link", i, first[i], again[i])
 		}
 		for _, l := range []devSignInLink{first[i], again[i]} {
-			token, ok := strings.CutPrefix(l.Link, "http://127.0.0.1:8080/console/invitation/")
+			token, ok := strings.CutPrefix(l.Link, cfg.ConsoleOrigin()+"/console/invitation/")
 			if !ok {
 				t.Fatalf("link %q is not an invitation of the console", l.Link)
 			}
