@@ -28,10 +28,14 @@ document.addEventListener('securitypolicyviolation', (e) => window.__cspViolatio
 // openConsole starts Chromium sized and speaking as w and returns its tab,
 // which records every page's Content-Security-Policy violations for
 // checkScreen and keeps its full-page screenshots under the artifacts'
-// group. timeout bounds the whole tab, wait one wait for a page.
-func openConsole(t *testing.T, w browsertest.Window, group string, timeout, wait time.Duration) *browsertest.Page {
+// group; as the test ends, svc's audit log must have an entry of every
+// changing request the tab sent to the console (expectAudited), so svc's
+// database must outlive the tab. timeout bounds the whole tab, wait one
+// wait for a page.
+func openConsole(t *testing.T, svc *services.Services, w browsertest.Window, group string, timeout, wait time.Duration) *browsertest.Page {
 	t.Helper()
 	ctx := browsertest.Start(t, timeout, w)
+	expectAudited(t, ctx, svc.Console.Accounts)
 	p := &browsertest.Page{T: t, Ctx: ctx, Dir: browsertest.Artifacts(t, group), Wait: wait, Full: true}
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder}); err != nil {
 		t.Fatal(err)

@@ -135,7 +135,7 @@ func TestOperatorWorksTheReviewQueue(t *testing.T) {
 			raced := s.offerInReview(t, "Raced "+run.name+" GmbH")
 			reason := "Company register entry could not be confirmed (" + run.name + ")"
 
-			p := openConsole(t, run.window, "console", tabTimeout, pageTimeout)
+			p := openConsole(t, s.svc, run.window, "console", tabTimeout, pageTimeout)
 
 			// Signed out, the console sends the operator to sign in.
 			p.Open(s.url + "/console/review")

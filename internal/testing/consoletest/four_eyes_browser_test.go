@@ -17,7 +17,7 @@ import (
 func (s *stack) reviewing(t *testing.T, email string, w browsertest.Window, say words) *browsertest.Page {
 	t.Helper()
 	password, secret := newOperator(t, s.svc, email, console.Admin)
-	p := openConsole(t, w, "console", tabTimeout, pageTimeout)
+	p := openConsole(t, s.svc, w, "console", tabTimeout, pageTimeout)
 	p.Open(s.url + "/console/review")
 	p.WaitText("h1", say.signIn)
 	signInAs(p, email, password, secret)

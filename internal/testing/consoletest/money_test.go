@@ -65,7 +65,7 @@ func (s *stack) collected(t *testing.T, reference string) (uuid.UUID, string, []
 func (s *stack) signedIn(t *testing.T, email string, role console.Role, w browsertest.Window, group string) *browsertest.Page {
 	t.Helper()
 	password, secret := newOperator(t, s.svc, email, role)
-	p := openConsole(t, w, group, tabTimeout, pageTimeout)
+	p := openConsole(t, s.svc, w, group, tabTimeout, pageTimeout)
 	p.Open(s.url + "/console/sign-in")
 	signInAs(p, email, password, secret)
 	p.WaitText("header .who", email)

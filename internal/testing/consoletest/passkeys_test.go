@@ -97,7 +97,7 @@ func (s *passkeyStack) passkeyRun(t *testing.T, window browsertest.Window, w pas
 	}
 	secret := testenv.TOTPSecret(t, acct.ProvisioningURI)
 
-	p := openConsole(t, window, "console", tabTimeout, pageTimeout)
+	p := openConsole(t, s.svc, window, "console", tabTimeout, pageTimeout)
 	ctx := p.Ctx
 	if _, err := chromedp.Call(ctx, webauthn.Enable, webauthn.EnableParams{}); err != nil {
 		t.Fatal(err)

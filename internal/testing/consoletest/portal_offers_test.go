@@ -22,7 +22,7 @@ func TestAgentBuildsAnOfferAtTheCounter(t *testing.T) {
 	s := newStack(t)
 	email := "verkauf@musterhandel.example"
 	password, secret := newSellerUser(t, s.svc, s.sellerID, email, console.Agent)
-	p := openConsole(t, browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9,en;q=0.5"}, "portal", tabTimeout, pageTimeout)
+	p := openConsole(t, s.svc, browsertest.Window{Width: 360, Height: 780, AcceptLanguage: "de-DE,de;q=0.9,en;q=0.5"}, "portal", tabTimeout, pageTimeout)
 
 	p.Open(s.url + "/console/portal/offers/new")
 	p.WaitText("h1", "Anmelden")

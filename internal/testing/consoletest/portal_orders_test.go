@@ -51,7 +51,7 @@ func TestSellerWorksAnOrderAndItsContract(t *testing.T) {
 	orderID := s.orderOf(t, offerID)
 	email := "admin@musterhandel.example"
 	password, secret := newSellerUser(t, s.svc, s.sellerID, email, console.Admin)
-	p := openConsole(t, browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}, "portal", tabTimeout, pageTimeout)
+	p := openConsole(t, s.svc, browsertest.Window{Width: 1280, Height: 900, AcceptLanguage: "en-GB,en;q=0.9"}, "portal", tabTimeout, pageTimeout)
 
 	p.Open(s.url + "/console/portal/orders")
 	p.WaitText("h1", "Sign in")

@@ -55,7 +55,7 @@ func TestSellerAdminSetsUpThePortal(t *testing.T) {
 			}
 			clientID, oldHash := creds[0].ClientID, creds[0].SecretHash
 
-			p := openConsole(t, run.window, "console", tabTimeout, pageTimeout)
+			p := openConsole(t, s.svc, run.window, "console", tabTimeout, pageTimeout)
 
 			p.Open(console.InvitationLink(s.url, inv.Token))
 			p.WaitText("h1", run.words.setup)

@@ -92,7 +92,7 @@ func TestPortalUploadAndRedeliver(t *testing.T) {
 			// Longer bounds than the other tests': the import of 3000 rows
 			// and the redelivery run through workflows before a page shows
 			// them.
-			p := openConsole(t, run.window, "console-portal", 4*time.Minute, 30*time.Second)
+			p := openConsole(t, svc, run.window, "console-portal", 4*time.Minute, 30*time.Second)
 
 			// The seller's admin signs in on the way to the upload form.
 			admin := "admin-" + slug + "@example.com"
