@@ -49,6 +49,15 @@ func (c *Console) CreatePortalOffer(ctx context.Context, who console.Actor, r of
 	return created, c.audited(ctx, who, "portal.offer.create", target, r.SalesChannel+" "+r.Reference, refusalOutcome(err), err)
 }
 
+// RefusePortalOffer writes to the audit log an offer the builder refused
+// before asking the offer service (its payload broke the Seller API's
+// contract), naming the refused fields, so every attempt to create an
+// offer is in the log, whoever refused it.
+func (c *Console) RefusePortalOffer(ctx context.Context, who console.Actor, channel, reference string, fields []string) error {
+	return c.Accounts.Audit(ctx, who.Entry("portal.offer.create", "seller_offer_reference "+reference,
+		channel+" "+reference+": "+strings.Join(fields, ", "), console.Refused))
+}
+
 // PortalOrderChange is a change a seller user makes to an order.
 type PortalOrderChange string
 

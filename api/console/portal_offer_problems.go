@@ -1,7 +1,9 @@
 package console
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -137,4 +139,10 @@ func (fp fieldProblems) refused(v view, r *refusal.Error, f offerForm) {
 	if !placed {
 		fp.put("lines", text)
 	}
+}
+
+// fields are the names of the fields with a problem, in order, for the
+// audit log's entry of a refused offer.
+func (p fieldProblems) fields() []string {
+	return slices.Sorted(maps.Keys(p))
 }

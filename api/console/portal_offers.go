@@ -176,6 +176,9 @@ func (s *server) createOffer(c *fiber.Ctx, f offerForm) error {
 		problems[field] = v.T(key)
 	}
 	if len(problems) > 0 {
+		if err := s.Service.RefusePortalOffer(c.UserContext(), s.actor(c, u), f.Values["channel"], f.Values["reference"], problems.fields()); err != nil {
+			return s.failed(c, err)
+		}
 		return s.renderBuilder(c, fiber.StatusUnprocessableEntity, f, problems)
 	}
 	created, err := s.Service.CreatePortalOffer(c.UserContext(), s.actor(c, u), seller.OfferRequest(payload))

@@ -37,14 +37,10 @@ var unaudited = []unauditedRequest{
 	{"POST", "*", 403},
 	// The offer builder's form posts to bring the basket and its prices up
 	// to date (a line added or removed, a search); only its "create"
-	// action changes something (portal_offers.go offerBuilderPost). A
-	// "create" the form's own check against the Seller API's contract
-	// refuses (422) is answered before the offer service is asked
-	// (createOffer). This also lets go the 422 of an offer the service
-	// refuses, which the service does audit (CreatePortalOffer): the two
-	// cannot be told apart from the browser.
+	// action changes something (portal_offers.go offerBuilderPost), and a
+	// refused "create" (422) is audited, by the builder's own check or by
+	// the offer service.
 	{"POST", "/portal/offers/new", 200},
-	{"POST", "/portal/offers/new", 422},
 }
 
 // unauditedRequest is an entry of unaudited.
