@@ -6,7 +6,6 @@
 package contracttest
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -97,15 +96,15 @@ func (f *Fixture) Order(t testing.TB, reference string, lines ...Line) uuid.UUID
 		}
 		doc.Lines = append(doc.Lines, line)
 	}
-	raw, err := json.Marshal(doc)
+	now := time.Now()
+	// The offer's row as the offer service writes it (its search text too).
+	row, err := offers.Row(offers.Draft{
+		ID: offerID, SellerID: f.SellerID, SellerOfferReference: reference, SalesChannel: "ecommerce", Document: doc, ExpiresAt: now.Add(time.Hour),
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := time.Now()
-	err = f.Store.CreateOffer(ctx, dbgen.CreateOfferParams{
-		ID: offerID, SellerID: f.SellerID, SellerOfferReference: reference, SalesChannel: "ecommerce", Document: raw, ExpiresAt: now.Add(time.Hour),
-	})
-	if err != nil {
+	if err := f.Store.CreateOffer(ctx, row); err != nil {
 		t.Fatal(err)
 	}
 	offer := offers.Stored{Row: dbgen.Offer{ID: offerID, SellerID: f.SellerID, SellerOfferReference: reference, CreatedAt: now}, Document: doc}
