@@ -42,8 +42,8 @@ const (
 // copies of the template's document with their own company and VAT
 // number and a risk decision, the big seller's copies with its companies,
 // the others a minimal document, as no list page reads it); an order for
-// every accepted offer; for one order in three a 12-month contract with
-// its installments (paid, due and to come; one contract in eleven with a
+// every accepted offer (its one line); for one order in three a 12-month
+// contract from the first of a month with its installments (paid, due and to come; one contract in eleven with a
 // failed installment, its return, and its arrears and reminder events);
 // a year of collection runs and files and of payouts and their files;
 // webhook endpoints, the big seller's and the last offers' events, the
@@ -113,12 +113,14 @@ func fillStatements(template uuid.UUID) []string {
 			                    company_name, full_name, document, offer_created_at, created_at, updated_at)
 			SELECT pg_temp.uuid7(o.created_at + interval '1 hour'), o.seller_id, o.id, o.reference,
 			       (ARRAY['created', 'acknowledged', 'confirmed', 'partially_fulfilled', 'completed', 'canceled', 'rejected'])[1 + o.g % 7],
-			       o.created_by, o.search_text || ' jane doe', '', o.company, 'Jane Doe', '{}', o.created_at,
+			       o.created_by, o.search_text || ' jane doe', '', o.company, 'Jane Doe',
+			       '{"order_lines": [{"title": "Server", "subtitle": "", "quantity": 1, "seller_product_references": []}]}', o.created_at,
 			       o.created_at + interval '1 hour', o.created_at + interval '1 hour'
 			FROM bench_offers o`,
 		`INSERT INTO rental_contracts (id, order_id, seller_id, line_position, quantity, start_date, duration_months, monthly_net,
 			                              monthly_gross, currency, created_at, updated_at, offer_id, seller_offer_reference, status, tax_rate, purchase_net)
-			SELECT pg_temp.uuid7(r.created_at + interval '1 day'), r.id, r.seller_id, 1, 1, (r.created_at + interval '14 days')::date, 12,
+			SELECT pg_temp.uuid7(r.created_at + interval '1 day'), r.id, r.seller_id, 0, 1,
+			       date_trunc('month', r.created_at + interval '14 days')::date, 12,
 			       10000, 11900, 'EUR', r.created_at + interval '1 day', r.created_at + interval '1 day', o.id, o.reference, 'running', 1900, 500000
 			FROM bench_offers o JOIN orders r ON r.offer_id = o.id
 			WHERE o.g % 3 = 0`,
