@@ -43,8 +43,9 @@ const (
 // number and a risk decision, the big seller's copies with its companies,
 // the others a minimal document, as no list page reads it); an order for
 // every accepted offer (its one line); for one order in three a 12-month
-// contract from the first of a month with its installments (paid, due and to come; one contract in eleven with a
-// failed installment, its return, and its arrears and reminder events);
+// contract from the first of a month with its installments (paid, due
+// and to come; one contract in eleven with a failed installment, its
+// return, and its arrears and reminder events);
 // a year of collection runs and files and of payouts and their files;
 // webhook endpoints, the big seller's and the last offers' events, the
 // last week's deliveries and attempts (some failed); the big seller's
