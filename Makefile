@@ -119,7 +119,7 @@ bench-collections:
 bench-invoices:
 	go test -run '^$$' -bench 'BenchmarkIssue10kInvoices' -benchtime 1x -timeout 30m ./domain/invoicing/
 
-## bench-console: the console's operator list pages over HTTP with 1,000,000 offers in PostgreSQL: p99 per page and the first load's compressed size; takes minutes
+## bench-console: every list page of the console (operators' and the portal's) over HTTP with 1,000,000 offers in PostgreSQL: p50 and p99 per page and the first load's compressed size; takes minutes
 bench-console: temporal-cli
 	go test -run '^$$' -bench 'BenchmarkConsoleLists' -benchtime 1x -timeout 30m ./internal/bench/consolebench/
 

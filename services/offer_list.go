@@ -43,3 +43,23 @@ func (s *Offers) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter)
 	}
 	return out, total, nil
 }
+
+// Newest returns one page of a seller's offers, newest first, matching
+// the filter's query and creators, older than its IDLt: the portal's
+// list, which shows no count of every match (counting them reads every
+// offer of the seller).
+func (s *Offers) Newest(ctx context.Context, sellerID uuid.UUID, f listing.Filter) ([]offers.Stored, error) {
+	rows, err := s.Store.ListOffersNewest(ctx, dbgen.ListOffersNewestParams{
+		SellerID: sellerID, Query: f.QueryPattern(), CreatedBy: f.CreatedByList(), IDLt: f.IDLt, RowLimit: f.Limit,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]offers.Stored, len(rows))
+	for i, r := range rows {
+		if out[i], err = offers.Decode(r); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

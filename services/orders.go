@@ -116,12 +116,39 @@ func (s *Orders) List(ctx context.Context, sellerID uuid.UUID, f listing.Filter)
 	}
 	out := make([]orders.ListItem, len(rows))
 	for i, r := range rows {
-		out[i] = orders.ListItem{
-			ID: r.ID, OfferID: r.OfferID, SellerOfferReference: r.SellerOfferReference, Status: orders.Status(r.Status),
+		out[i] = listItem(dbgen.ListOrdersNewestRow{
+			ID: r.ID, OfferID: r.OfferID, SellerOfferReference: r.SellerOfferReference, Status: r.Status,
 			AgentName: r.AgentName, CompanyName: r.CompanyName, FullName: r.FullName, CreatedAt: r.CreatedAt,
-		}
+		})
 	}
 	return out, rows[0].TotalCount, nil
+}
+
+// Newest returns one page of a seller's orders, newest first, matching
+// the filter's query or id, status, and older than its IDLt: the
+// portal's list, which shows no count of every match (counting them
+// reads every order of the seller).
+func (s *Orders) Newest(ctx context.Context, sellerID uuid.UUID, f listing.Filter) ([]orders.ListItem, error) {
+	rows, err := s.Store.ListOrdersNewest(ctx, dbgen.ListOrdersNewestParams{
+		SellerID: sellerID, Query: f.QueryPattern(), IDGte: f.IDGte, IDLt: f.IDLt, IDLte: f.IDLte,
+		Status: f.StatusFilter(), RowLimit: f.Limit,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]orders.ListItem, len(rows))
+	for i, r := range rows {
+		out[i] = listItem(r)
+	}
+	return out, nil
+}
+
+// listItem is an order as the lists show it.
+func listItem(r dbgen.ListOrdersNewestRow) orders.ListItem {
+	return orders.ListItem{
+		ID: r.ID, OfferID: r.OfferID, SellerOfferReference: r.SellerOfferReference, Status: orders.Status(r.Status),
+		AgentName: r.AgentName, CompanyName: r.CompanyName, FullName: r.FullName, CreatedAt: r.CreatedAt,
+	}
 }
 
 // update sends an update to an order's workflow and explains a refusal:

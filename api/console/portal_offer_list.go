@@ -44,7 +44,7 @@ func (s *server) portalOffers(c *fiber.Ctx) error {
 		}
 		f.IDLt = &id
 	}
-	list, _, err := s.Service.Offers.List(c.UserContext(), sellerID, f)
+	list, err := s.Service.Offers.Newest(c.UserContext(), sellerID, f)
 	if err != nil {
 		return s.failed(c, err)
 	}

@@ -91,7 +91,7 @@ func (s *server) portalOrders(c *fiber.Ctx) error {
 		}
 		f.IDLt = &id
 	}
-	items, _, err := s.Service.Orders.List(c.UserContext(), sellerID, f)
+	items, err := s.Service.Orders.Newest(c.UserContext(), sellerID, f)
 	if err != nil {
 		return s.failed(c, err)
 	}

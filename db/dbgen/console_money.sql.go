@@ -277,6 +277,11 @@ WITH arrears AS (
     FROM contract_installments f
     WHERE f.status = 'failed'
     GROUP BY f.contract_id
+), page AS (
+    SELECT contract_id, since, overdue, failed FROM arrears a
+    WHERE (a.since, a.contract_id) > ($1::timestamptz, $2::uuid)
+    ORDER BY a.since, a.contract_id
+    LIMIT $3
 )
 SELECT a.contract_id, a.since, a.overdue, a.failed, c.status, c.currency, c.seller_offer_reference, s.name AS seller_name,
        (SELECT count(*) FROM events e
@@ -284,12 +289,10 @@ SELECT a.contract_id, a.since, a.overdue, a.failed, c.status, c.currency, c.sell
           AND e.created_at >= coalesce((SELECT max(b.created_at) FROM events b
                                         WHERE b.seller_id = c.seller_id AND b.object_id = c.id AND b.type = 'contract.in_arrears'),
                                        a.since))::integer AS stage
-FROM arrears a
+FROM page a
 JOIN rental_contracts c ON c.id = a.contract_id
 JOIN sellers s ON s.id = c.seller_id
-WHERE (a.since, a.contract_id) > ($1::timestamptz, $2::uuid)
 ORDER BY a.since, a.contract_id
-LIMIT $3
 `
 
 type ListContractsInArrearsParams struct {
@@ -315,7 +318,9 @@ type ListContractsInArrearsRow struct {
 // reminder stages (contract.payment_reminder) recorded since the arrears
 // began (their contract.in_arrears event; a collection returned again
 // moves its installment's moment on, not the arrears'). The failed
-// installments are few and read from their partial index.
+// installments are few and read from their partial index; the page is
+// cut before the contracts are joined, so that only its contracts are
+// read (by primary key), not every contract to join them all.
 func (q *Queries) ListContractsInArrears(ctx context.Context, arg ListContractsInArrearsParams) ([]ListContractsInArrearsRow, error) {
 	rows, err := q.db.Query(ctx, listContractsInArrears, arg.AfterAt, arg.AfterContract, arg.PageSize)
 	if err != nil {

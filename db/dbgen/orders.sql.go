@@ -223,6 +223,80 @@ func (q *Queries) ListOrders(ctx context.Context, arg ListOrdersParams) ([]ListO
 	return items, nil
 }
 
+const listOrdersNewest = `-- name: ListOrdersNewest :many
+SELECT o.id, o.offer_id, o.seller_offer_reference, o.status, o.agent_name, o.company_name, o.full_name, o.created_at
+FROM orders o
+WHERE o.seller_id = $1
+  AND list_filter(o.search_text, o.created_by, o.partner, o.id, o.created_at,
+                  $2::text, '{}', false,
+                  NULL, $3::uuid, $4::uuid, $5::uuid, NULL, NULL, NULL, NULL)
+  AND ($6::text IS NULL OR o.status = $6)
+ORDER BY o.created_at DESC, o.id DESC
+LIMIT $7::bigint
+`
+
+type ListOrdersNewestParams struct {
+	SellerID uuid.UUID
+	Query    *string
+	IDGte    *uuid.UUID
+	IDLt     *uuid.UUID
+	IDLte    *uuid.UUID
+	Status   *string
+	RowLimit int64
+}
+
+type ListOrdersNewestRow struct {
+	ID                   uuid.UUID
+	OfferID              uuid.UUID
+	SellerOfferReference string
+	Status               string
+	AgentName            string
+	CompanyName          string
+	FullName             string
+	CreatedAt            time.Time
+}
+
+// One page of a seller's orders, newest first, with the portal's filters
+// (search or one id, status, before an id): ListOrders without the count
+// of every match (which reads all of a seller's orders), read backwards
+// from orders_seller_created_at_idx.
+func (q *Queries) ListOrdersNewest(ctx context.Context, arg ListOrdersNewestParams) ([]ListOrdersNewestRow, error) {
+	rows, err := q.db.Query(ctx, listOrdersNewest,
+		arg.SellerID,
+		arg.Query,
+		arg.IDGte,
+		arg.IDLt,
+		arg.IDLte,
+		arg.Status,
+		arg.RowLimit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListOrdersNewestRow{}
+	for rows.Next() {
+		var i ListOrdersNewestRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.OfferID,
+			&i.SellerOfferReference,
+			&i.Status,
+			&i.AgentName,
+			&i.CompanyName,
+			&i.FullName,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const setOrderMetadata = `-- name: SetOrderMetadata :one
 UPDATE orders SET metadata = $3, updated_at = now()
 WHERE seller_id = $1 AND id = $2

@@ -411,6 +411,17 @@ func (q *Queries) LockRiskCompanyKey(ctx context.Context, key string) error {
 	return err
 }
 
+const noJITInTransaction = `-- name: NoJITInTransaction :exec
+SELECT set_config('jit', 'off', true)
+`
+
+// Turns PostgreSQL's JIT compilation off until the transaction ends, for
+// a statement whose plan is estimated far above its cost (decision 0277).
+func (q *Queries) NoJITInTransaction(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, noJITInTransaction)
+	return err
+}
+
 const setOfferRiskReview = `-- name: SetOfferRiskReview :exec
 UPDATE offers SET document = $1, updated_at = now()
 WHERE seller_id = $2 AND id = $3 AND status = 'pending_review'

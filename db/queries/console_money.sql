@@ -38,12 +38,19 @@ LIMIT sqlc.arg(page_size);
 -- reminder stages (contract.payment_reminder) recorded since the arrears
 -- began (their contract.in_arrears event; a collection returned again
 -- moves its installment's moment on, not the arrears'). The failed
--- installments are few and read from their partial index.
+-- installments are few and read from their partial index; the page is
+-- cut before the contracts are joined, so that only its contracts are
+-- read (by primary key), not every contract to join them all.
 WITH arrears AS (
     SELECT f.contract_id, min(f.status_changed_at)::timestamptz AS since, sum(f.gross)::bigint AS overdue, count(*)::integer AS failed
     FROM contract_installments f
     WHERE f.status = 'failed'
     GROUP BY f.contract_id
+), page AS (
+    SELECT * FROM arrears a
+    WHERE (a.since, a.contract_id) > (sqlc.arg(after_at)::timestamptz, sqlc.arg(after_contract)::uuid)
+    ORDER BY a.since, a.contract_id
+    LIMIT sqlc.arg(page_size)
 )
 SELECT a.contract_id, a.since, a.overdue, a.failed, c.status, c.currency, c.seller_offer_reference, s.name AS seller_name,
        (SELECT count(*) FROM events e
@@ -51,12 +58,10 @@ SELECT a.contract_id, a.since, a.overdue, a.failed, c.status, c.currency, c.sell
           AND e.created_at >= coalesce((SELECT max(b.created_at) FROM events b
                                         WHERE b.seller_id = c.seller_id AND b.object_id = c.id AND b.type = 'contract.in_arrears'),
                                        a.since))::integer AS stage
-FROM arrears a
+FROM page a
 JOIN rental_contracts c ON c.id = a.contract_id
 JOIN sellers s ON s.id = c.seller_id
-WHERE (a.since, a.contract_id) > (sqlc.arg(after_at)::timestamptz, sqlc.arg(after_contract)::uuid)
-ORDER BY a.since, a.contract_id
-LIMIT sqlc.arg(page_size);
+ORDER BY a.since, a.contract_id;
 
 -- name: ListCollectionFilesBefore :many
 -- Collection files, newest first, before the cursor (moment, id).

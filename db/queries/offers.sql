@@ -50,6 +50,19 @@ ORDER BY
   CASE WHEN sqlc.arg(descending)::boolean THEN o.id END DESC
 LIMIT sqlc.arg(row_limit)::bigint OFFSET sqlc.arg(row_offset)::bigint;
 
+-- name: ListOffersNewest :many
+-- One page of a seller's offers, newest first, with the filters of the
+-- list endpoints, for the portal's list: ListOffers without the count of
+-- every match (which reads all of a seller's offers), read backwards
+-- from offers_seller_created_at_idx.
+SELECT * FROM offers o
+WHERE o.seller_id = sqlc.arg(seller_id)
+  AND list_filter(o.search_text, o.created_by, o.partner, o.id, o.created_at,
+                  sqlc.narg(query)::text, sqlc.arg(created_by)::text[], false,
+                  NULL, NULL, sqlc.narg(id_lt)::uuid, NULL, NULL, NULL, NULL, NULL)
+ORDER BY o.created_at DESC, o.id DESC
+LIMIT sqlc.arg(row_limit)::bigint;
+
 -- name: GetOfferForOperator :one
 -- An operator's tools (tenure offers decide) name offers by id alone.
 SELECT * FROM offers WHERE id = $1;

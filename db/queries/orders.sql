@@ -45,3 +45,18 @@ ORDER BY
   CASE WHEN NOT sqlc.arg(descending)::boolean THEN o.id END,
   CASE WHEN sqlc.arg(descending)::boolean THEN o.id END DESC
 LIMIT sqlc.arg(row_limit)::bigint OFFSET sqlc.arg(row_offset)::bigint;
+
+-- name: ListOrdersNewest :many
+-- One page of a seller's orders, newest first, with the portal's filters
+-- (search or one id, status, before an id): ListOrders without the count
+-- of every match (which reads all of a seller's orders), read backwards
+-- from orders_seller_created_at_idx.
+SELECT o.id, o.offer_id, o.seller_offer_reference, o.status, o.agent_name, o.company_name, o.full_name, o.created_at
+FROM orders o
+WHERE o.seller_id = sqlc.arg(seller_id)
+  AND list_filter(o.search_text, o.created_by, o.partner, o.id, o.created_at,
+                  sqlc.narg(query)::text, '{}', false,
+                  NULL, sqlc.narg(id_gte)::uuid, sqlc.narg(id_lt)::uuid, sqlc.narg(id_lte)::uuid, NULL, NULL, NULL, NULL)
+  AND (sqlc.narg(status)::text IS NULL OR o.status = sqlc.narg(status))
+ORDER BY o.created_at DESC, o.id DESC
+LIMIT sqlc.arg(row_limit)::bigint;

@@ -64,6 +64,11 @@ CROSS JOIN LATERAL (
       AND NOT EXISTS (SELECT 1 FROM orders r WHERE r.offer_id = h.offer_id AND r.status IN ('canceled', 'rejected'))
 ) x;
 
+-- name: NoJITInTransaction :exec
+-- Turns PostgreSQL's JIT compilation off until the transaction ends, for
+-- a statement whose plan is estimated far above its cost (decision 0277).
+SELECT set_config('jit', 'off', true);
+
 -- name: InsertRiskDecision :one
 INSERT INTO risk_decisions (id, offer_id, seller_id, snapshot_version, snapshot, company_keys, currency, reserved_net,
                             rule_set_version, outcome, rule_id, reason, error,
