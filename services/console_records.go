@@ -77,17 +77,6 @@ func (c *Console) SearchOrders(ctx context.Context, text string) ([]dbgen.Search
 	return c.Offers.Store.SearchOrders(ctx, dbgen.SearchOrdersParams{Query: db.EscapeLike(text), PageSize: SearchPageSize})
 }
 
-// SearchOffers finds the newest offers of every seller whose reference,
-// company, names or e-mail hold the text; text shorter than
-// MinSearchLength is ErrSearchTooShort.
-func (c *Console) SearchOffers(ctx context.Context, text string) ([]dbgen.SearchOffersRow, error) {
-	text = strings.ToLower(strings.TrimSpace(text))
-	if len([]rune(text)) < MinSearchLength {
-		return nil, ErrSearchTooShort
-	}
-	return c.Offers.Store.SearchOffers(ctx, dbgen.SearchOffersParams{Query: db.EscapeLike(text), PageSize: SearchPageSize})
-}
-
 // OrderRecord is an order as operators see it: the order, its seller, its
 // contracts and invoices, and its timeline.
 type OrderRecord struct {

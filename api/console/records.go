@@ -38,19 +38,11 @@ var recordPaths = map[string]func(uuid.UUID) string{
 
 // searchView is the search page's own data.
 type searchView struct {
-	Query string
-	// Found are what the text found: the offers, then the orders, each
-	// kind that found any.
-	Found []searchSection
-	// Full says the search shows its most of offers or orders, and a
-	// longer text may find fewer.
+	Query   string
+	Results []moneyRow
+	// Full says the search shows its most, and a longer text may find
+	// fewer.
 	Full bool
-}
-
-// searchSection is one kind of record a search found.
-type searchSection struct {
-	Heading string
-	Rows    []moneyRow
 }
 
 // search finds a record by its id (to its page), or the orders whose
@@ -74,7 +66,7 @@ func (s *server) search(c *fiber.Ctx) error {
 		}
 		return c.Redirect(recordPaths[found.Kind](found.Page), fiber.StatusSeeOther)
 	}
-	offers, err := s.Service.SearchOffers(c.UserContext(), query)
+	rows, err := s.Service.SearchOrders(c.UserContext(), query)
 	if errors.Is(err, services.ErrSearchTooShort) {
 		v.Problem = v.Tf("records.too_short", services.MinSearchLength)
 		return s.pages.render(c, fiber.StatusUnprocessableEntity, "records_search.html", v)
@@ -82,36 +74,17 @@ func (s *server) search(c *fiber.Ctx) error {
 	if err != nil {
 		return s.failed(c, err)
 	}
-	var found searchSection
-	for _, r := range offers {
-		found.Rows = append(found.Rows, moneyRow{
-			ID: r.ID.String(), Path: Base + "/offers/" + r.ID.String(), Reference: r.SellerOfferReference, Seller: r.SellerName,
-			Status: r.Status, Detail: r.Customer, At: formatTime(r.CreatedAt), AtISO: isoTime(r.CreatedAt),
-		})
-	}
-	if len(found.Rows) > 0 {
-		found.Heading = v.T("records.found_offers")
-		data.Found = append(data.Found, found)
-	}
-	rows, err := s.Service.SearchOrders(c.UserContext(), query)
-	if err != nil {
-		return s.failed(c, err)
-	}
-	found = searchSection{Heading: v.T("records.found_orders")}
 	for _, r := range rows {
 		company := r.CompanyName
 		if company == "" {
 			company = r.FullName
 		}
-		found.Rows = append(found.Rows, moneyRow{
+		data.Results = append(data.Results, moneyRow{
 			ID: r.ID.String(), Path: orderPath(r.ID), Reference: r.SellerOfferReference, Seller: r.SellerName, Status: r.Status,
 			Detail: company, At: formatTime(r.CreatedAt), AtISO: isoTime(r.CreatedAt),
 		})
 	}
-	if len(found.Rows) > 0 {
-		data.Found = append(data.Found, found)
-	}
-	data.Full = len(rows) == services.SearchPageSize || len(offers) == services.SearchPageSize
+	data.Full = len(rows) == services.SearchPageSize
 	v.Data = data
 	return s.pages.render(c, fiber.StatusOK, "records_search.html", v)
 }

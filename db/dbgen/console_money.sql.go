@@ -652,63 +652,6 @@ func (q *Queries) ListUpcomingInstallments(ctx context.Context, arg ListUpcoming
 	return items, nil
 }
 
-const searchOffers = `-- name: SearchOffers :many
-SELECT o.id, o.seller_id, o.seller_offer_reference, o.status, o.created_at,
-       coalesce(o.document #>> '{customer,company,name}', o.document #>> '{customer,full_name}', '')::text AS customer,
-       s.name AS seller_name
-FROM offers o
-JOIN sellers s ON s.id = o.seller_id
-WHERE o.search_text LIKE '%' || $1::text || '%'
-ORDER BY o.created_at DESC, o.id DESC
-LIMIT $2
-`
-
-type SearchOffersParams struct {
-	Query    string
-	PageSize int32
-}
-
-type SearchOffersRow struct {
-	ID                   uuid.UUID
-	SellerID             uuid.UUID
-	SellerOfferReference string
-	Status               string
-	CreatedAt            time.Time
-	Customer             string
-	SellerName           string
-}
-
-// Offers of every seller whose search text (reference, company, names,
-// e-mail; lower case) holds the query, through its trigram index, newest
-// first, with the customer's company (or name) from the offer's document.
-func (q *Queries) SearchOffers(ctx context.Context, arg SearchOffersParams) ([]SearchOffersRow, error) {
-	rows, err := q.db.Query(ctx, searchOffers, arg.Query, arg.PageSize)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []SearchOffersRow{}
-	for rows.Next() {
-		var i SearchOffersRow
-		if err := rows.Scan(
-			&i.ID,
-			&i.SellerID,
-			&i.SellerOfferReference,
-			&i.Status,
-			&i.CreatedAt,
-			&i.Customer,
-			&i.SellerName,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const searchOrders = `-- name: SearchOrders :many
 SELECT o.id, o.seller_id, o.offer_id, o.seller_offer_reference, o.status, o.company_name, o.full_name, o.created_at,
        s.name AS seller_name

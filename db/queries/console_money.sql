@@ -108,19 +108,6 @@ WHERE o.search_text LIKE '%' || sqlc.arg(query)::text || '%'
 ORDER BY o.created_at DESC, o.id DESC
 LIMIT sqlc.arg(page_size);
 
--- name: SearchOffers :many
--- Offers of every seller whose search text (reference, company, names,
--- e-mail; lower case) holds the query, through its trigram index, newest
--- first, with the customer's company (or name) from the offer's document.
-SELECT o.id, o.seller_id, o.seller_offer_reference, o.status, o.created_at,
-       coalesce(o.document #>> '{customer,company,name}', o.document #>> '{customer,full_name}', '')::text AS customer,
-       s.name AS seller_name
-FROM offers o
-JOIN sellers s ON s.id = o.seller_id
-WHERE o.search_text LIKE '%' || sqlc.arg(query)::text || '%'
-ORDER BY o.created_at DESC, o.id DESC
-LIMIT sqlc.arg(page_size);
-
 -- name: FindRecord :many
 -- What an id names: an offer, order, contract, invoice or payout.
 SELECT 'offer'::text AS kind FROM offers WHERE offers.id = sqlc.arg(id)
