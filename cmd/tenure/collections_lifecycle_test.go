@@ -236,8 +236,18 @@ func (s moneyStack) checkInvoice(t *testing.T, contractID string) invoice {
 	var page struct {
 		Invoices []json.RawMessage `json:"invoices"`
 	}
-	if status, body, err := s.seller.Do(ctx, http.MethodGet, "/v1/invoices?contract_id="+contractID, nil, &page); status != http.StatusOK || err != nil || len(page.Invoices) != 1 {
-		t.Fatalf("the contract's invoices: %d %s %v", status, body, err)
+	// The invoice is issued in a transaction of its own right after the
+	// installment falls due (decision 0272): wait for it to be there.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		status, body, err := s.seller.Do(ctx, http.MethodGet, "/v1/invoices?contract_id="+contractID, nil, &page)
+		if status != http.StatusOK || err != nil || len(page.Invoices) > 1 || (len(page.Invoices) == 0 && time.Now().After(deadline)) {
+			t.Fatalf("the contract's invoices: %d %s %v", status, body, err)
+		}
+		if len(page.Invoices) == 1 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	var inv invoice
 	if err := json.Unmarshal(page.Invoices[0], &inv); err != nil {
