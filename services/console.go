@@ -131,7 +131,7 @@ func (c *Console) Offer(ctx context.Context, offerID uuid.UUID) (ReviewItem, err
 	if err != nil {
 		return ReviewItem{}, err
 	}
-	seller, err := c.Offers.Store.GetSeller(ctx, row.SellerID)
+	sellerName, err := c.SellerName(ctx, row.SellerID)
 	if err != nil {
 		return ReviewItem{}, err
 	}
@@ -139,7 +139,7 @@ func (c *Console) Offer(ctx context.Context, offerID uuid.UUID) (ReviewItem, err
 	if err != nil {
 		return ReviewItem{}, err
 	}
-	items := []ReviewItem{{Offer: stored, SellerName: seller.Name, Approval: approval}}
+	items := []ReviewItem{{Offer: stored, SellerName: sellerName, Approval: approval}}
 	if err := c.withExposure(ctx, items); err != nil {
 		return ReviewItem{}, err
 	}

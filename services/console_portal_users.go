@@ -23,9 +23,9 @@ func UserTarget(email string) string { return "user " + email }
 // CredentialTarget names an API client as the audit log's target.
 func CredentialTarget(clientID string) string { return "credential " + clientID }
 
-// SellerName is the name of a seller user's seller.
+// SellerName is a seller's name, for the pages that show whose record it is.
 func (c *Console) SellerName(ctx context.Context, sellerID uuid.UUID) (string, error) {
-	s, err := c.Sellers.Store.GetSeller(ctx, sellerID)
+	s, err := c.Offers.Store.GetSeller(ctx, sellerID)
 	return s.Name, err
 }
 

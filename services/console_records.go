@@ -101,7 +101,7 @@ func (c *Console) Order(ctx context.Context, id uuid.UUID) (OrderRecord, error) 
 	if r.Order, err = c.Orders.Get(ctx, seller, id); err != nil {
 		return r, err
 	}
-	if r.SellerName, err = c.sellerName(ctx, seller); err != nil {
+	if r.SellerName, err = c.SellerName(ctx, seller); err != nil {
 		return r, err
 	}
 	if r.Contracts, _, err = c.Contracts.List(ctx, seller, contracts.ListFilter{OrderID: &id, Limit: listing.MaxLimit}); err != nil {
@@ -162,7 +162,7 @@ func (c *Console) Contract(ctx context.Context, id uuid.UUID) (ContractRecord, e
 	if r.Contract, err = c.Contracts.Get(ctx, seller, id); err != nil {
 		return r, err
 	}
-	if r.SellerName, err = c.sellerName(ctx, seller); err != nil {
+	if r.SellerName, err = c.SellerName(ctx, seller); err != nil {
 		return r, err
 	}
 	order, err := c.Orders.Get(ctx, seller, r.Contract.OrderID)
@@ -235,12 +235,6 @@ func contractMoments(r ContractRecord) []TimelineEntry {
 		moments = append(moments, TimelineEntry{At: k.UpdatedAt, Kind: TimelineStatus, What: MomentNow, Detail: string(k.Status)})
 	}
 	return moments
-}
-
-// sellerName is a seller's name.
-func (c *Console) sellerName(ctx context.Context, id uuid.UUID) (string, error) {
-	s, err := c.Offers.Store.GetSeller(ctx, id)
-	return s.Name, err
 }
 
 // InvoicePDF is any invoice's PDF as issued, for an operator.

@@ -185,11 +185,11 @@ func (c *Console) EndpointOfAnySeller(ctx context.Context, endpointID uuid.UUID)
 	if err != nil {
 		return SellerEndpoint{}, err
 	}
-	seller, err := c.Webhooks.Store.GetSeller(ctx, row.SellerID)
+	sellerName, err := c.SellerName(ctx, row.SellerID)
 	if err != nil {
 		return SellerEndpoint{}, err
 	}
-	return SellerEndpoint{Endpoint: webhook.EndpointOf(row), SellerID: row.SellerID, SellerName: seller.Name}, nil
+	return SellerEndpoint{Endpoint: webhook.EndpointOf(row), SellerID: row.SellerID, SellerName: sellerName}, nil
 }
 
 // EndpointDelivery is a delivery of an event to an endpoint, with the

@@ -48,7 +48,7 @@ func entryOf(v view, e console.Entry) auditEntry {
 	return auditEntry{
 		At: formatTime(e.At), AtISO: isoTime(e.At), Action: v.T("action." + e.Action), Actor: e.ActorEmail,
 		Target: e.Target, Detail: e.Detail, Outcome: v.T("audit.outcome." + string(e.Outcome)), OutcomeCode: string(e.Outcome),
-		Address: e.Address, RequestID: e.RequestID, TargetPath: targetPath(v.User, e.Target),
+		Address: e.Address, RequestID: e.RequestID, TargetPath: targetPath(v.table, v.User, e.Target),
 	}
 }
 
@@ -64,15 +64,14 @@ var targetPages = map[string][]string{
 
 // targetPath is the page of an audit entry's target ("offer <id>", "order
 // <id>", "contract <id>") that the viewer may open: the first of its
-// pages whose route the route table opens to the viewer's role; "" when
+// pages whose route the table opens to the viewer's role; "" when
 // none is (a page not built, a role it is closed to) or the target names
 // no record.
-func targetPath(viewer *console.User, target string) string {
+func targetPath(table []route, viewer *console.User, target string) string {
 	kind, id, _ := strings.Cut(target, " ")
 	if _, err := recordid.Parse(id); err != nil || viewer == nil {
 		return ""
 	}
-	table := routes()
 	for _, prefix := range targetPages[kind] {
 		for _, r := range table {
 			param, ok := strings.CutPrefix(r.path, prefix+":")

@@ -23,20 +23,20 @@ func TestAuditTargetsLinkToThePagesTheViewerMayOpen(t *testing.T) {
 		"contract " + id: Base + "/portal/contracts/" + id, "user agent@example.com": "", "order not-an-id": "",
 		"seller_offer_reference portal-1": "",
 	} {
-		if got := targetPath(agent, target); got != want {
+		if got := targetPath(routes(), agent, target); got != want {
 			t.Errorf("an agent's link of %q = %q, want %q", target, got, want)
 		}
 	}
-	if got, want := targetPath(admin, "offer "+id), Base+"/offers/"+id; got != want {
+	if got, want := targetPath(routes(), admin, "offer "+id), Base+"/offers/"+id; got != want {
 		t.Errorf("an operator's link of an offer = %q, want %q", got, want)
 	}
 	for _, kind := range []string{"order", "contract"} {
-		got := targetPath(finance, kind+" "+id)
+		got := targetPath(routes(), finance, kind+" "+id)
 		if got != "" && got != Base+"/"+kind+"s/"+id {
 			t.Errorf("an operator's link of a %s = %q, want the operators' page or none", kind, got)
 		}
 	}
-	if got := targetPath(nil, "offer "+id); got != "" {
+	if got := targetPath(routes(), nil, "offer "+id); got != "" {
 		t.Errorf("a page without a viewer links %q", got)
 	}
 }

@@ -37,6 +37,9 @@ type Deps struct {
 type server struct {
 	Deps
 	pages *pages
+	// table is the route table, made once: every page's navigation and
+	// the audit log's links read it.
+	table []route
 }
 
 // Mount registers every route of the route table on router, which is
@@ -47,8 +50,8 @@ func Mount(router fiber.Router, d Deps) error {
 	if err != nil {
 		return err
 	}
-	s := &server{Deps: d, pages: p}
-	for _, r := range routes() {
+	s := &server{Deps: d, pages: p, table: routes()}
+	for _, r := range s.table {
 		handle := r.handle
 		router.Add(r.method, r.path, s.session, s.rights(r), func(c *fiber.Ctx) error { return handle(s, c) })
 	}
@@ -117,14 +120,14 @@ func (s *server) address(c *fiber.Ctx) string {
 // and navigation when signed in.
 func (s *server) view(c *fiber.Ctx, titleKey string) view {
 	lang := language(c)
-	v := view{Lang: lang, Assets: s.Assets, catalog: s.pages.catalogs[lang]}
+	v := view{Lang: lang, Assets: s.Assets, catalog: s.pages.catalogs[lang], table: s.table}
 	v.Title = v.T(titleKey)
 	for _, l := range languages {
 		v.Languages = append(v.Languages, languageLink{Code: l.Code, Name: l.Name, Current: l.Code == lang})
 	}
 	if sess, ok := sessionOf(c); ok {
 		v.User, v.CSRF = &sess.User, sess.CSRF
-		for _, r := range routes() {
+		for _, r := range s.table {
 			if r.nav != "" && r.allows(sess.User) {
 				v.Nav = append(v.Nav, navLink{Label: r.nav, Path: Base + r.path, Current: c.Path() == Base+r.path})
 			}

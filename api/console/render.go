@@ -113,6 +113,8 @@ type view struct {
 	Notice, Problem string
 	Data            any
 	catalog         map[string]string
+	// table is the route table, for links the viewer may follow.
+	table []route
 }
 
 // navLink is one entry of the console's navigation.
