@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/auth"
+	"github.com/tenurehq/tenure/domain/catalog/catalogcsv"
 	"github.com/tenurehq/tenure/internal/testing/csvgen"
 	"github.com/tenurehq/tenure/internal/testing/sellerclient"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
@@ -120,9 +122,10 @@ func importFile(b *testing.B, c *sellerclient.Client, path string) importResult 
 	}
 }
 
-// copyBaseline times psql's \copy of the seller's imported products into
-// a table with the products table's indexes.
-func copyBaseline(b *testing.B, store *db.Store, sellerID uuid.UUID) time.Duration {
+// schemaCopy times psql's \copy of the seller's imported products into a
+// table with the products table's columns, constraints and indexes (the
+// trigram index included): the floor of Tenure's own schema.
+func schemaCopy(b *testing.B, store *db.Store, sellerID uuid.UUID) time.Duration {
 	ctx := context.Background()
 	dump := filepath.Join(b.TempDir(), "products.copy")
 	f, err := os.Create(dump)
@@ -141,46 +144,91 @@ func copyBaseline(b *testing.B, store *db.Store, sellerID uuid.UUID) time.Durati
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := store.Pool.Exec(ctx, `DROP TABLE IF EXISTS copy_baseline; CREATE TABLE copy_baseline (LIKE products INCLUDING ALL)`); err != nil {
+	return timedCopy(b, store, `CREATE TABLE copy_baseline (LIKE products INCLUDING ALL)`, `\copy copy_baseline FROM '`+dump+`'`)
+}
+
+// minimalCopy times psql's \copy of the CSV file itself into a plain table
+// of text columns, one per column of the contract, with two indexes: the
+// reference (what an import matches rows by) and the title. It is the
+// least a database does to take the file in and find its rows again.
+func minimalCopy(b *testing.B, store *db.Store, path string) time.Duration {
+	var cols []string
+	for _, name := range catalogcsv.ColumnNames() {
+		cols = append(cols, name+" text")
+	}
+	create := `CREATE TABLE copy_baseline (` + strings.Join(cols, ", ") + `);
+		CREATE INDEX ON copy_baseline (reference); CREATE INDEX ON copy_baseline (title)`
+	return timedCopy(b, store, create, `\copy copy_baseline FROM '`+path+`' WITH (FORMAT csv, HEADER true)`)
+}
+
+// timedCopy creates the table copy_baseline afresh and times a psql
+// command that copies into it.
+func timedCopy(b *testing.B, store *db.Store, create, copyCommand string) time.Duration {
+	if _, err := store.Pool.Exec(context.Background(), `DROP TABLE IF EXISTS copy_baseline; `+create); err != nil {
 		b.Fatal(err)
 	}
 	dbURL := store.Pool.Config().ConnString()
 	start := time.Now()
-	out, err := exec.Command("psql", dbURL, "-v", "ON_ERROR_STOP=1", "-c", `\copy copy_baseline FROM '`+dump+`'`).CombinedOutput()
+	out, err := exec.Command("psql", dbURL, "-v", "ON_ERROR_STOP=1", "-c", copyCommand).CombinedOutput()
 	if err != nil {
-		b.Fatalf("psql \\copy: %v\n%s", err, out)
+		b.Fatalf("psql %s: %v\n%s", copyCommand, err, out)
 	}
 	return time.Since(start)
 }
 
-// BenchmarkCSVImport prints the import figures of docs/performance.md.
+// rounds is how many times the large file's first import is run beside
+// the minimal \copy; the ratio reported is their median.
+const rounds = 3
+
+// BenchmarkCSVImport prints the import figures of docs/performance.md: in
+// each of three rounds a new seller's first import of the 1,000,000-row
+// file beside psql's minimal \copy of the same file, and the median of
+// the rounds' ratios; then the 100,000-row file, a re-import of the large
+// file (every row an update) and the \copy into Tenure's own schema.
 func BenchmarkCSVImport(b *testing.B) {
 	s := newStack(b)
 	smallPath, smallStats := generate(b, 100_000)
 	largePath, largeStats := generate(b, 1_000_000)
+	mb := func(n int64) float64 { return float64(n) / (1 << 20) }
 	for b.Loop() {
+		var (
+			ratios  []float64
+			first   importResult
+			seller  uuid.UUID
+			client  *sellerclient.Client
+			maxPeak int64
+		)
+		fmt.Printf("%-6s %14s %12s %14s %10s\n", "round", "import s", "peak RSS MB", "minimal copy s", "ratio")
+		for round := 1; round <= rounds; round++ {
+			seller, client = s.seller(b)
+			first = importFile(b, client, largePath)
+			if want := int64(largeStats.Rows - largeStats.Invalid); first.succeeded != want {
+				b.Errorf("imported %d rows, want %d", first.succeeded, want)
+			}
+			minimal := minimalCopy(b, s.store, largePath)
+			ratios = append(ratios, first.elapsed.Seconds()/minimal.Seconds())
+			maxPeak = max(maxPeak, first.peakRSS)
+			fmt.Printf("%-6d %14.1f %12.0f %14.1f %9.2fx\n", round, first.elapsed.Seconds(), mb(first.peakRSS), minimal.Seconds(), ratios[len(ratios)-1])
+		}
+		median := slices.Sorted(slices.Values(ratios))[rounds/2]
+		fmt.Printf("import / minimal \\copy, median of %d rounds: %.2fx (goal ≤ 3x)\n", rounds, median)
+
 		_, small := s.seller(b)
 		smallRun := importFile(b, small, smallPath)
-		largeSeller, large := s.seller(b)
-		first := importFile(b, large, largePath)
-		again := importFile(b, large, largePath)
-		baseline := copyBaseline(b, s.store, largeSeller)
-
-		if want := int64(largeStats.Rows - largeStats.Invalid); first.succeeded != want {
-			b.Errorf("imported %d rows, want %d", first.succeeded, want)
-		}
-		mb := func(n int64) float64 { return float64(n) / (1 << 20) }
+		again := importFile(b, client, largePath)
+		schema := schemaCopy(b, s.store, seller)
 		fmt.Printf("%-34s %10s %12s %10s %12s\n", "CSV import", "rows", "file MB", "seconds", "peak RSS MB")
 		fmt.Printf("%-34s %10d %12.0f %10.1f %12.0f\n", "25 MB file (new products)", smallStats.Rows, mb(smallStats.Bytes), smallRun.elapsed.Seconds(), mb(smallRun.peakRSS))
 		fmt.Printf("%-34s %10d %12.0f %10.1f %12.0f\n", "250 MB file (new products)", largeStats.Rows, mb(largeStats.Bytes), first.elapsed.Seconds(), mb(first.peakRSS))
 		fmt.Printf("%-34s %10d %12.0f %10.1f %12.0f\n", "250 MB file again (all updates)", largeStats.Rows, mb(largeStats.Bytes), again.elapsed.Seconds(), mb(again.peakRSS))
-		fmt.Printf("%-34s %10d %12s %10.1f\n", "psql \\copy of the valid rows", first.succeeded, "", baseline.Seconds())
-		fmt.Printf("import / \\copy: %.2fx (goal ≤ 2x); re-import / \\copy: %.2fx (goal ≤ 4x)\n",
-			first.elapsed.Seconds()/baseline.Seconds(), again.elapsed.Seconds()/baseline.Seconds())
+		fmt.Printf("%-34s %10d %12s %10.1f\n", "psql \\copy into Tenure's schema", first.succeeded, "", schema.Seconds())
+		fmt.Printf("import / \\copy into the schema: %.2fx; re-import / \\copy into the schema: %.2fx\n",
+			first.elapsed.Seconds()/schema.Seconds(), again.elapsed.Seconds()/schema.Seconds())
+		b.ReportMetric(median, "import/minimal-copy")
 		b.ReportMetric(first.elapsed.Seconds(), "import-s")
 		b.ReportMetric(again.elapsed.Seconds(), "reimport-s")
-		b.ReportMetric(baseline.Seconds(), "copy-s")
-		b.ReportMetric(mb(first.peakRSS), "peak-MB")
+		b.ReportMetric(schema.Seconds(), "schema-copy-s")
+		b.ReportMetric(mb(max(maxPeak, smallRun.peakRSS, again.peakRSS)), "peak-MB")
 	}
 }
 
