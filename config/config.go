@@ -102,6 +102,11 @@ type TemporalConfig struct {
 	// queues): a workflow evicted replays its history when it wakes, so
 	// thousands of sleeping contracts cost no memory beyond it.
 	WorkflowCacheSize int `mapstructure:"workflow_cache_size"`
+	// Compression is how requests to the frontend are compressed: none,
+	// or gzip, which trades CPU on both ends (an eighth of a worker's, at
+	// full load) for bandwidth, worth it only across a slow link such as
+	// one to a cloud service.
+	Compression string `mapstructure:"compression"`
 	// AddressGiven is set when the file or the environment gives the
 	// address; otherwise commands prefer the dev server `tenure dev` runs
 	// for the same data directory.
@@ -284,6 +289,7 @@ var defaults = map[string]any{
 	"temporal.address":                 "127.0.0.1:7233",
 	"temporal.namespace":               "default",
 	"temporal.workflow_cache_size":     2000,
+	"temporal.compression":             "none",
 	"auth.signing_key":                 "",
 	"auth.token_ttl":                   "2h",
 	"links.signing_key":                "",
@@ -507,6 +513,9 @@ func (c *Config) Validate(need Need) error {
 		}
 		if c.Temporal.WorkflowCacheSize < 1 || c.Temporal.WorkflowCacheSize > 100000 {
 			bad("temporal.workflow_cache_size", "must be between 1 and 100000 workflows, got %d", c.Temporal.WorkflowCacheSize)
+		}
+		if c.Temporal.Compression != "none" && c.Temporal.Compression != "gzip" {
+			bad("temporal.compression", "must be none or gzip, got %q", c.Temporal.Compression)
 		}
 	}
 	if c.HTTP.AdminAddr != "" {

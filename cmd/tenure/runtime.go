@@ -13,6 +13,7 @@ import (
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/foundation/telemetry"
+	"github.com/tenurehq/tenure/workflows"
 )
 
 // loadConfig reads and validates the configuration parts a command needs.
@@ -48,9 +49,10 @@ func openStore(ctx context.Context, cfg *config.Config) (*db.Store, error) {
 // its tracing interceptor, which the workers built on it inherit.
 func dialTemporal(ctx context.Context, cfg *config.Config, logger *slog.Logger, obs observability) (client.Client, error) {
 	opts := client.Options{
-		HostPort:  cfg.Temporal.Address,
-		Namespace: cfg.Temporal.Namespace,
-		Logger:    temporallog.NewStructuredLogger(logger.With("component", "temporal")),
+		HostPort:          cfg.Temporal.Address,
+		Namespace:         cfg.Temporal.Namespace,
+		Logger:            temporallog.NewStructuredLogger(logger.With("component", "temporal")),
+		ConnectionOptions: workflows.ConnectionOptions(cfg.Temporal),
 	}
 	if err := telemetry.TemporalOptions(&opts, obs.metrics, obs.tracing != nil); err != nil {
 		return nil, err

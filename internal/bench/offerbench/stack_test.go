@@ -36,6 +36,8 @@ type stack struct {
 	product  sellerclient.Product
 	// apiURL is where the API listens.
 	apiURL string
+	// emptyWorker starts the worker of the empty workflows once.
+	emptyWorker sync.Once
 }
 
 func newStack(b *testing.B, tune ...func(*config.Config)) *stack {
@@ -226,33 +228,35 @@ const emptyWorkflowQueue = "empty-workflows"
 // server the start, the task and the completion, and nothing of Tenure's.
 func emptyWorkflow(workflow.Context) error { return nil }
 
-// startsOn returns an operation that starts an empty workflow on a queue.
-func (s *stack) startsOn(queue string, eager bool) func(w, i int) error {
+// startsOn returns an operation that starts an empty workflow on a queue;
+// run tells the ids of one run from another's.
+func (s *stack) startsOn(queue string, eager bool, run int) func(w, i int) error {
 	return func(w, i int) error {
 		_, err := s.temporal.ExecuteWorkflow(context.Background(), client.StartWorkflowOptions{
-			ID: fmt.Sprintf("%s-%t-%d-%d", queue, eager, w, i), TaskQueue: queue, EnableEagerStart: eager,
+			ID: fmt.Sprintf("%s-%t-%d-%d-%d", queue, eager, run, w, i), TaskQueue: queue, EnableEagerStart: eager,
 		}, "EmptyWorkflow")
 		return err
 	}
 }
 
 // rawStartRate starts empty workflows from 16 clients for the window, plain
-// and then eager, each time waiting until every one has completed, and
+// and then eager (run tells this call's workflow ids from another's), each time waiting until every one has completed, and
 // returns the better rate, counted to the last completion: a start returns
 // before its workflow runs, and the starts a worker has not run yet are a
 // backlog, not a rate.
-func (s *stack) rawStartRate(b *testing.B) float64 {
-	s.runWorker(b, emptyWorkflowQueue, "EmptyWorkflow", emptyWorkflow)
+func (s *stack) rawStartRate(b *testing.B, run int) float64 {
+	s.emptyWorker.Do(func() { s.runWorker(b, emptyWorkflowQueue, "EmptyWorkflow", emptyWorkflow) })
 	var best float64
 	for _, eager := range []bool{false, true} {
-		start := time.Now()
-		started, _, err := runFor(window, concurrency, s.startsOn(emptyWorkflowQueue, eager))
+		start, cpu := time.Now(), readCPU()
+		started, _, err := runFor(window, concurrency, s.startsOn(emptyWorkflowQueue, eager, run))
 		if err != nil {
 			b.Fatal(err)
 		}
 		s.awaitEmptyWorkflows(b)
 		ran := time.Since(start)
 		fmt.Println(started.describe(fmt.Sprintf("starts of an empty workflow (eager %t), rate to the last one's completion", eager), ran))
+		fmt.Println("  " + readCPU().perOperation(cpu, len(started)))
 		best = max(best, started.rate(ran))
 	}
 	return best

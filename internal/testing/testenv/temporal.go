@@ -18,6 +18,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/tenurehq/tenure/cmd/tenure/temporalcli"
+	"github.com/tenurehq/tenure/workflows"
 	"github.com/tenurehq/tenure/workflows/searchattr"
 )
 
@@ -85,10 +86,11 @@ func ClientFor(t testing.TB, ns string) client.Client {
 
 // ClientWith is ClientFor with options of the test's own (a metrics
 // handler, interceptors); the address, namespace and logger are the
-// package's.
+// package's, the connection's options those of the default configuration.
 func ClientWith(t testing.TB, ns string, opts client.Options) client.Client {
 	t.Helper()
 	opts.HostPort, opts.Namespace, opts.Logger = TemporalAddress(t), ns, Logger()
+	opts.ConnectionOptions = workflows.ConnectionOptions(Config(t).Temporal)
 	c, err := client.Dial(opts)
 	if err != nil {
 		t.Fatal(err)
