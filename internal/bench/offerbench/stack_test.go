@@ -36,6 +36,8 @@ type stack struct {
 	product  sellerclient.Product
 	// apiURL is where the API listens.
 	apiURL string
+	// metrics is the registry the stack records into; nil when none.
+	metrics *telemetry.Metrics
 	// emptyWorker starts the worker of the empty workflows once.
 	emptyWorker sync.Once
 }
@@ -54,6 +56,16 @@ func newStack(b *testing.B, tune ...func(*config.Config)) *stack {
 	return s
 }
 
+// newMeteredStack is newStack recording its metrics (the Temporal SDK's
+// among them) into a registry of its own, as a deployment does.
+func newMeteredStack(b *testing.B) *stack {
+	b.Helper()
+	if os.Getenv("TENURE_BENCH_ADMIN_ADDR") != "" {
+		return newStack(b) // recording and served for Prometheus
+	}
+	return newObservedStack(b, telemetry.NewMetrics(), false)
+}
+
 // newObservedStack is newStack whose API, worker and Temporal client count
 // into metrics (none when nil) and, when tracing, whose Temporal client
 // carries the SDK's tracing interceptor; tune adjusts its configuration.
@@ -69,7 +81,7 @@ func newObservedStack(b *testing.B, metrics *telemetry.Metrics, tracing bool, tu
 	testenv.ObservedWorker(b, cfg, store, tc, metrics)
 	baseURL := testenv.ObservedAPI(b, cfg, store, tc, metrics)
 	seller := testenv.NewSeller(b, store, cfg, baseURL, "Benchmark Shop", testenv.Workstation())
-	st := &stack{temporal: tc, store: store, client: seller.Client, apiURL: baseURL, product: seller.Product}
+	st := &stack{temporal: tc, store: store, client: seller.Client, apiURL: baseURL, product: seller.Product, metrics: metrics}
 	// The first offer of a fresh namespace waits for the worker's first
 	// polls and caches: time it apart, so the windows measure steady state.
 	start := time.Now()
