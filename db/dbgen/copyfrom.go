@@ -81,6 +81,67 @@ func (q *Queries) CopyProductReferences(ctx context.Context, arg []CopyProductRe
 	return q.db.CopyFrom(ctx, []string{"product_references"}, []string{"seller_id", "source", "reference", "product_id", "position"}, &iteratorForCopyProductReferences{rows: arg})
 }
 
+// iteratorForCopyProducts implements pgx.CopyFromSource.
+type iteratorForCopyProducts struct {
+	rows                 []CopyProductsParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForCopyProducts) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForCopyProducts) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].ID,
+		r.rows[0].SellerID,
+		r.rows[0].Title,
+		r.rows[0].Subtitle,
+		r.rows[0].Description,
+		r.rows[0].Manufacturer,
+		r.rows[0].ProductType,
+		r.rows[0].IsActive,
+		r.rows[0].Currency,
+		r.rows[0].PriceNet,
+		r.rows[0].PriceGross,
+		r.rows[0].TaxRate,
+		r.rows[0].BaseRentalNet,
+		r.rows[0].BaseRentalGross,
+		r.rows[0].Ean,
+		r.rows[0].Mpn,
+		r.rows[0].PrettyID,
+		r.rows[0].Origin,
+		r.rows[0].PricingCategory,
+		r.rows[0].StandardIdentifiers,
+		r.rows[0].SellerCategories,
+		r.rows[0].ExtraDetails,
+		r.rows[0].ImageUrl,
+		r.rows[0].ShopUrl,
+		r.rows[0].SupportStatus,
+		r.rows[0].SupportReason,
+		r.rows[0].SearchText,
+		r.rows[0].ImportID,
+	}, nil
+}
+
+func (r iteratorForCopyProducts) Err() error {
+	return nil
+}
+
+// Copies a chunk of an import's products the catalog does not know yet
+// into it; StageProducts takes the same columns.
+func (q *Queries) CopyProducts(ctx context.Context, arg []CopyProductsParams) (int64, error) {
+	return q.db.CopyFrom(ctx, []string{"products"}, []string{"id", "seller_id", "title", "subtitle", "description", "manufacturer", "product_type", "is_active", "currency", "price_net", "price_gross", "tax_rate", "base_rental_net", "base_rental_gross", "ean", "mpn", "pretty_id", "origin", "pricing_category", "standard_identifiers", "seller_categories", "extra_details", "image_url", "shop_url", "support_status", "support_reason", "search_text", "import_id"}, &iteratorForCopyProducts{rows: arg})
+}
+
 // iteratorForCreateOrderAssets implements pgx.CopyFromSource.
 type iteratorForCreateOrderAssets struct {
 	rows                 []CreateOrderAssetsParams
@@ -140,7 +201,6 @@ func (r *iteratorForStageProducts) Next() bool {
 
 func (r iteratorForStageProducts) Values() ([]interface{}, error) {
 	return []interface{}{
-		r.rows[0].LoadID,
 		r.rows[0].ID,
 		r.rows[0].SellerID,
 		r.rows[0].Title,
@@ -158,6 +218,7 @@ func (r iteratorForStageProducts) Values() ([]interface{}, error) {
 		r.rows[0].Ean,
 		r.rows[0].Mpn,
 		r.rows[0].PrettyID,
+		r.rows[0].Origin,
 		r.rows[0].PricingCategory,
 		r.rows[0].StandardIdentifiers,
 		r.rows[0].SellerCategories,
@@ -175,7 +236,8 @@ func (r iteratorForStageProducts) Err() error {
 	return nil
 }
 
-// Copies a chunk of products to import into the staging table.
+// Copies a chunk of an import's products that replace catalog products
+// into the staging table, as rows of this transaction.
 func (q *Queries) StageProducts(ctx context.Context, arg []StageProductsParams) (int64, error) {
-	return q.db.CopyFrom(ctx, []string{"product_staging"}, []string{"load_id", "id", "seller_id", "title", "subtitle", "description", "manufacturer", "product_type", "is_active", "currency", "price_net", "price_gross", "tax_rate", "base_rental_net", "base_rental_gross", "ean", "mpn", "pretty_id", "pricing_category", "standard_identifiers", "seller_categories", "extra_details", "image_url", "shop_url", "support_status", "support_reason", "search_text", "import_id"}, &iteratorForStageProducts{rows: arg})
+	return q.db.CopyFrom(ctx, []string{"product_staging"}, []string{"id", "seller_id", "title", "subtitle", "description", "manufacturer", "product_type", "is_active", "currency", "price_net", "price_gross", "tax_rate", "base_rental_net", "base_rental_gross", "ean", "mpn", "pretty_id", "origin", "pricing_category", "standard_identifiers", "seller_categories", "extra_details", "image_url", "shop_url", "support_status", "support_reason", "search_text", "import_id"}, &iteratorForStageProducts{rows: arg})
 }

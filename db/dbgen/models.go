@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 type AccessoryFeedback struct {
@@ -547,7 +548,6 @@ type ProductReference struct {
 }
 
 type ProductStaging struct {
-	LoadID              uuid.UUID
 	ID                  uuid.UUID
 	SellerID            uuid.UUID
 	Title               string
@@ -575,6 +575,8 @@ type ProductStaging struct {
 	SupportReason       string
 	SearchText          string
 	ImportID            *uuid.UUID
+	Origin              string
+	Xact                pgtype.Uint64
 }
 
 type RentalContract struct {

@@ -11,6 +11,37 @@ import (
 	"github.com/google/uuid"
 )
 
+type CopyProductsParams struct {
+	ID                  uuid.UUID
+	SellerID            uuid.UUID
+	Title               string
+	Subtitle            string
+	Description         string
+	Manufacturer        string
+	ProductType         *string
+	IsActive            bool
+	Currency            string
+	PriceNet            int64
+	PriceGross          int64
+	TaxRate             int64
+	BaseRentalNet       *int64
+	BaseRentalGross     *int64
+	Ean                 string
+	Mpn                 string
+	PrettyID            string
+	Origin              string
+	PricingCategory     string
+	StandardIdentifiers []byte
+	SellerCategories    []byte
+	ExtraDetails        []byte
+	ImageUrl            string
+	ShopUrl             string
+	SupportStatus       string
+	SupportReason       string
+	SearchText          string
+	ImportID            *uuid.UUID
+}
+
 const countSupportedProducts = `-- name: CountSupportedProducts :one
 SELECT count(*) FROM products
 WHERE seller_id = $1 AND support_status = 'supported'
@@ -24,11 +55,11 @@ func (q *Queries) CountSupportedProducts(ctx context.Context, sellerID uuid.UUID
 }
 
 const deleteStagedProducts = `-- name: DeleteStagedProducts :exec
-DELETE FROM product_staging WHERE load_id = $1
+DELETE FROM product_staging WHERE xact = pg_current_xact_id()
 `
 
-func (q *Queries) DeleteStagedProducts(ctx context.Context, loadID uuid.UUID) error {
-	_, err := q.db.Exec(ctx, deleteStagedProducts, loadID)
+func (q *Queries) DeleteStagedProducts(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, deleteStagedProducts)
 	return err
 }
 
@@ -142,7 +173,6 @@ func (q *Queries) ProductsByIDs(ctx context.Context, arg ProductsByIDsParams) ([
 }
 
 type StageProductsParams struct {
-	LoadID              uuid.UUID
 	ID                  uuid.UUID
 	SellerID            uuid.UUID
 	Title               string
@@ -160,6 +190,7 @@ type StageProductsParams struct {
 	Ean                 string
 	Mpn                 string
 	PrettyID            string
+	Origin              string
 	PricingCategory     string
 	StandardIdentifiers []byte
 	SellerCategories    []byte
@@ -172,54 +203,42 @@ type StageProductsParams struct {
 	ImportID            *uuid.UUID
 }
 
-const upsertStagedProducts = `-- name: UpsertStagedProducts :exec
-INSERT INTO products (
-    id, seller_id, title, subtitle, description, manufacturer, product_type, is_active,
-    currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross,
-    ean, mpn, pretty_id, origin, pricing_category, standard_identifiers, seller_categories,
-    extra_details, image_url, shop_url, support_status, support_reason, search_text, import_id
-)
-SELECT
-    id, seller_id, title, subtitle, description, manufacturer, product_type, is_active,
-    currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross,
-    ean, mpn, pretty_id, 'manual', pricing_category, standard_identifiers, seller_categories,
-    extra_details, image_url, shop_url, support_status, support_reason, search_text, import_id
-FROM product_staging
-WHERE load_id = $1
-ON CONFLICT (id) DO UPDATE SET
-    title = EXCLUDED.title,
-    subtitle = EXCLUDED.subtitle,
-    description = EXCLUDED.description,
-    manufacturer = EXCLUDED.manufacturer,
-    product_type = EXCLUDED.product_type,
-    is_active = EXCLUDED.is_active,
-    currency = EXCLUDED.currency,
-    price_net = EXCLUDED.price_net,
-    price_gross = EXCLUDED.price_gross,
-    tax_rate = EXCLUDED.tax_rate,
-    base_rental_net = EXCLUDED.base_rental_net,
-    base_rental_gross = EXCLUDED.base_rental_gross,
-    ean = EXCLUDED.ean,
-    mpn = EXCLUDED.mpn,
-    pretty_id = EXCLUDED.pretty_id,
-    pricing_category = EXCLUDED.pricing_category,
-    standard_identifiers = EXCLUDED.standard_identifiers,
-    seller_categories = EXCLUDED.seller_categories,
-    extra_details = EXCLUDED.extra_details,
-    image_url = EXCLUDED.image_url,
-    shop_url = EXCLUDED.shop_url,
-    support_status = CASE WHEN products.support_pinned THEN products.support_status ELSE EXCLUDED.support_status END,
-    support_reason = CASE WHEN products.support_pinned THEN products.support_reason ELSE EXCLUDED.support_reason END,
-    search_text = EXCLUDED.search_text,
-    import_id = EXCLUDED.import_id,
+const updateStagedProducts = `-- name: UpdateStagedProducts :exec
+UPDATE products p SET
+    title = s.title,
+    subtitle = s.subtitle,
+    description = s.description,
+    manufacturer = s.manufacturer,
+    product_type = s.product_type,
+    is_active = s.is_active,
+    currency = s.currency,
+    price_net = s.price_net,
+    price_gross = s.price_gross,
+    tax_rate = s.tax_rate,
+    base_rental_net = s.base_rental_net,
+    base_rental_gross = s.base_rental_gross,
+    ean = s.ean,
+    mpn = s.mpn,
+    pretty_id = s.pretty_id,
+    pricing_category = s.pricing_category,
+    standard_identifiers = s.standard_identifiers,
+    seller_categories = s.seller_categories,
+    extra_details = s.extra_details,
+    image_url = s.image_url,
+    shop_url = s.shop_url,
+    support_status = CASE WHEN p.support_pinned THEN p.support_status ELSE s.support_status END,
+    support_reason = CASE WHEN p.support_pinned THEN p.support_reason ELSE s.support_reason END,
+    search_text = s.search_text,
+    import_id = s.import_id,
     updated_at = now()
-WHERE products.seller_id = EXCLUDED.seller_id
+FROM product_staging s
+WHERE s.xact = pg_current_xact_id() AND p.id = s.id AND p.seller_id = s.seller_id
 `
 
-// Creates the staged products or replaces every field of the existing
-// ones; the id, the creation time and the origin of an existing product
-// stay, and so does a support status a simulation or an operator pinned.
-func (q *Queries) UpsertStagedProducts(ctx context.Context, loadID uuid.UUID) error {
-	_, err := q.db.Exec(ctx, upsertStagedProducts, loadID)
+// Replaces every field of the catalog products this transaction staged
+// replacements of; the id, the creation time and the origin stay, and so
+// does a support status a simulation or an operator pinned.
+func (q *Queries) UpdateStagedProducts(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, updateStagedProducts)
 	return err
 }

@@ -3,68 +3,72 @@
 -- so reference ownership and the sandbox support count stay consistent.
 SELECT pg_advisory_xact_lock(hashtextextended('tenure-catalog:' || sqlc.arg(seller_id)::uuid::text, 0));
 
--- name: StageProducts :copyfrom
--- Copies a chunk of products to import into the staging table.
-INSERT INTO product_staging (
-    load_id, id, seller_id, title, subtitle, description, manufacturer, product_type, is_active,
-    currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross,
-    ean, mpn, pretty_id, pricing_category, standard_identifiers, seller_categories,
-    extra_details, image_url, shop_url, support_status, support_reason, search_text, import_id
-) VALUES (
-    $1, $2, $3, $4, $5, $6, $7, $8, $9,
-    $10, $11, $12, $13, $14, $15,
-    $16, $17, $18, $19, $20, $21,
-    $22, $23, $24, $25, $26, $27, $28
-);
-
--- name: UpsertStagedProducts :exec
--- Creates the staged products or replaces every field of the existing
--- ones; the id, the creation time and the origin of an existing product
--- stay, and so does a support status a simulation or an operator pinned.
+-- name: CopyProducts :copyfrom
+-- Copies a chunk of an import's products the catalog does not know yet
+-- into it; StageProducts takes the same columns.
 INSERT INTO products (
     id, seller_id, title, subtitle, description, manufacturer, product_type, is_active,
     currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross,
     ean, mpn, pretty_id, origin, pricing_category, standard_identifiers, seller_categories,
     extra_details, image_url, shop_url, support_status, support_reason, search_text, import_id
-)
-SELECT
+) VALUES (
+    $1, $2, $3, $4, $5, $6, $7, $8,
+    $9, $10, $11, $12, $13, $14,
+    $15, $16, $17, $18, $19, $20, $21,
+    $22, $23, $24, $25, $26, $27, $28
+);
+
+-- name: StageProducts :copyfrom
+-- Copies a chunk of an import's products that replace catalog products
+-- into the staging table, as rows of this transaction.
+INSERT INTO product_staging (
     id, seller_id, title, subtitle, description, manufacturer, product_type, is_active,
     currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross,
-    ean, mpn, pretty_id, 'manual', pricing_category, standard_identifiers, seller_categories,
+    ean, mpn, pretty_id, origin, pricing_category, standard_identifiers, seller_categories,
     extra_details, image_url, shop_url, support_status, support_reason, search_text, import_id
-FROM product_staging
-WHERE load_id = $1
-ON CONFLICT (id) DO UPDATE SET
-    title = EXCLUDED.title,
-    subtitle = EXCLUDED.subtitle,
-    description = EXCLUDED.description,
-    manufacturer = EXCLUDED.manufacturer,
-    product_type = EXCLUDED.product_type,
-    is_active = EXCLUDED.is_active,
-    currency = EXCLUDED.currency,
-    price_net = EXCLUDED.price_net,
-    price_gross = EXCLUDED.price_gross,
-    tax_rate = EXCLUDED.tax_rate,
-    base_rental_net = EXCLUDED.base_rental_net,
-    base_rental_gross = EXCLUDED.base_rental_gross,
-    ean = EXCLUDED.ean,
-    mpn = EXCLUDED.mpn,
-    pretty_id = EXCLUDED.pretty_id,
-    pricing_category = EXCLUDED.pricing_category,
-    standard_identifiers = EXCLUDED.standard_identifiers,
-    seller_categories = EXCLUDED.seller_categories,
-    extra_details = EXCLUDED.extra_details,
-    image_url = EXCLUDED.image_url,
-    shop_url = EXCLUDED.shop_url,
-    support_status = CASE WHEN products.support_pinned THEN products.support_status ELSE EXCLUDED.support_status END,
-    support_reason = CASE WHEN products.support_pinned THEN products.support_reason ELSE EXCLUDED.support_reason END,
-    search_text = EXCLUDED.search_text,
-    import_id = EXCLUDED.import_id,
+) VALUES (
+    $1, $2, $3, $4, $5, $6, $7, $8,
+    $9, $10, $11, $12, $13, $14,
+    $15, $16, $17, $18, $19, $20, $21,
+    $22, $23, $24, $25, $26, $27, $28
+);
+
+-- name: UpdateStagedProducts :exec
+-- Replaces every field of the catalog products this transaction staged
+-- replacements of; the id, the creation time and the origin stay, and so
+-- does a support status a simulation or an operator pinned.
+UPDATE products p SET
+    title = s.title,
+    subtitle = s.subtitle,
+    description = s.description,
+    manufacturer = s.manufacturer,
+    product_type = s.product_type,
+    is_active = s.is_active,
+    currency = s.currency,
+    price_net = s.price_net,
+    price_gross = s.price_gross,
+    tax_rate = s.tax_rate,
+    base_rental_net = s.base_rental_net,
+    base_rental_gross = s.base_rental_gross,
+    ean = s.ean,
+    mpn = s.mpn,
+    pretty_id = s.pretty_id,
+    pricing_category = s.pricing_category,
+    standard_identifiers = s.standard_identifiers,
+    seller_categories = s.seller_categories,
+    extra_details = s.extra_details,
+    image_url = s.image_url,
+    shop_url = s.shop_url,
+    support_status = CASE WHEN p.support_pinned THEN p.support_status ELSE s.support_status END,
+    support_reason = CASE WHEN p.support_pinned THEN p.support_reason ELSE s.support_reason END,
+    search_text = s.search_text,
+    import_id = s.import_id,
     updated_at = now()
-WHERE products.seller_id = EXCLUDED.seller_id;
+FROM product_staging s
+WHERE s.xact = pg_current_xact_id() AND p.id = s.id AND p.seller_id = s.seller_id;
 
 -- name: DeleteStagedProducts :exec
-DELETE FROM product_staging WHERE load_id = $1;
+DELETE FROM product_staging WHERE xact = pg_current_xact_id();
 
 -- name: CountSupportedProducts :one
 SELECT count(*) FROM products
