@@ -133,6 +133,7 @@ func (sw *sweep) fixtures(t *testing.T) exampleIDs {
 		"iss": "tenure", "aud": "customer-api", "sub": a.Seller.ID.String(), "exp": time.Now().Add(time.Hour).Unix(), "scope": "client",
 	}).SignedString([]byte(h.Config.Auth.SigningKey))
 	sw.bad = map[string]string{"": "", "forged": "Bearer " + forged, "expired": "Bearer " + expired, "other-audience": "Bearer " + otherAudience}
+	sw.settle(t)
 
 	return exampleIDs{
 		byPath: map[string]string{
@@ -210,6 +211,30 @@ func (sw *sweep) send(t *testing.T, op sweepOp, c sweepCase) {
 }
 
 // checksum fingerprints every table of the database.
+// settle waits until the fixtures' background work is over: no webhook
+// delivery pending and the database unchanged for half a second. Events
+// of the fixtures' lifecycles reach the endpoint after it was registered,
+// and a delivery that ended during a sweep's request would read as a
+// change the request made.
+func (sw *sweep) settle(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	last := sw.checksum(t)
+	for time.Now().Before(deadline) {
+		time.Sleep(500 * time.Millisecond)
+		var pending int
+		if err := sw.h.Store.Pool.QueryRow(t.Context(), "SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'").Scan(&pending); err != nil {
+			t.Fatal(err)
+		}
+		now := sw.checksum(t)
+		if pending == 0 && maps.Equal(last, now) {
+			return
+		}
+		last = now
+	}
+	t.Fatal("the fixtures' background work did not settle within a minute")
+}
+
 func (sw *sweep) checksum(t *testing.T) map[string]string {
 	t.Helper()
 	ctx := t.Context()

@@ -48,6 +48,12 @@ func (a *Accounts) Audit(ctx context.Context, e Entry) error {
 	})
 }
 
+// afterEveryEntry is the cursor of the audit log's first page. The
+// database stamps an entry with its own clock, so a bound from the
+// caller's clock (a test's fixed one, a host's that lags) would hide the
+// entries stamped after it.
+var afterEveryEntry = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+
 // AuditPageSize is how many entries a page of the audit log shows.
 const AuditPageSize = 50
 
@@ -56,7 +62,7 @@ const AuditPageSize = 50
 // when beforeAt is zero.
 func (a *Accounts) AuditLog(ctx context.Context, action string, beforeAt time.Time, beforeID uuid.UUID) ([]Entry, error) {
 	if beforeAt.IsZero() {
-		beforeAt, beforeID = a.Now().Add(time.Hour), uuid.Max
+		beforeAt, beforeID = afterEveryEntry, uuid.Max
 	}
 	rows, err := a.Store.ListConsoleAudit(ctx, dbgen.ListConsoleAuditParams{
 		BeforeAt: beforeAt, BeforeID: beforeID, Action: action, PageSize: AuditPageSize,
