@@ -72,6 +72,9 @@ func (im Importer) Revise(ctx context.Context, q *dbgen.Queries, sellerID, impor
 		out.Verdicts[c.place(p, existing).Status]++
 	}
 	out.Stored = len(c.rows)
+	// The stored products the chunk's rows were merged with are not
+	// needed to write them: let them go before the copies' buffers grow.
+	c.owners = nil
 	return out, c.write(ctx, q, &importID)
 }
 

@@ -84,9 +84,11 @@ func (p Processor) Process(ctx context.Context, id uuid.UUID, beat func(Job)) (J
 		}
 	}
 	// Reading and parsing the next chunk overlaps with storing this one.
+	// Unbuffered: storing is slower than reading, so a buffered chunk
+	// would only be a third one held in memory.
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	chunks := make(chan chunk, 1)
+	chunks := make(chan chunk)
 	go f.chunks(ctx, chunks, job, seller.Currency, p.ChunkRows, beat)
 	for c := range chunks {
 		if c.err != nil {
