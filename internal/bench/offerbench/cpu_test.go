@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
+	"testing"
 	"time"
 )
 
@@ -20,13 +22,17 @@ const clockTick = 10 * time.Millisecond
 // the time; the pool's connections live through a run).
 type stackCPU struct{ self, temporal, postgres time.Duration }
 
-// readCPU reads the CPU times of the three from /proc.
-func readCPU() stackCPU {
-	var c stackCPU
+// readCPU reads the CPU times of the three: this process's as
+// processCPU, the others' from /proc.
+func readCPU(b *testing.B) stackCPU {
+	c := stackCPU{self: processCPU(b)}
 	self := os.Getpid()
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, dir := range dirs {
 		pid, _ := strconv.Atoi(filepath.Base(dir))
+		if pid == self {
+			continue // counted by getrusage, to the nanosecond
+		}
 		stat, err := os.ReadFile(dir + "/stat")
 		if err != nil {
 			continue // it ended meanwhile
@@ -44,8 +50,6 @@ func readCPU() stackCPU {
 		stime, _ := strconv.ParseInt(fields[12], 10, 64)
 		used := time.Duration(utime+stime) * clockTick
 		switch {
-		case pid == self:
-			c.self += used
 		case name == "postgres":
 			c.postgres += used
 		case ppid == self:
@@ -64,4 +68,15 @@ func (c stackCPU) perOperation(since stackCPU, n int) string {
 	self, temporal, postgres := per(c.self-since.self), per(c.temporal-since.temporal), per(c.postgres-since.postgres)
 	return fmt.Sprintf("CPU per operation: %.2f ms in all = Temporal server %.2f + this process %.2f + PostgreSQL %.2f",
 		self+temporal+postgres, temporal, self, postgres)
+}
+
+// processCPU is the CPU time the benchmark process (API, worker, clients)
+// has used: on a machine other work shares, the CPU an offer costs moves
+// less than the rate, which the other work's load sets.
+func processCPU(b *testing.B) time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }

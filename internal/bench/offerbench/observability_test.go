@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -175,17 +174,6 @@ func BenchmarkObservabilityCost(b *testing.B) {
 		b.ReportMetric(rate, prefix+"-rate-cost-%")
 		b.ReportMetric(cpu, prefix+"-cpu-cost-%")
 	}
-}
-
-// processCPU is the CPU time the benchmark process (API, worker, clients)
-// has used: on a machine other work shares, the CPU an offer costs moves
-// less than the rate, which the other work's load sets.
-func processCPU(b *testing.B) time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 func median(values []float64) float64 {

@@ -49,7 +49,7 @@ func BenchmarkOfferCreation(b *testing.B) {
 	for round := 1; round <= pairedRounds; round++ {
 		fmt.Printf("round %d\n", round)
 		rawRate = s.rawStartRate(b, round)
-		cpu := readCPU()
+		cpu := readCPU(b)
 		bare, bareElapsed, err := runFor(window, concurrency, func(w, i int) error {
 			return bareEntities(round*concurrency+w, i)
 		})
@@ -57,8 +57,8 @@ func BenchmarkOfferCreation(b *testing.B) {
 			b.Fatal(err)
 		}
 		fmt.Println(bare.describe("Update-With-Start of a bare workflow", bareElapsed))
-		fmt.Println("  " + readCPU().perOperation(cpu, len(bare)))
-		cpu = readCPU()
+		fmt.Println("  " + readCPU(b).perOperation(cpu, len(bare)))
+		cpu = readCPU(b)
 		offers, elapsed, err := runFor(window, concurrency, func(w, i int) error {
 			return createOffer(fmt.Sprintf("bench-%d-%d-%d", round, w, i))
 		})
@@ -66,7 +66,7 @@ func BenchmarkOfferCreation(b *testing.B) {
 			b.Fatal(err)
 		}
 		fmt.Println(offers.describe("offers created over HTTP, 16 clients", elapsed))
-		fmt.Println("  " + readCPU().perOperation(cpu, len(offers)))
+		fmt.Println("  " + readCPU(b).perOperation(cpu, len(offers)))
 		bareRate, offerRate = bare.rate(bareElapsed), offers.rate(elapsed)
 		ofRaw, ofBare = append(ofRaw, offerRate/rawRate), append(ofBare, offerRate/bareRate)
 		fmt.Printf("round %d: offers / raw start rate (the better of plain and eager) %.0f %%; offers / bare Update-With-Start %.0f %%; bare Update-With-Start / raw start rate %.0f %%\n",

@@ -260,7 +260,7 @@ func (s *stack) rawStartRate(b *testing.B, run int) float64 {
 	s.emptyWorker.Do(func() { s.runWorker(b, emptyWorkflowQueue, "EmptyWorkflow", emptyWorkflow) })
 	var best float64
 	for _, eager := range []bool{false, true} {
-		start, cpu := time.Now(), readCPU()
+		start, cpu := time.Now(), readCPU(b)
 		started, _, err := runFor(window, concurrency, s.startsOn(emptyWorkflowQueue, eager, run))
 		if err != nil {
 			b.Fatal(err)
@@ -268,7 +268,7 @@ func (s *stack) rawStartRate(b *testing.B, run int) float64 {
 		s.awaitEmptyWorkflows(b)
 		ran := time.Since(start)
 		fmt.Println(started.describe(fmt.Sprintf("starts of an empty workflow (eager %t), rate to the last one's completion", eager), ran))
-		fmt.Println("  " + readCPU().perOperation(cpu, len(started)))
+		fmt.Println("  " + readCPU(b).perOperation(cpu, len(started)))
 		best = max(best, started.rate(ran))
 	}
 	return best
