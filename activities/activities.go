@@ -100,6 +100,7 @@ func New(d Deps) (*Activities, error) {
 			Jobs:      csvimport.Jobs{Store: d.Store},
 			Processor: csvimport.Processor{Store: d.Store, Bucket: bucket, Importer: importer, ChunkRows: d.Config.Catalog.Imports.ChunkRows, Metrics: d.Metrics},
 			Reports:   csvimport.ErrorReport{Store: d.Store, Bucket: bucket},
+			Search:    catalog.SearchIndexer{Store: d.Store},
 		},
 		Deliveries: &Deliveries{
 			Store:   d.Store,

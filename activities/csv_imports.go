@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/tenurehq/tenure/domain/catalog"
 	"github.com/tenurehq/tenure/domain/csvimport"
 )
 
@@ -20,6 +21,7 @@ type CSVImports struct {
 	Jobs      csvimport.Jobs
 	Processor csvimport.Processor
 	Reports   csvimport.ErrorReport
+	Search    catalog.SearchIndexer
 }
 
 // CSVStatusChange is a status a job moves to, with the reason of a failure.
@@ -66,4 +68,20 @@ func (c *CSVImports) ExpireCSVUpload(ctx context.Context, in CSVUploadExpiry) (c
 // WriteCSVImportErrors writes the report of the job's failed rows.
 func (c *CSVImports) WriteCSVImportErrors(ctx context.Context, id uuid.UUID) error {
 	return c.Reports.Write(ctx, id)
+}
+
+// IndexCSVImportSearch lets the products of the job's seller that wait for
+// the search index into it, beating after every batch.
+func (c *CSVImports) IndexCSVImportSearch(ctx context.Context, id uuid.UUID) error {
+	job, err := c.Jobs.Job(ctx, id)
+	if errors.Is(err, csvimport.ErrNotFound) {
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrImportNotFound, nil)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = c.Search.Index(ctx, job.SellerID, func(indexed int64) {
+		activity.RecordHeartbeat(ctx, indexed)
+	})
+	return err
 }

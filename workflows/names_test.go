@@ -46,7 +46,7 @@ func TestRegisteredNames(t *testing.T) {
 	want := map[string][2][]string{
 		"sandbox": {{"SeedSeller"}, {"sandbox.SeedShippingMethods", "sandbox.SeedCatalog", "sandbox.SeedOffers"}},
 		"catalog": {{"ImportProducts", "ImportCSV"}, {"catalog.RunProductImport", "catalog.FailProductImport",
-			"catalog.ProcessCSVImport", "catalog.SetCSVImportStatus", "catalog.ExpireCSVUpload", "catalog.WriteCSVImportErrors"}},
+			"catalog.ProcessCSVImport", "catalog.SetCSVImportStatus", "catalog.ExpireCSVUpload", "catalog.WriteCSVImportErrors", "catalog.IndexCSVImportSearch"}},
 		"offers": {{"Offer"}, {"offer.Create", "offer.Transition", "offer.Accept", "offer.Edit", "offer.StartOffer",
 			"offer.StartOrder", "offer.ReviewRisk", "offer.Review", "offer.ChangeCheckout", "offer.Submit"}},
 		"orders": {{"Order"}, {"order.Transition", "order.Confirm", "order.Ship", "order.StartContracts", "order.Contracts"}},

@@ -129,6 +129,7 @@ func (r iteratorForCopyProducts) Values() ([]interface{}, error) {
 		r.rows[0].SupportReason,
 		r.rows[0].SearchText,
 		r.rows[0].ImportID,
+		r.rows[0].SearchPending,
 	}, nil
 }
 
@@ -137,9 +138,11 @@ func (r iteratorForCopyProducts) Err() error {
 }
 
 // Copies a chunk of an import's products the catalog does not know yet
-// into it; StageProducts takes the same columns.
+// into it; StageProducts takes the same columns. A CSV import's products
+// come in with search_pending set, outside the trigram index until
+// IndexPendingProducts lets them in.
 func (q *Queries) CopyProducts(ctx context.Context, arg []CopyProductsParams) (int64, error) {
-	return q.db.CopyFrom(ctx, []string{"products"}, []string{"id", "seller_id", "title", "subtitle", "description", "manufacturer", "product_type", "is_active", "currency", "price_net", "price_gross", "tax_rate", "base_rental_net", "base_rental_gross", "ean", "mpn", "pretty_id", "origin", "pricing_category", "standard_identifiers", "seller_categories", "extra_details", "image_url", "shop_url", "support_status", "support_reason", "search_text", "import_id"}, &iteratorForCopyProducts{rows: arg})
+	return q.db.CopyFrom(ctx, []string{"products"}, []string{"id", "seller_id", "title", "subtitle", "description", "manufacturer", "product_type", "is_active", "currency", "price_net", "price_gross", "tax_rate", "base_rental_net", "base_rental_gross", "ean", "mpn", "pretty_id", "origin", "pricing_category", "standard_identifiers", "seller_categories", "extra_details", "image_url", "shop_url", "support_status", "support_reason", "search_text", "import_id", "search_pending"}, &iteratorForCopyProducts{rows: arg})
 }
 
 // iteratorForCreateOrderAssets implements pgx.CopyFromSource.
@@ -229,6 +232,7 @@ func (r iteratorForStageProducts) Values() ([]interface{}, error) {
 		r.rows[0].SupportReason,
 		r.rows[0].SearchText,
 		r.rows[0].ImportID,
+		r.rows[0].SearchPending,
 	}, nil
 }
 
@@ -239,5 +243,5 @@ func (r iteratorForStageProducts) Err() error {
 // Copies a chunk of an import's products that replace catalog products
 // into the staging table, as rows of this transaction.
 func (q *Queries) StageProducts(ctx context.Context, arg []StageProductsParams) (int64, error) {
-	return q.db.CopyFrom(ctx, []string{"product_staging"}, []string{"id", "seller_id", "title", "subtitle", "description", "manufacturer", "product_type", "is_active", "currency", "price_net", "price_gross", "tax_rate", "base_rental_net", "base_rental_gross", "ean", "mpn", "pretty_id", "origin", "pricing_category", "standard_identifiers", "seller_categories", "extra_details", "image_url", "shop_url", "support_status", "support_reason", "search_text", "import_id"}, &iteratorForStageProducts{rows: arg})
+	return q.db.CopyFrom(ctx, []string{"product_staging"}, []string{"id", "seller_id", "title", "subtitle", "description", "manufacturer", "product_type", "is_active", "currency", "price_net", "price_gross", "tax_rate", "base_rental_net", "base_rental_gross", "ean", "mpn", "pretty_id", "origin", "pricing_category", "standard_identifiers", "seller_categories", "extra_details", "image_url", "shop_url", "support_status", "support_reason", "search_text", "import_id", "search_pending"}, &iteratorForStageProducts{rows: arg})
 }

@@ -524,6 +524,7 @@ type Product struct {
 	CreatedAt           time.Time
 	UpdatedAt           time.Time
 	ImportID            *uuid.UUID
+	SearchPending       bool
 }
 
 type ProductImport struct {
@@ -577,6 +578,7 @@ type ProductStaging struct {
 	ImportID            *uuid.UUID
 	Origin              string
 	Xact                pgtype.Uint64
+	SearchPending       bool
 }
 
 type RentalContract struct {

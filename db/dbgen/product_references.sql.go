@@ -61,7 +61,7 @@ func (q *Queries) ProductReferences(ctx context.Context, productIds []uuid.UUID)
 }
 
 const productsByReferences = `-- name: ProductsByReferences :many
-SELECT r.source AS ref_source, r.reference AS ref_reference, p.id, p.seller_id, p.title, p.subtitle, p.description, p.manufacturer, p.product_type, p.is_active, p.archived, p.currency, p.price_net, p.price_gross, p.tax_rate, p.base_rental_net, p.base_rental_gross, p.ean, p.mpn, p.pretty_id, p.origin, p.pricing_category, p.standard_identifiers, p.seller_categories, p.extra_details, p.image_url, p.shop_url, p.support_status, p.support_reason, p.support_pinned, p.search_text, p.created_at, p.updated_at, p.import_id
+SELECT r.source AS ref_source, r.reference AS ref_reference, p.id, p.seller_id, p.title, p.subtitle, p.description, p.manufacturer, p.product_type, p.is_active, p.archived, p.currency, p.price_net, p.price_gross, p.tax_rate, p.base_rental_net, p.base_rental_gross, p.ean, p.mpn, p.pretty_id, p.origin, p.pricing_category, p.standard_identifiers, p.seller_categories, p.extra_details, p.image_url, p.shop_url, p.support_status, p.support_reason, p.support_pinned, p.search_text, p.created_at, p.updated_at, p.import_id, p.search_pending
 FROM product_references r
 JOIN products p ON p.id = r.product_id
 WHERE r.seller_id = $1
@@ -126,6 +126,7 @@ func (q *Queries) ProductsByReferences(ctx context.Context, arg ProductsByRefere
 			&i.Product.CreatedAt,
 			&i.Product.UpdatedAt,
 			&i.Product.ImportID,
+			&i.Product.SearchPending,
 		); err != nil {
 			return nil, err
 		}

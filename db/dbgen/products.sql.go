@@ -40,6 +40,7 @@ type CopyProductsParams struct {
 	SupportReason       string
 	SearchText          string
 	ImportID            *uuid.UUID
+	SearchPending       bool
 }
 
 const countSupportedProducts = `-- name: CountSupportedProducts :one
@@ -61,6 +62,31 @@ DELETE FROM product_staging WHERE xact = pg_current_xact_id()
 func (q *Queries) DeleteStagedProducts(ctx context.Context) error {
 	_, err := q.db.Exec(ctx, deleteStagedProducts)
 	return err
+}
+
+const indexPendingProducts = `-- name: IndexPendingProducts :execrows
+UPDATE products p SET search_pending = false
+WHERE p.search_pending AND p.id IN (
+    SELECT q.id FROM products q
+    WHERE q.seller_id = $1::uuid AND q.search_pending
+    LIMIT $2
+)
+`
+
+type IndexPendingProductsParams struct {
+	SellerID uuid.UUID
+	Batch    int32
+}
+
+// Lets up to batch of a seller's products that wait for the trigram index
+// into it. Run under the seller's catalog lock, so that it never waits for
+// an import's rows nor one for it.
+func (q *Queries) IndexPendingProducts(ctx context.Context, arg IndexPendingProductsParams) (int64, error) {
+	result, err := q.db.Exec(ctx, indexPendingProducts, arg.SellerID, arg.Batch)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const lockSellerCatalog = `-- name: LockSellerCatalog :exec
@@ -109,7 +135,7 @@ func (q *Queries) MarkProductsUnsupported(ctx context.Context, arg MarkProductsU
 }
 
 const productsByIDs = `-- name: ProductsByIDs :many
-SELECT id, seller_id, title, subtitle, description, manufacturer, product_type, is_active, archived, currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross, ean, mpn, pretty_id, origin, pricing_category, standard_identifiers, seller_categories, extra_details, image_url, shop_url, support_status, support_reason, support_pinned, search_text, created_at, updated_at, import_id FROM products
+SELECT id, seller_id, title, subtitle, description, manufacturer, product_type, is_active, archived, currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross, ean, mpn, pretty_id, origin, pricing_category, standard_identifiers, seller_categories, extra_details, image_url, shop_url, support_status, support_reason, support_pinned, search_text, created_at, updated_at, import_id, search_pending FROM products
 WHERE seller_id = $1 AND id = ANY($2::uuid[])
 ORDER BY id
 `
@@ -161,6 +187,7 @@ func (q *Queries) ProductsByIDs(ctx context.Context, arg ProductsByIDsParams) ([
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.ImportID,
+			&i.SearchPending,
 		); err != nil {
 			return nil, err
 		}
@@ -201,6 +228,7 @@ type StageProductsParams struct {
 	SupportReason       string
 	SearchText          string
 	ImportID            *uuid.UUID
+	SearchPending       bool
 }
 
 const updateStagedProducts = `-- name: UpdateStagedProducts :exec
@@ -230,6 +258,7 @@ UPDATE products p SET
     support_reason = CASE WHEN p.support_pinned THEN p.support_reason ELSE s.support_reason END,
     search_text = s.search_text,
     import_id = s.import_id,
+    search_pending = s.search_pending,
     updated_at = now()
 FROM product_staging s
 WHERE s.xact = pg_current_xact_id() AND p.id = s.id AND p.seller_id = s.seller_id

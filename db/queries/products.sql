@@ -5,17 +5,21 @@ SELECT pg_advisory_xact_lock(hashtextextended('tenure-catalog:' || sqlc.arg(sell
 
 -- name: CopyProducts :copyfrom
 -- Copies a chunk of an import's products the catalog does not know yet
--- into it; StageProducts takes the same columns.
+-- into it; StageProducts takes the same columns. A CSV import's products
+-- come in with search_pending set, outside the trigram index until
+-- IndexPendingProducts lets them in.
 INSERT INTO products (
     id, seller_id, title, subtitle, description, manufacturer, product_type, is_active,
     currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross,
     ean, mpn, pretty_id, origin, pricing_category, standard_identifiers, seller_categories,
-    extra_details, image_url, shop_url, support_status, support_reason, search_text, import_id
+    extra_details, image_url, shop_url, support_status, support_reason, search_text, import_id,
+    search_pending
 ) VALUES (
     $1, $2, $3, $4, $5, $6, $7, $8,
     $9, $10, $11, $12, $13, $14,
     $15, $16, $17, $18, $19, $20, $21,
-    $22, $23, $24, $25, $26, $27, $28
+    $22, $23, $24, $25, $26, $27, $28,
+    $29
 );
 
 -- name: StageProducts :copyfrom
@@ -25,12 +29,14 @@ INSERT INTO product_staging (
     id, seller_id, title, subtitle, description, manufacturer, product_type, is_active,
     currency, price_net, price_gross, tax_rate, base_rental_net, base_rental_gross,
     ean, mpn, pretty_id, origin, pricing_category, standard_identifiers, seller_categories,
-    extra_details, image_url, shop_url, support_status, support_reason, search_text, import_id
+    extra_details, image_url, shop_url, support_status, support_reason, search_text, import_id,
+    search_pending
 ) VALUES (
     $1, $2, $3, $4, $5, $6, $7, $8,
     $9, $10, $11, $12, $13, $14,
     $15, $16, $17, $18, $19, $20, $21,
-    $22, $23, $24, $25, $26, $27, $28
+    $22, $23, $24, $25, $26, $27, $28,
+    $29
 );
 
 -- name: UpdateStagedProducts :exec
@@ -63,9 +69,21 @@ UPDATE products p SET
     support_reason = CASE WHEN p.support_pinned THEN p.support_reason ELSE s.support_reason END,
     search_text = s.search_text,
     import_id = s.import_id,
+    search_pending = s.search_pending,
     updated_at = now()
 FROM product_staging s
 WHERE s.xact = pg_current_xact_id() AND p.id = s.id AND p.seller_id = s.seller_id;
+
+-- name: IndexPendingProducts :execrows
+-- Lets up to batch of a seller's products that wait for the trigram index
+-- into it. Run under the seller's catalog lock, so that it never waits for
+-- an import's rows nor one for it.
+UPDATE products p SET search_pending = false
+WHERE p.search_pending AND p.id IN (
+    SELECT q.id FROM products q
+    WHERE q.seller_id = sqlc.arg(seller_id)::uuid AND q.search_pending
+    LIMIT sqlc.arg(batch)
+);
 
 -- name: DeleteStagedProducts :exec
 DELETE FROM product_staging WHERE xact = pg_current_xact_id();

@@ -143,9 +143,14 @@ func (q Query) build() (*where, error) {
 		return nil, filterError("filtering_options has %d conditions, at most %d are allowed", len(q.Filters), MaxFilters)
 	}
 	w := &where{}
-	w.clauses = append(w.clauses, "p.seller_id = "+w.bind(q.SellerID), "p.is_active")
+	seller := w.bind(q.SellerID)
+	w.clauses = append(w.clauses, "p.seller_id = "+seller, "p.is_active")
 	if q.Term != "" {
-		w.clauses = append(w.clauses, "p.search_text LIKE "+w.bind("%"+db.EscapeLike(searchable(q.Term))+"%"))
+		// Said twice so that the planner can use both partial indexes: the
+		// trigram index for the products in it, the index of pending ones
+		// for those a CSV import stored and SearchIndexer has not let in.
+		like := "p.search_text LIKE " + w.bind("%"+db.EscapeLike(searchable(q.Term))+"%")
+		w.clauses = append(w.clauses, "(NOT p.search_pending AND "+like+" OR p.search_pending AND p.seller_id = "+seller+" AND "+like+")")
 	}
 	var conds []string
 	for i, f := range q.Filters {

@@ -20,7 +20,7 @@ func TestBuildBindsEveryValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	sql := strings.Join(w.clauses, " AND ")
-	want := `p.seller_id = $1 AND p.is_active AND p.search_text LIKE $2 AND (strpos(lower(p.title), lower($3)) > 0 OR p.price_net >= $4 OR p.archived IS DISTINCT FROM $5 OR NOT EXISTS (SELECT 1 FROM product_references r WHERE r.product_id = p.id AND strpos(lower(r.reference), lower($6)) > 0))`
+	want := `p.seller_id = $1 AND p.is_active AND (NOT p.search_pending AND p.search_text LIKE $2 OR p.search_pending AND p.seller_id = $1 AND p.search_text LIKE $2) AND (strpos(lower(p.title), lower($3)) > 0 OR p.price_net >= $4 OR p.archived IS DISTINCT FROM $5 OR NOT EXISTS (SELECT 1 FROM product_references r WHERE r.product_id = p.id AND strpos(lower(r.reference), lower($6)) > 0))`
 	if sql != want {
 		t.Errorf("got  %s\nwant %s", sql, want)
 	}

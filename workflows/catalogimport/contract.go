@@ -1,7 +1,8 @@
 // Package catalogimport is the workflow of a CSV catalog import job
 // (catalog-import/{id}): it waits for the upload, runs the processing
-// activity (which the cancel update can stop), writes the error report and
-// records every status the job moves through.
+// activity (which the cancel update can stop), writes the error report,
+// records every status the job moves through and, once the job has ended,
+// lets the products it stored into the search index.
 package catalogimport
 
 import (

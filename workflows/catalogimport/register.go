@@ -11,5 +11,5 @@ import (
 // worker of TaskQueue.
 func Register(r worker.Registry, a *activities.CSVImports) {
 	r.RegisterWorkflow(ImportCSV)
-	call.Register(r, a.ProcessCSVImport, a.SetCSVImportStatus, a.ExpireCSVUpload, a.WriteCSVImportErrors)
+	call.Register(r, a.ProcessCSVImport, a.SetCSVImportStatus, a.ExpireCSVUpload, a.WriteCSVImportErrors, a.IndexCSVImportSearch)
 }

@@ -21,8 +21,17 @@ func ImportCSV(ctx workflow.Context, in Input) (Result, error) {
 	if err := j.setup(ctx); err != nil {
 		return Result{}, err
 	}
-	return j.run(ctx)
+	result, err := j.run(ctx)
+	if err != nil {
+		return result, err
+	}
+	return result, j.indexSearch(ctx)
 }
+
+// searchIndexChange is the change that made the job let its products into
+// the search index once it has ended (decision 0280); the histories of
+// jobs that ran before it end without that step.
+const searchIndexChange = "search-index-after-import"
 
 // a names the CSV import activities; the worker registers the real ones.
 var a *activities.CSVImports
@@ -169,6 +178,20 @@ func (j *job) process() (ended statemachine.Trigger, reason string, done bool) {
 		return Fault, "the import stopped on an internal error; rows stored before it stay", true
 	}
 	return statemachine.Trigger{}, "", false
+}
+
+// indexSearch lets the products the job stored into the trigram index,
+// after its final status is recorded: the job's time is the rows' way
+// into the catalog, where a search already finds them, and the index
+// follows. It runs whatever ended the job, as rows stored before a cancel
+// or a fault stay.
+func (j *job) indexSearch(ctx workflow.Context) error {
+	if workflow.GetVersion(ctx, searchIndexChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return nil
+	}
+	// The processing options fit: minutes for a million rows, a beat
+	// after every batch.
+	return call.Effect(j.processing, a.IndexCSVImportSearch, j.input.ImportID)
 }
 
 // record persists the status the table says a trigger leads to (a job

@@ -23,7 +23,10 @@ type fakeJob struct {
 	process  func(ctx context.Context) error
 	report   func()
 	reports  int
-	env      *testsuite.TestWorkflowEnvironment
+	// indexed holds, for each run of the search indexing, how many
+	// statuses were recorded before it.
+	indexed []int
+	env     *testsuite.TestWorkflowEnvironment
 }
 
 func (f *fakeJob) register(env *testsuite.TestWorkflowEnvironment) {
@@ -49,6 +52,10 @@ func (f *fakeJob) register(env *testsuite.TestWorkflowEnvironment) {
 		if f.report != nil {
 			f.report()
 		}
+		return nil
+	})
+	env.OnActivity(a.IndexCSVImportSearch, mock.Anything, mock.Anything).Return(func(context.Context, uuid.UUID) error {
+		f.indexed = append(f.indexed, len(f.statuses))
 		return nil
 	})
 }
@@ -90,6 +97,9 @@ func TestAnUploadedFileIsProcessedAndReported(t *testing.T) {
 	}
 	if f.reports != 1 || len(f.expiries) != 0 {
 		t.Errorf("reports %d, expiries %v", f.reports, f.expiries)
+	}
+	if len(f.indexed) != 1 || f.indexed[0] != len(got) {
+		t.Errorf("search indexing after statuses %v, want once after all %d", f.indexed, len(got))
 	}
 }
 
@@ -164,6 +174,10 @@ func TestCancellingARunningImportStopsTheActivity(t *testing.T) {
 	got := f.recorded()
 	if result.Status != csvimport.Cancelled || got[len(got)-1] != csvimport.Cancelled || f.reports != 0 || !accepted || !completed {
 		t.Errorf("result %v, statuses %v, reports %d, accepted %v, completed %v", result.Status, got, f.reports, accepted, completed)
+	}
+	// The rows stored before the cancel stay, and enter the index.
+	if len(f.indexed) != 1 || f.indexed[0] != len(got) {
+		t.Errorf("search indexing after statuses %v, want once after all %d", f.indexed, len(got))
 	}
 }
 
