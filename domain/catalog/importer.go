@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -222,15 +223,15 @@ func (c *chunkLoad) write(ctx context.Context, q *dbgen.Queries, importID *uuid.
 // productRow is a placed product as the catalog stores it.
 func productRow(sellerID uuid.UUID, row placed, pricingCategory string, importID *uuid.UUID) (dbgen.CopyProductsParams, error) {
 	p := row.product
-	identifiers, err := json.Marshal(nonNil(p.Identifiers))
+	identifiers, err := jsonList(p.Identifiers)
 	if err != nil {
 		return dbgen.CopyProductsParams{}, err
 	}
-	categories, err := json.Marshal(nonNil(p.Categories))
+	categories, err := jsonList(p.Categories)
 	if err != nil {
 		return dbgen.CopyProductsParams{}, err
 	}
-	details, err := json.Marshal(nonNil(p.Details))
+	details, err := jsonList(p.Details)
 	if err != nil {
 		return dbgen.CopyProductsParams{}, err
 	}
@@ -281,29 +282,71 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
+// jsonList is a list as the catalog's jsonb columns hold it: [] when it is
+// empty, as most imported products' lists are, without the encoder.
+func jsonList[T any](s []T) ([]byte, error) {
+	if len(s) == 0 {
+		return []byte("[]"), nil
+	}
+	return json.Marshal(s)
+}
+
 // SearchText is what term searches look in: title, subtitle, manufacturer,
 // references, EAN and MPN, lower-cased, one per line so a term (whose
 // control characters become spaces, see searchable) never matches across
-// two of them.
+// two of them. It is built in one buffer, as an import builds one per row.
 func SearchText(p Product) string {
-	parts := []string{p.Title, p.Subtitle, p.Manufacturer}
+	n := len(p.Title) + len(p.Subtitle) + len(p.Manufacturer) + len(p.EAN) + len(p.MPN) + 4
 	for _, r := range p.References {
-		parts = append(parts, r.Reference)
+		n += len(r.Reference) + 1
 	}
-	parts = append(parts, p.EAN, p.MPN)
-	for i, part := range parts {
-		parts[i] = searchable(part)
+	var b strings.Builder
+	b.Grow(n)
+	writeSearchable(&b, p.Title)
+	for _, part := range [...]string{p.Subtitle, p.Manufacturer} {
+		b.WriteByte('\n')
+		writeSearchable(&b, part)
 	}
-	return strings.Join(parts, "\n")
+	for _, r := range p.References {
+		b.WriteByte('\n')
+		writeSearchable(&b, r.Reference)
+	}
+	for _, part := range [...]string{p.EAN, p.MPN} {
+		b.WriteByte('\n')
+		writeSearchable(&b, part)
+	}
+	return b.String()
 }
 
 // searchable is text as search compares it: lower-cased, with control
 // characters (line breaks, tabs) as spaces.
 func searchable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
+	var b strings.Builder
+	b.Grow(len(s))
+	writeSearchable(&b, s)
+	return b.String()
+}
+
+// writeSearchable writes s as searchable returns it, a byte at a time while
+// it is ASCII (most catalog text), where lower case and control characters
+// are a comparison away.
+func writeSearchable(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			for _, r := range s[i:] {
+				if unicode.IsControl(r) {
+					r = ' '
+				}
+				b.WriteRune(unicode.ToLower(r))
+			}
+			return
+		case c < ' ' || c == 0x7f:
+			c = ' '
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
 		}
-		return unicode.ToLower(r)
-	}, s)
+		b.WriteByte(c)
+	}
 }

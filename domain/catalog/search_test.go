@@ -3,6 +3,7 @@ package catalog
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/uuid"
 )
@@ -75,5 +76,30 @@ func TestMatchingReference(t *testing.T) {
 	}
 	if got := MatchingReference(refs, "abc"); got != refs[0] {
 		t.Errorf("case-insensitive, got %+v", got)
+	}
+}
+
+// searchable's ASCII shortcut gives what mapping every rune gives.
+func TestSearchableMapsEveryRune(t *testing.T) {
+	byRune := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return ' '
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	for _, s := range []string{
+		"", "abc", "ThinkPad X1 Carbon", "TAB\there\nLINE\r\x00\x1f\x7f", "Größe ÜBER Ärger", "MIXED ascii ÆØÅ then ASCII",
+		"\u0085C1 control\u009f", "invalid \xff\xfe UTF-8 \xc3", "ΣΊΣΥΦΟΣ", "İstanbul", "emoji 🚀 ROCKET",
+	} {
+		if got, want := searchable(s), byRune(s); got != want {
+			t.Errorf("searchable(%q) = %q, want %q", s, got, want)
+		}
+	}
+	p := Product{ProductInput: ProductInput{Title: "Dell LATITUDE", Subtitle: "", Manufacturer: "Dell\tInc",
+		References: []Reference{{Source: "sku", Reference: "AB-12"}, {Source: "ean", Reference: "Ünï"}}}, EAN: "4000", MPN: "X\n1"}
+	if got, want := SearchText(p), strings.Join([]string{"dell latitude", "", "dell inc", "ab-12", "ünï", "4000", "x 1"}, "\n"); got != want {
+		t.Errorf("SearchText = %q, want %q", got, want)
 	}
 }
