@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/tenurehq/tenure/db/dbgen"
 )
@@ -173,21 +175,16 @@ func (c *chunkLoad) write(ctx context.Context, q *dbgen.Queries, importID *uuid.
 		return nil
 	}
 	var (
-		created  []dbgen.CopyProductsParams
-		staged   []dbgen.StageProductsParams
 		refs     []dbgen.CopyProductReferencesParams
 		replaced []uuid.UUID
 	)
+	created, staged, err := c.build(importID)
+	if err != nil {
+		return err
+	}
 	for _, row := range c.rows {
-		s, err := productRow(c.sellerID, row, c.im.Policy.PricingCategory(row.product), importID)
-		if err != nil {
-			return err
-		}
 		if row.replaces {
-			staged = append(staged, dbgen.StageProductsParams(s))
 			replaced = append(replaced, row.id)
-		} else {
-			created = append(created, s)
 		}
 		for i, r := range row.product.References {
 			refs = append(refs, dbgen.CopyProductReferencesParams{
@@ -218,6 +215,48 @@ func (c *chunkLoad) write(ctx context.Context, q *dbgen.Queries, importID *uuid.
 		return fmt.Errorf("storing product references: %w", err)
 	}
 	return nil
+}
+
+// rowsPerBuilder is the fewest rows worth a goroutine of their own.
+const rowsPerBuilder = 1000
+
+// build turns the placed products into rows as the catalog stores them:
+// the new ones to copy in and the ones to stage, each in the chunk's order.
+// The work is split over the processors, as building (JSON, search text)
+// is the largest part of the importer's own work and the chunk's
+// transaction waits for it with the database idle.
+func (c *chunkLoad) build(importID *uuid.UUID) ([]dbgen.CopyProductsParams, []dbgen.StageProductsParams, error) {
+	// slot[i] is row i's place among the new or the staged rows.
+	slot := make([]int, len(c.rows))
+	var created, staged int
+	for i, row := range c.rows {
+		if row.replaces {
+			slot[i], staged = staged, staged+1
+		} else {
+			slot[i], created = created, created+1
+		}
+	}
+	newRows, stagedRows := make([]dbgen.CopyProductsParams, created), make([]dbgen.StageProductsParams, staged)
+	per := max(rowsPerBuilder, (len(c.rows)+runtime.GOMAXPROCS(0)-1)/runtime.GOMAXPROCS(0))
+	var g errgroup.Group
+	for lo := 0; lo < len(c.rows); lo += per {
+		g.Go(func() error {
+			for i := lo; i < min(lo+per, len(c.rows)); i++ {
+				row := c.rows[i]
+				s, err := productRow(c.sellerID, row, c.im.Policy.PricingCategory(row.product), importID)
+				if err != nil {
+					return err
+				}
+				if row.replaces {
+					stagedRows[slot[i]] = dbgen.StageProductsParams(s)
+				} else {
+					newRows[slot[i]] = s
+				}
+			}
+			return nil
+		})
+	}
+	return newRows, stagedRows, g.Wait()
 }
 
 // productRow is a placed product as the catalog stores it.
