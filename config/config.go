@@ -342,7 +342,7 @@ var defaults = map[string]any{
 	"catalog.imports.upload_ttl":            "1h",
 	"catalog.imports.errors_link_ttl":       "24h",
 	"catalog.imports.max_active":            5,
-	"catalog.imports.chunk_rows":            5000,
+	"catalog.imports.chunk_rows":            4000,
 }
 
 // Load reads the configuration. file is an explicit tenure.yaml path; when it
