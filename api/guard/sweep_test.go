@@ -210,7 +210,6 @@ func (sw *sweep) send(t *testing.T, op sweepOp, c sweepCase) {
 	}
 }
 
-// checksum fingerprints every table of the database.
 // settle waits until the fixtures' background work is over: no webhook
 // delivery pending and the database unchanged for half a second. Events
 // of the fixtures' lifecycles reach the endpoint after it was registered,
@@ -235,6 +234,7 @@ func (sw *sweep) settle(t *testing.T) {
 	t.Fatal("the fixtures' background work did not settle within a minute")
 }
 
+// checksum fingerprints every table of the database.
 func (sw *sweep) checksum(t *testing.T) map[string]string {
 	t.Helper()
 	ctx := t.Context()

@@ -314,15 +314,9 @@ func productRow(sellerID uuid.UUID, row placed, pricingCategory string, importID
 	return s, nil
 }
 
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
-// jsonList is a list as the catalog's jsonb columns hold it: [] when it is
-// empty, as most imported products' lists are, without the encoder.
+// jsonList is a list as the catalog's jsonb columns hold it (a product's
+// identifiers, categories and details, an import's sample of rejections):
+// [] when it is empty, as most are, without the encoder.
 func jsonList[T any](s []T) ([]byte, error) {
 	if len(s) == 0 {
 		return []byte("[]"), nil

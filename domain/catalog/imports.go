@@ -131,7 +131,7 @@ func (x Imports) Accept(ctx context.Context, sellerID uuid.UUID, products []Prod
 }
 
 func importRow(r ImportResult, sellerID uuid.UUID, payload []byte) (dbgen.CreateProductImportParams, error) {
-	sample, err := json.Marshal(nonNil(r.Summary.Sample))
+	sample, err := jsonList(r.Summary.Sample)
 	return dbgen.CreateProductImportParams{
 		ID:               r.ID,
 		SellerID:         sellerID,
@@ -223,7 +223,7 @@ func (x Imports) Run(ctx context.Context, id uuid.UUID, from *Progress, heartbea
 	summary := Summary{Total: len(products), Imported: progress.Imported, Rejected: progress.Rejected, Sample: progress.Sample}
 	summary.reject(rejections...)
 	result := ImportResult{ID: id, Status: summary.status(), Summary: summary}
-	sample, err := json.Marshal(nonNil(summary.Sample))
+	sample, err := jsonList(summary.Sample)
 	if err != nil {
 		return ImportResult{}, err
 	}
