@@ -36,9 +36,9 @@ func labelled(variant, role string, f func()) {
 // on its stack is CPU that variant spends on them. The Temporal SDK's
 // metrics wrappers and Tenure's own telemetry package and statement tracer
 // are among them (their paths must follow the code when it moves: a stale
-// one counted nothing). None of them calls back
-// into the work it observes; the tracing interceptor's wrappers, which do,
-// are left out and only its span work (*tracingInterceptor) counted.
+// one counted nothing). None of them calls back into the work it observes;
+// the tracing interceptor's wrappers, which do, are left out and only its
+// span work (*tracingInterceptor) counted.
 var (
 	metricsCode = []string{"github.com/prometheus/client_golang/", "github.com/tenurehq/tenure/foundation/telemetry.",
 		"go.temporal.io/sdk/internal/common/metrics."}
