@@ -465,3 +465,30 @@ func (q *Queries) SetCSVImportStatus(ctx context.Context, arg SetCSVImportStatus
 	)
 	return i, err
 }
+
+const tryLockSellerImportRuns = `-- name: TryLockSellerImportRuns :one
+SELECT pg_try_advisory_lock(hashtextextended('tenure-csv-import-runs:' || $1::uuid::text, 0))
+`
+
+// Takes the session lock that one run of a seller's CSV imports holds
+// while it stores rows, if no other run holds it. A run writes its chunks
+// side by side under the catalog lock shared (LockSellerCatalogForImport),
+// which this lock keeps from other runs; as a session's lock it goes with
+// the connection of a worker that dies.
+func (q *Queries) TryLockSellerImportRuns(ctx context.Context, sellerID uuid.UUID) (bool, error) {
+	row := q.db.QueryRow(ctx, tryLockSellerImportRuns, sellerID)
+	var pg_try_advisory_lock bool
+	err := row.Scan(&pg_try_advisory_lock)
+	return pg_try_advisory_lock, err
+}
+
+const unlockSellerImportRuns = `-- name: UnlockSellerImportRuns :one
+SELECT pg_advisory_unlock(hashtextextended('tenure-csv-import-runs:' || $1::uuid::text, 0))
+`
+
+func (q *Queries) UnlockSellerImportRuns(ctx context.Context, sellerID uuid.UUID) (bool, error) {
+	row := q.db.QueryRow(ctx, unlockSellerImportRuns, sellerID)
+	var pg_advisory_unlock bool
+	err := row.Scan(&pg_advisory_unlock)
+	return pg_advisory_unlock, err
+}

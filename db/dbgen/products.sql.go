@@ -46,10 +46,19 @@ type CopyProductsParams struct {
 const countSupportedProducts = `-- name: CountSupportedProducts :one
 SELECT count(*) FROM products
 WHERE seller_id = $1 AND support_status = 'supported'
+  AND NOT (id = ANY(coalesce($2::uuid[], '{}')))
 `
 
-func (q *Queries) CountSupportedProducts(ctx context.Context, sellerID uuid.UUID) (int64, error) {
-	row := q.db.QueryRow(ctx, countSupportedProducts, sellerID)
+type CountSupportedProductsParams struct {
+	SellerID uuid.UUID
+	Excluded []uuid.UUID
+}
+
+// The seller's supported products, leaving out the given ones: the new
+// products of an import's chunk whose transaction may or may not have
+// committed yet, which the caller counts itself.
+func (q *Queries) CountSupportedProducts(ctx context.Context, arg CountSupportedProductsParams) (int64, error) {
+	row := q.db.QueryRow(ctx, countSupportedProducts, arg.SellerID, arg.Excluded)
 	var count int64
 	err := row.Scan(&count)
 	return count, err
@@ -97,6 +106,20 @@ SELECT pg_advisory_xact_lock(hashtextextended('tenure-catalog:' || $1::uuid::tex
 // so reference ownership and the sandbox support count stay consistent.
 func (q *Queries) LockSellerCatalog(ctx context.Context, sellerID uuid.UUID) error {
 	_, err := q.db.Exec(ctx, lockSellerCatalog, sellerID)
+	return err
+}
+
+const lockSellerCatalogForImport = `-- name: LockSellerCatalogForImport :exec
+SELECT pg_advisory_xact_lock_shared(hashtextextended('tenure-catalog:' || $1::uuid::text, 0))
+`
+
+// The catalog lock as a file import's chunk takes it: shared with the
+// other chunks of the same run, which may be written side by side
+// (catalog.Flight), and exclusive of every other writer. Runs of two
+// imports of one seller never share it: each run holds the seller's
+// TryLockSellerImportRuns lock.
+func (q *Queries) LockSellerCatalogForImport(ctx context.Context, sellerID uuid.UUID) error {
+	_, err := q.db.Exec(ctx, lockSellerCatalogForImport, sellerID)
 	return err
 }
 

@@ -3,6 +3,17 @@
 -- imports in progress holds under concurrent requests.
 SELECT pg_advisory_xact_lock(hashtextextended('tenure-csv-imports:' || sqlc.arg(seller_id)::uuid::text, 0));
 
+-- name: TryLockSellerImportRuns :one
+-- Takes the session lock that one run of a seller's CSV imports holds
+-- while it stores rows, if no other run holds it. A run writes its chunks
+-- side by side under the catalog lock shared (LockSellerCatalogForImport),
+-- which this lock keeps from other runs; as a session's lock it goes with
+-- the connection of a worker that dies.
+SELECT pg_try_advisory_lock(hashtextextended('tenure-csv-import-runs:' || sqlc.arg(seller_id)::uuid::text, 0));
+
+-- name: UnlockSellerImportRuns :one
+SELECT pg_advisory_unlock(hashtextextended('tenure-csv-import-runs:' || sqlc.arg(seller_id)::uuid::text, 0));
+
 -- name: CountActiveCSVImports :one
 SELECT count(*) FROM csv_imports
 WHERE seller_id = $1 AND status IN ('pending', 'queued', 'running');

@@ -3,6 +3,14 @@
 -- so reference ownership and the sandbox support count stay consistent.
 SELECT pg_advisory_xact_lock(hashtextextended('tenure-catalog:' || sqlc.arg(seller_id)::uuid::text, 0));
 
+-- name: LockSellerCatalogForImport :exec
+-- The catalog lock as a file import's chunk takes it: shared with the
+-- other chunks of the same run, which may be written side by side
+-- (catalog.Flight), and exclusive of every other writer. Runs of two
+-- imports of one seller never share it: each run holds the seller's
+-- TryLockSellerImportRuns lock.
+SELECT pg_advisory_xact_lock_shared(hashtextextended('tenure-catalog:' || sqlc.arg(seller_id)::uuid::text, 0));
+
 -- name: CopyProducts :copyfrom
 -- Copies a chunk of an import's products the catalog does not know yet
 -- into it; StageProducts takes the same columns. A CSV import's products
@@ -89,8 +97,12 @@ WHERE p.search_pending AND p.id IN (
 DELETE FROM product_staging WHERE xact = pg_current_xact_id();
 
 -- name: CountSupportedProducts :one
+-- The seller's supported products, leaving out the given ones: the new
+-- products of an import's chunk whose transaction may or may not have
+-- committed yet, which the caller counts itself.
 SELECT count(*) FROM products
-WHERE seller_id = $1 AND support_status = 'supported';
+WHERE seller_id = $1 AND support_status = 'supported'
+  AND NOT (id = ANY(coalesce(sqlc.arg(excluded)::uuid[], '{}')));
 
 -- name: ProductsByIDs :many
 SELECT * FROM products

@@ -46,7 +46,7 @@ func (im Importer) Upsert(ctx context.Context, q *dbgen.Queries, sellerID uuid.U
 	for i, v := range chunk {
 		refs[i] = v.Product.References
 	}
-	c, err := im.begin(ctx, q, sellerID, refs)
+	c, err := im.begin(ctx, q, sellerID, refs, q.LockSellerCatalog, nil)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -59,7 +59,8 @@ func (im Importer) Upsert(ctx context.Context, q *dbgen.Queries, sellerID uuid.U
 		}
 		c.place(v.Product, existing)
 	}
-	return len(c.rows), rejections, c.write(ctx, q, nil)
+	stored := len(c.rows)
+	return stored, rejections, c.write(ctx, q, nil)
 }
 
 // chunkLoad is one chunk on its way into the catalog: the catalog products
@@ -73,10 +74,12 @@ type chunkLoad struct {
 	rows     []placed
 }
 
-// begin takes the seller's catalog lock and finds the catalog products the
-// chunk's pairs name, and the sandbox's free support slots.
-func (im Importer) begin(ctx context.Context, q *dbgen.Queries, sellerID uuid.UUID, refs [][]Reference) (*chunkLoad, error) {
-	if err := q.LockSellerCatalog(ctx, sellerID); err != nil {
+// begin takes the seller's catalog lock with lock and finds the catalog
+// products the chunk's pairs name, and the sandbox's free support slots,
+// less those the import's chunk ahead takes (nil when there is none in
+// flight).
+func (im Importer) begin(ctx context.Context, q *dbgen.Queries, sellerID uuid.UUID, refs [][]Reference, lock func(context.Context, uuid.UUID) error, ahead *Flight) (*chunkLoad, error) {
+	if err := lock(ctx, sellerID); err != nil {
 		return nil, err
 	}
 	params := dbgen.ProductsByReferencesParams{SellerID: sellerID}
@@ -98,11 +101,15 @@ func (im Importer) begin(ctx context.Context, q *dbgen.Queries, sellerID uuid.UU
 		c.owners[Reference{f.RefSource, f.RefReference}] = f.Product
 	}
 	if im.Policy.Sandbox {
-		supported, err := q.CountSupportedProducts(ctx, sellerID)
+		// Whether or not the chunk ahead has committed when this count
+		// runs, its new products are counted once: left out here and
+		// taken from the free slots below.
+		taken := ahead.supportedIDs()
+		supported, err := q.CountSupportedProducts(ctx, dbgen.CountSupportedProductsParams{SellerID: sellerID, Excluded: taken})
 		if err != nil {
 			return nil, err
 		}
-		c.slots = im.Policy.SandboxLimit - int(supported)
+		c.slots = im.Policy.SandboxLimit - int(supported) - len(taken)
 	}
 	return c, nil
 }
@@ -192,6 +199,10 @@ func (c *chunkLoad) write(ctx context.Context, q *dbgen.Queries, importID *uuid.
 			})
 		}
 	}
+	// The rows hold all that is written now: the placed products, as
+	// large, go before the copies' buffers grow (two chunks are written
+	// at a time, see Flight).
+	c.rows = nil
 	if len(created) > 0 {
 		if _, err := q.CopyProducts(ctx, created); err != nil {
 			return fmt.Errorf("storing new products: %w", err)

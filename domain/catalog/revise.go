@@ -28,27 +28,31 @@ type Revised struct {
 }
 
 // Revise applies a chunk of a file import's rows to the catalog in the
-// caller's transaction, holding the seller's catalog lock until it ends.
-// A row whose pair appears in an earlier row of the same import (this
-// chunk, or a committed one, which marked its products with importID) is a
-// duplicate; the other rows are validated as merged with the product they
-// name and stored.
-func (im Importer) Revise(ctx context.Context, q *dbgen.Queries, sellerID, importID uuid.UUID, currency string, revisions []Revision) (Revised, error) {
-	out := Revised{Verdicts: map[Status]int{}}
-	if len(revisions) == 0 {
-		return out, nil
+// caller's transaction, holding the seller's catalog lock until it ends,
+// shared with the other chunks of the import (see Flight). A row whose
+// pair appears in an earlier row of the same import (this chunk, the
+// chunk ahead in flight, or a committed one, which marked its products
+// with importID) is a duplicate; the other rows are validated as merged
+// with the product they name and stored. f is the chunk's flight, which
+// Revise tells what it places.
+func (im Importer) Revise(ctx context.Context, q *dbgen.Queries, sellerID, importID uuid.UUID, currency string, revisions []Revision, f *Flight) (out Revised, err error) {
+	var c *chunkLoad
+	defer func() { f.publish(c, err) }()
+	out = Revised{Verdicts: map[Status]int{}}
+	ahead, err := f.clearance(ctx)
+	if err != nil || len(revisions) == 0 {
+		return out, err
 	}
 	refs := make([][]Reference, len(revisions))
 	for i, r := range revisions {
 		refs[i] = r.References
 	}
-	c, err := im.begin(ctx, q, sellerID, refs)
-	if err != nil {
+	if c, err = im.begin(ctx, q, sellerID, refs, q.LockSellerCatalogForImport, ahead); err != nil {
 		return Revised{}, err
 	}
 	seen := map[Reference]bool{}
 	for _, r := range revisions {
-		if rej := c.duplicate(r, seen, importID); rej != nil {
+		if rej := c.duplicate(r, seen, importID, ahead); rej != nil {
 			out.Rejections = append(out.Rejections, *rej)
 			continue
 		}
@@ -72,6 +76,8 @@ func (im Importer) Revise(ctx context.Context, q *dbgen.Queries, sellerID, impor
 		out.Verdicts[c.place(p, existing).Status]++
 	}
 	out.Stored = len(c.rows)
+	// The next chunk may place its rows now, beside this one's writing.
+	f.publish(c, nil)
 	// The stored products the chunk's rows were merged with are not
 	// needed to write them: let them go before the copies' buffers grow.
 	c.owners = nil
@@ -80,11 +86,11 @@ func (im Importer) Revise(ctx context.Context, q *dbgen.Queries, sellerID, impor
 
 // duplicate rejects a row that repeats a pair of an earlier row of the
 // import, and remembers the row's pairs.
-func (c *chunkLoad) duplicate(r Revision, seen map[Reference]bool, importID uuid.UUID) *Rejection {
+func (c *chunkLoad) duplicate(r Revision, seen map[Reference]bool, importID uuid.UUID, ahead *Flight) *Rejection {
 	var rej *Rejection
 	for _, ref := range r.References {
 		o, owned := c.owners[ref]
-		if rej == nil && (seen[ref] || owned && o.ImportID != nil && *o.ImportID == importID) {
+		if rej == nil && (seen[ref] || owned && o.ImportID != nil && *o.ImportID == importID || ahead.storedPair(ref)) {
 			rej = &Rejection{Index: r.Line, Reference: ref, Code: CodeDuplicateReference,
 				Description: fmt.Sprintf("(%s, %s) appears in an earlier row of this file", ref.Source, ref.Reference)}
 		}

@@ -48,18 +48,20 @@ func (e *FileError) Error() string { return e.Reason }
 // Process reads the job's file and stores its rows, committing the job's
 // counters with every chunk; a retried call skips the rows committed
 // chunks have counted. beat is called after every chunk, and a cancelled
-// ctx stops it between chunks (or rolls the current one back).
+// ctx stops it between chunks (or rolls the chunks in flight back).
 func (p Processor) Process(ctx context.Context, id uuid.UUID, beat func(Job)) (Job, error) {
-	row, err := p.Store.GetCSVImport(ctx, id)
-	if db.IsNotFound(err) {
-		return Job{}, ErrNotFound
+	job, err := p.job(ctx, id)
+	if err != nil || job.Status != Queued && job.Status != Running {
+		return job, err
 	}
+	release, err := p.lockSellerImports(ctx, job, beat)
 	if err != nil {
 		return Job{}, err
 	}
-	job := jobOf(row)
-	if job.Status != Queued && job.Status != Running {
-		return job, nil
+	defer release()
+	// Another run may have stored rows while this one waited.
+	if job, err = p.job(ctx, id); err != nil || job.Status != Queued && job.Status != Running {
+		return job, err
 	}
 	seller, err := p.Store.GetSeller(ctx, job.SellerID)
 	if err != nil {
@@ -83,27 +85,62 @@ func (p Processor) Process(ctx context.Context, id uuid.UUID, beat func(Job)) (J
 			return Job{}, err
 		}
 	}
-	// Reading and parsing the next chunk overlaps with storing this one.
-	// Unbuffered: storing is slower than reading, so a buffered chunk
-	// would only be a third one held in memory.
+	// Two chunks are stored at a time, each in its own transaction: the
+	// later one commits after the earlier (see storing). The next chunk
+	// is read once the earlier has committed, while the later is still
+	// being stored, so no more than two are held in memory at a time.
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	chunks := make(chan chunk)
-	go f.chunks(ctx, chunks, job, seller.Currency, p.ChunkRows, beat)
-	for c := range chunks {
+	// want asks the reader for a chunk; never more than one is asked for.
+	want, chunks := make(chan struct{}, 1), make(chan chunk)
+	go f.chunks(ctx, want, chunks, job, seller.Currency, p.ChunkRows, beat)
+	var ahead *storing
+	processed := job.Processed
+	for {
+		want <- struct{}{}
+		c, ok := <-chunks
+		if !ok {
+			break
+		}
 		if c.err != nil {
+			stop()
+			ahead.wait()
 			return Job{}, c.err
 		}
-		if job, err = p.store(ctx, job, seller.Currency, c); err != nil {
+		records := c.records
+		next := p.store(ctx, job, processed, seller.Currency, &c, ahead)
+		processed += records
+		if ahead != nil {
+			if job, err = ahead.commit(beat); err != nil {
+				stop()
+				next.wait()
+				return Job{}, err
+			}
+		}
+		ahead = next
+	}
+	if ahead != nil {
+		if job, err = ahead.commit(beat); err != nil {
 			return Job{}, err
 		}
-		beat(job)
 	}
 	// A closed channel after a cancel is not the end of the file.
 	if err := ctx.Err(); err != nil {
 		return Job{}, err
 	}
 	return job, nil
+}
+
+// job reads the import job id.
+func (p Processor) job(ctx context.Context, id uuid.UUID) (Job, error) {
+	row, err := p.Store.GetCSVImport(ctx, id)
+	if db.IsNotFound(err) {
+		return Job{}, ErrNotFound
+	}
+	if err != nil {
+		return Job{}, err
+	}
+	return jobOf(row), nil
 }
 
 // chunk is a run of records ready to store: the valid rows and the failed
@@ -115,47 +152,57 @@ type chunk struct {
 	err       error
 }
 
-// chunks reads the records after the ones the job has counted, in chunks
-// of size, until the end of the file, an error or ctx's end.
-func (f *file) chunks(ctx context.Context, out chan<- chunk, job Job, currency string, size int, beat func(Job)) {
+// chunks reads the records after the ones the job has counted and sends
+// them in chunks of size, one for every request on want, until the end of
+// the file, an error or ctx's end.
+func (f *file) chunks(ctx context.Context, want <-chan struct{}, out chan<- chunk, job Job, currency string, size int, beat func(Job)) {
 	defer close(out)
-	send := func(c chunk) bool {
-		select {
-		case out <- c:
-			return true
-		case <-ctx.Done():
-			return false
+	for skip := job.Processed; skip > 0; skip-- {
+		// Skipping a large part of a file takes a while: keep telling
+		// the workflow that this run is alive.
+		if (skip-1)%int64(size) == 0 {
+			beat(job)
 		}
-	}
-	skip := job.Processed
-	var c chunk
-	for {
-		rec, ok, err := f.next()
+		_, ok, err := f.next()
 		if err != nil {
-			send(chunk{err: err})
+			send(ctx, out, chunk{err: err})
 			return
 		}
 		if !ok {
-			break
-		}
-		if skip > 0 {
-			// Skipping a large part of a file takes a while: keep
-			// telling the workflow that this run is alive.
-			if skip--; skip%int64(size) == 0 {
-				beat(job)
-			}
-			continue
-		}
-		c.add(f, rec, job.ID, currency)
-		if len(c.revisions)+len(c.failures) >= size {
-			if !send(c) {
-				return
-			}
-			c = chunk{}
+			return
 		}
 	}
-	if c.records > 0 {
-		send(c)
+	for {
+		select {
+		case <-want:
+		case <-ctx.Done():
+			return
+		}
+		var c chunk
+		for len(c.revisions)+len(c.failures) < size {
+			rec, ok, err := f.next()
+			if err != nil {
+				c = chunk{err: err}
+				break
+			}
+			if !ok {
+				break
+			}
+			c.add(f, rec, job.ID, currency)
+		}
+		if c.err == nil && c.records == 0 || !send(ctx, out, c) || c.err != nil {
+			return
+		}
+	}
+}
+
+// send sends c unless ctx ends first, and says whether it did.
+func send(ctx context.Context, out chan<- chunk, c chunk) bool {
+	select {
+	case out <- c:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 
@@ -263,26 +310,110 @@ func (c *chunk) add(f *file, rec record, importID uuid.UUID, currency string) {
 	})
 }
 
-// store writes a chunk and the job's new counters in one transaction and
-// returns the job as it now stands.
-func (p Processor) store(ctx context.Context, job Job, currency string, c chunk) (Job, error) {
+// takeRevisions hands the chunk's revisions over: once Revise has placed
+// them they are garbage while the chunk is written, and two chunks are
+// written at a time.
+func (c *chunk) takeRevisions() []catalog.Revision {
+	r := c.revisions
+	c.revisions = nil
+	return r
+}
+
+// storing is a chunk being stored in a transaction of its own, by a
+// goroutine of its own, while the chunk before it may still be. It
+// commits only once the chunk before has committed and Process has told
+// the workflow so (commit), so the job's counters grow chunk by chunk in
+// the file's order and a cancel between chunks rolls back what follows.
+type storing struct {
+	flight *catalog.Flight
+	// ended is closed when the transaction has ended, with job or err set.
+	ended chan struct{}
+	job   Job
+	err   error
+	// counted is closed once Process has beaten for the committed job.
+	counted chan struct{}
+}
+
+// store starts storing chunk c, whose first record follows the processed
+// ones, after the chunk ahead (nil for none in flight).
+func (p Processor) store(ctx context.Context, job Job, processed int64, currency string, c *chunk, ahead *storing) *storing {
+	s := &storing{ended: make(chan struct{}), counted: make(chan struct{})}
+	var aheadFlight *catalog.Flight
+	if ahead != nil {
+		aheadFlight = ahead.flight
+	}
+	s.flight = catalog.NewFlight(aheadFlight, s.settled)
+	go func() {
+		defer close(s.ended)
+		s.job, s.err = p.write(ctx, job, processed, currency, c, s.flight, ahead)
+	}()
+	return s
+}
+
+// settled waits until the chunk has committed and been counted.
+func (s *storing) settled(ctx context.Context) error {
+	select {
+	case <-s.ended:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if s.err != nil {
+		return s.err
+	}
+	select {
+	case <-s.counted:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// commit waits for the chunk's transaction, beats with the job it left
+// and lets the chunk after it commit.
+func (s *storing) commit(beat func(Job)) (Job, error) {
+	<-s.ended
+	if s.err != nil {
+		return Job{}, s.err
+	}
+	beat(s.job)
+	close(s.counted)
+	return s.job, nil
+}
+
+// wait waits until the chunk's transaction, if any, has ended.
+func (s *storing) wait() {
+	if s != nil {
+		<-s.ended
+	}
+}
+
+// write stores a chunk and adds its counts to the job's in one
+// transaction, after the chunk ahead has committed, and returns the job
+// as it then stands.
+func (p Processor) write(ctx context.Context, job Job, processed int64, currency string, c *chunk, f *catalog.Flight, ahead *storing) (Job, error) {
 	var stored dbgen.CsvImport
+	var rows, failed int
 	err := p.Store.InTx(ctx, func(q *dbgen.Queries) error {
-		processed, err := q.LockCSVImportProgress(ctx, job.ID)
-		if err != nil {
-			return err
-		}
-		if processed != job.Processed {
-			return ErrConcurrentRun
-		}
 		// A commit lost with a crashed database server is lost with the
 		// job's counters, so the retried run stores it again.
 		if err := q.RelaxCommitDurability(ctx); err != nil {
 			return err
 		}
-		revised, err := p.Importer.Revise(ctx, q, job.SellerID, job.ID, currency, c.revisions)
+		revised, err := p.Importer.Revise(ctx, q, job.SellerID, job.ID, currency, c.takeRevisions(), f)
 		if err != nil {
 			return err
+		}
+		if ahead != nil {
+			if err := ahead.settled(ctx); err != nil {
+				return err
+			}
+		}
+		counted, err := q.LockCSVImportProgress(ctx, job.ID)
+		if err != nil {
+			return err
+		}
+		if counted != processed {
+			return ErrConcurrentRun
 		}
 		failures := c.failures
 		for _, rej := range revised.Rejections {
@@ -294,8 +425,9 @@ func (p Processor) store(ctx context.Context, job Job, currency string, c chunk)
 		if _, err := q.CopyCSVImportErrors(ctx, failures); err != nil {
 			return err
 		}
+		rows, failed = revised.Stored, len(failures)
 		stored, err = q.RecordCSVImportChunk(ctx, dbgen.RecordCSVImportChunkParams{
-			ID: job.ID, Processed: c.records, Succeeded: int64(revised.Stored), Failed: int64(len(failures)),
+			ID: job.ID, Processed: c.records, Succeeded: int64(rows), Failed: int64(failed),
 			Supported:    int64(revised.Verdicts[catalog.Supported]),
 			Unsupported:  int64(revised.Verdicts[catalog.Unsupported]),
 			ToBeReviewed: int64(revised.Verdicts[catalog.ToBeReviewed]),
@@ -305,7 +437,7 @@ func (p Processor) store(ctx context.Context, job Job, currency string, c chunk)
 	if err != nil {
 		return Job{}, err
 	}
-	p.Metrics.CSVRows(int(stored.Succeeded-job.Succeeded), int(stored.Failed-job.Failed))
+	p.Metrics.CSVRows(rows, failed)
 	return jobOf(stored), nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 
@@ -22,7 +23,8 @@ import (
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
-// queuedJob records a job whose generated file of rows is uploaded.
+// queuedJob records a job of a new seller whose generated file of rows is
+// uploaded.
 func queuedJob(t *testing.T, store *db.Store, bucket *blob.Bucket, rows int) (uuid.UUID, csvgen.Stats) {
 	t.Helper()
 	seller, err := auth.CreateSeller(t.Context(), store, "Seller "+t.Name(), "EUR")
@@ -34,18 +36,24 @@ func queuedJob(t *testing.T, store *db.Store, bucket *blob.Bucket, rows int) (uu
 	if err != nil {
 		t.Fatal(err)
 	}
+	return uploadedJob(t, store, bucket, seller.Seller.ID, file.Bytes()), stats
+}
+
+// uploadedJob records a queued job of the seller whose file is uploaded.
+func uploadedJob(t *testing.T, store *db.Store, bucket *blob.Bucket, sellerID uuid.UUID, file []byte) uuid.UUID {
+	t.Helper()
 	id := uuid.Must(uuid.NewV7())
 	path := "catalog-imports/" + id.String() + "/upload.csv"
-	if err := bucket.WriteAll(t.Context(), path, file.Bytes(), nil); err != nil {
+	if err := bucket.WriteAll(t.Context(), path, file, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := store.CreateCSVImport(t.Context(), dbgen.CreateCSVImportParams{ID: id, SellerID: seller.Seller.ID, Filename: "gen.csv", ObjectPath: path}); err != nil {
+	if err := store.CreateCSVImport(t.Context(), dbgen.CreateCSVImportParams{ID: id, SellerID: sellerID, Filename: "gen.csv", ObjectPath: path}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := store.SetCSVImportStatus(t.Context(), dbgen.SetCSVImportStatusParams{ID: id, Status: "queued"}); err != nil {
 		t.Fatal(err)
 	}
-	return id, stats
+	return id
 }
 
 func newProcessor(t *testing.T) (csvimport.Processor, *blob.Bucket) {
@@ -121,4 +129,135 @@ func TestTwoRunsOfOneJobNeverCountARowTwice(t *testing.T) {
 		}
 	}
 	assertExact(t, p, id, stats)
+}
+
+// The chunk after one in flight counts the support slots that chunk took,
+// whether or not it has committed when the count runs: the sandbox grants
+// exactly its limit over many chunks.
+func TestChunksInFlightGrantTheSandboxLimitExactly(t *testing.T) {
+	p, bucket := newProcessor(t)
+	p.Importer.Policy.SandboxLimit = 1234
+	p.ChunkRows = 100
+	id, stats := queuedJob(t, p.Store, bucket, 3000)
+	job, err := p.Process(t.Context(), id, func(csvimport.Job) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var supported int64
+	if err := p.Store.Pool.QueryRow(t.Context(), `SELECT count(*) FROM products WHERE seller_id = $1 AND support_status = 'supported'`, job.SellerID).Scan(&supported); err != nil {
+		t.Fatal(err)
+	}
+	stored := int64(stats.Rows - stats.Invalid)
+	if supported != 1234 || job.Supported != 1234 || job.Unsupported != stored-1234 || job.Succeeded != stored {
+		t.Errorf("%d supported products, job %+v; want 1234 supported of %d stored", supported, job, stored)
+	}
+}
+
+// Two imports of one seller started at once run one after the other: the
+// second finds the first's products and updates every one of them.
+func TestTwoImportsOfOneSellerRunOneAfterTheOther(t *testing.T) {
+	p, bucket := newProcessor(t)
+	first, stats := queuedJob(t, p.Store, bucket, 3000)
+	job, err := p.Store.GetCSVImport(t.Context(), first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file bytes.Buffer
+	if _, err := csvgen.Generate(&file, 3000, 7); err != nil {
+		t.Fatal(err)
+	}
+	second := uploadedJob(t, p.Store, bucket, job.SellerID, file.Bytes())
+	var wg sync.WaitGroup
+	for _, id := range []uuid.UUID{first, second} {
+		wg.Go(func() {
+			if _, err := p.Process(t.Context(), id, func(csvimport.Job) {}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	want := int64(stats.Rows - stats.Invalid)
+	for _, id := range []uuid.UUID{first, second} {
+		job, err := p.Store.GetCSVImport(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if job.Succeeded != want || job.Failed != int64(stats.Invalid) {
+			t.Errorf("job %+v, want %d stored and %d failed", job, want, stats.Invalid)
+		}
+	}
+	var products int64
+	if err := p.Store.Pool.QueryRow(t.Context(), `SELECT count(*) FROM products WHERE seller_id = $1`, job.SellerID).Scan(&products); err != nil {
+		t.Fatal(err)
+	}
+	if products != want {
+		t.Errorf("%d products, want %d", products, want)
+	}
+}
+
+// A chunk revised while the one before is still in flight judges its rows
+// as it would after that one's commit: a pair the chunk before stored is a
+// duplicate, a pair only a row it refused named is not, and the catalog
+// product such a pair names is replaced.
+func TestAChunkKnowsWhatTheChunkInFlightBeforeItStores(t *testing.T) {
+	p, bucket := newProcessor(t)
+	p.ChunkRows = 2
+	const header = "title,reference,reference_source,is_active,price_gross,price_net,currency\n"
+	seller, err := auth.CreateSeller(t.Context(), p.Store, "Seller "+t.Name(), "EUR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sellerID := seller.Seller.ID
+	run := func(rows string) csvimport.Job {
+		t.Helper()
+		job, err := p.Process(t.Context(), uploadedJob(t, p.Store, bucket, sellerID, []byte(header+rows)), func(csvimport.Job) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return job
+	}
+	run("Printer,P,sku,true,119.00,100.00,EUR\nScanner,Q,sku,true,238.00,200.00,EUR\n")
+	job := run(
+		// Chunk 1: a new product, and a row refused as its pairs name
+		// two catalog products.
+		"Laptop,L,sku,true,1190.00,1000.00,EUR\nBundle,P|Q,sku|sku,true,10.00,10.00,EUR\n" +
+			// Chunk 2: the new product's pair again, and the refused
+			// row's second pair, which names the scanner.
+			"Laptop again,L,sku,true,1190.00,1000.00,EUR\nScanner 2,Q,sku,true,357.00,300.00,EUR\n")
+	if job.Succeeded != 2 || job.Failed != 2 {
+		t.Errorf("job %+v, want 2 stored and 2 failed", job)
+	}
+	rows, err := p.Store.Pool.Query(t.Context(), `SELECT line, reason FROM csv_import_errors WHERE import_id = $1 ORDER BY line`, job.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type failure struct {
+		line   int64
+		reason string
+	}
+	var failures []failure
+	for rows.Next() {
+		var f failure
+		if err := rows.Scan(&f.line, &f.reason); err != nil {
+			t.Fatal(err)
+		}
+		failures = append(failures, f)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := []failure{
+		{3, "(sku, P) and (sku, Q) belong to two different catalog products"},
+		{4, "(sku, L) appears in an earlier row of this file"},
+	}
+	if !slices.Equal(failures, want) {
+		t.Errorf("failures %v, want %v", failures, want)
+	}
+	var titles []string
+	if err := p.Store.Pool.QueryRow(t.Context(), `SELECT array_agg(title ORDER BY title) FROM products WHERE seller_id = $1`, sellerID).Scan(&titles); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Laptop", "Printer", "Scanner 2"}; !slices.Equal(titles, want) {
+		t.Errorf("products %v, want %v", titles, want)
+	}
 }

@@ -1,0 +1,107 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/uuid"
+)
+
+// Flight is a chunk of a file import on its way into the catalog in a
+// transaction of its own. Writing a chunk is mostly one PostgreSQL
+// backend's work, so the import's next chunk is revised and written in
+// another transaction while this one's is still open (decision 0281);
+// Revise publishes here what that next chunk needs to know of this one,
+// once it has placed its rows. The caller commits the two in order.
+type Flight struct {
+	ahead *Flight
+	// settled waits until the flight's transaction has committed and the
+	// import goes on, or says why it will not.
+	settled func(context.Context) error
+
+	// placed is closed once the fields below are set.
+	placed chan struct{}
+	// err is why the flight placed nothing.
+	err error
+	// replaces is set when the flight replaces catalog products: the next
+	// chunk then waits for its commit, as what it finds of the catalog
+	// would otherwise be the products as they were before.
+	replaces bool
+	// stored holds the pairs of the flight's stored rows, which name
+	// products of this import in any later row.
+	stored map[Reference]bool
+	// supported holds the new products given a support slot.
+	supported []uuid.UUID
+}
+
+// NewFlight starts the flight of a chunk that follows ahead (nil for an
+// import's first chunk, or one whose predecessor has committed); settled
+// waits for the new flight's own transaction to commit.
+func NewFlight(ahead *Flight, settled func(context.Context) error) *Flight {
+	return &Flight{ahead: ahead, settled: settled, placed: make(chan struct{})}
+}
+
+// errAheadFailed stops a chunk whose predecessor failed before placing its
+// rows; the caller reports the predecessor's own error.
+var errAheadFailed = errors.New("the import's chunk before this one failed")
+
+// clearance waits until the chunk before this one has placed its rows and
+// returns it while its transaction may still be open, or nil once nothing
+// of it is left to consider: there was none, or it replaces catalog
+// products and has now committed.
+func (f *Flight) clearance(ctx context.Context) (*Flight, error) {
+	a := f.ahead
+	// The chain of flights would otherwise hold every chunk's pairs.
+	f.ahead = nil
+	if a == nil {
+		return nil, nil
+	}
+	select {
+	case <-a.placed:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if a.err != nil {
+		return nil, errAheadFailed
+	}
+	if a.replaces {
+		return nil, a.settled(ctx)
+	}
+	return a, nil
+}
+
+// publish tells the next chunk what c, the chunk placed, stores; err says
+// it stores nothing. Only the first call of a flight counts: Revise
+// publishes once its rows are placed, or when it fails before that.
+func (f *Flight) publish(c *chunkLoad, err error) {
+	select {
+	case <-f.placed:
+		return
+	default:
+	}
+	f.stored = map[Reference]bool{}
+	if c != nil && err == nil {
+		for _, row := range c.rows {
+			f.replaces = f.replaces || row.replaces
+			for _, r := range row.product.References {
+				f.stored[r] = true
+			}
+			if !row.replaces && row.verdict.Status == Supported {
+				f.supported = append(f.supported, row.id)
+			}
+		}
+	}
+	f.err = err
+	close(f.placed)
+}
+
+// storedPair reports whether the flight, nil or not, stores pair r.
+func (f *Flight) storedPair(r Reference) bool { return f != nil && f.stored[r] }
+
+// supportedIDs is the new products the flight, nil or not, gave a slot.
+func (f *Flight) supportedIDs() []uuid.UUID {
+	if f == nil {
+		return nil
+	}
+	return f.supported
+}
