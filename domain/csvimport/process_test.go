@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -259,5 +261,63 @@ func TestAChunkKnowsWhatTheChunkInFlightBeforeItStores(t *testing.T) {
 	}
 	if want := []string{"Laptop", "Printer", "Scanner 2"}; !slices.Equal(titles, want) {
 		t.Errorf("products %v, want %v", titles, want)
+	}
+}
+
+// A chunk that fails takes the chunk stored beside it down with it: the
+// job counts the chunks before, the catalog holds nothing of the two, and
+// the retried run stores the rest.
+func TestAFailedChunkRollsBackTheChunkInFlightAfterIt(t *testing.T) {
+	p, bucket := newProcessor(t)
+	p.ChunkRows = 2
+	// A fault of the database while the second chunk's pairs are copied.
+	if _, err := p.Store.Pool.Exec(t.Context(), `
+		CREATE FUNCTION refuse_pair() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			IF NEW.reference = 'D' THEN RAISE EXCEPTION 'injected fault'; END IF;
+			RETURN NEW;
+		END $$;
+		CREATE TRIGGER refuse_pair BEFORE INSERT ON product_references FOR EACH ROW EXECUTE FUNCTION refuse_pair()`); err != nil {
+		t.Fatal(err)
+	}
+	seller, err := auth.CreateSeller(t.Context(), p.Store, "Seller "+t.Name(), "EUR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file strings.Builder
+	file.WriteString("title,reference,reference_source,is_active,price_gross,price_net,currency\n")
+	for _, ref := range []string{"A", "B", "C", "D", "E", "F"} {
+		fmt.Fprintf(&file, "Product %s,%s,sku,true,119.00,100.00,EUR\n", ref, ref)
+	}
+	id := uploadedJob(t, p.Store, bucket, seller.Seller.ID, []byte(file.String()))
+	titles := func() []string {
+		var titles []string
+		if err := p.Store.Pool.QueryRow(t.Context(), `SELECT coalesce(array_agg(title ORDER BY title), '{}') FROM products WHERE seller_id = $1`, seller.Seller.ID).Scan(&titles); err != nil {
+			t.Fatal(err)
+		}
+		return titles
+	}
+	if _, err := p.Process(t.Context(), id, func(csvimport.Job) {}); err == nil || !strings.Contains(err.Error(), "injected fault") {
+		t.Fatalf("run with a fault: %v", err)
+	}
+	job, err := p.Store.GetCSVImport(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if job.Processed != 2 || job.Succeeded != 2 {
+		t.Errorf("after the fault: %+v, want the first chunk counted", job)
+	}
+	if got, want := titles(), []string{"Product A", "Product B"}; !slices.Equal(got, want) {
+		t.Errorf("after the fault: products %v, want %v", got, want)
+	}
+
+	if _, err := p.Store.Pool.Exec(t.Context(), `DROP TRIGGER refuse_pair ON product_references`); err != nil {
+		t.Fatal(err)
+	}
+	if job, err := p.Process(t.Context(), id, func(csvimport.Job) {}); err != nil || job.Processed != 6 || job.Succeeded != 6 {
+		t.Fatalf("retried run: %+v, %v", job, err)
+	}
+	if got, want := titles(), []string{"Product A", "Product B", "Product C", "Product D", "Product E", "Product F"}; !slices.Equal(got, want) {
+		t.Errorf("after the retry: products %v, want %v", got, want)
 	}
 }
