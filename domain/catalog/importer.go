@@ -76,7 +76,7 @@ type chunkLoad struct {
 
 // begin takes the seller's catalog lock with lock and finds the catalog
 // products the chunk's pairs name, and the sandbox's free support slots,
-// less those the import's chunk ahead takes (nil when there is none in
+// less those the import's chunk ahead takes (ahead is nil when none is in
 // flight).
 func (im Importer) begin(ctx context.Context, q *dbgen.Queries, sellerID uuid.UUID, refs [][]Reference, lock func(context.Context, uuid.UUID) error, ahead *Flight) (*chunkLoad, error) {
 	if err := lock(ctx, sellerID); err != nil {
@@ -199,9 +199,9 @@ func (c *chunkLoad) write(ctx context.Context, q *dbgen.Queries, importID *uuid.
 			})
 		}
 	}
-	// The rows hold all that is written now: the placed products, as
-	// large, go before the copies' buffers grow (two chunks are written
-	// at a time, see Flight).
+	// What is written is in the rows built above: the placed products,
+	// as large, go before the copies' buffers grow (two chunks are
+	// written at a time, see Flight).
 	c.rows = nil
 	if len(created) > 0 {
 		if _, err := q.CopyProducts(ctx, created); err != nil {

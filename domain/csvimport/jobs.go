@@ -125,8 +125,11 @@ func (j Jobs) link(path, token string) string {
 }
 
 // Job reads a job whoever its seller.
-func (j Jobs) Job(ctx context.Context, id uuid.UUID) (Job, error) {
-	row, err := j.Store.GetCSVImport(ctx, id)
+func (j Jobs) Job(ctx context.Context, id uuid.UUID) (Job, error) { return readJob(ctx, j.Store, id) }
+
+// readJob reads job id from store.
+func readJob(ctx context.Context, store *db.Store, id uuid.UUID) (Job, error) {
+	row, err := store.GetCSVImport(ctx, id)
 	if db.IsNotFound(err) {
 		return Job{}, ErrNotFound
 	}

@@ -50,7 +50,7 @@ func (e *FileError) Error() string { return e.Reason }
 // chunks have counted. beat is called after every chunk, and a cancelled
 // ctx stops it between chunks (or rolls the chunks in flight back).
 func (p Processor) Process(ctx context.Context, id uuid.UUID, beat func(Job)) (Job, error) {
-	job, err := p.job(ctx, id)
+	job, err := readJob(ctx, p.Store, id)
 	if err != nil || job.Status != Queued && job.Status != Running {
 		return job, err
 	}
@@ -60,7 +60,7 @@ func (p Processor) Process(ctx context.Context, id uuid.UUID, beat func(Job)) (J
 	}
 	defer release()
 	// Another run may have stored rows while this one waited.
-	if job, err = p.job(ctx, id); err != nil || job.Status != Queued && job.Status != Running {
+	if job, err = readJob(ctx, p.Store, id); err != nil || job.Status != Queued && job.Status != Running {
 		return job, err
 	}
 	seller, err := p.Store.GetSeller(ctx, job.SellerID)
@@ -129,18 +129,6 @@ func (p Processor) Process(ctx context.Context, id uuid.UUID, beat func(Job)) (J
 		return Job{}, err
 	}
 	return job, nil
-}
-
-// job reads the import job id.
-func (p Processor) job(ctx context.Context, id uuid.UUID) (Job, error) {
-	row, err := p.Store.GetCSVImport(ctx, id)
-	if db.IsNotFound(err) {
-		return Job{}, ErrNotFound
-	}
-	if err != nil {
-		return Job{}, err
-	}
-	return jobOf(row), nil
 }
 
 // chunk is a run of records ready to store: the valid rows and the failed
