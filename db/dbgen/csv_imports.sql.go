@@ -481,14 +481,3 @@ func (q *Queries) TryLockSellerImportRuns(ctx context.Context, sellerID uuid.UUI
 	err := row.Scan(&pg_try_advisory_lock)
 	return pg_try_advisory_lock, err
 }
-
-const unlockSellerImportRuns = `-- name: UnlockSellerImportRuns :one
-SELECT pg_advisory_unlock(hashtextextended('tenure-csv-import-runs:' || $1::uuid::text, 0))
-`
-
-func (q *Queries) UnlockSellerImportRuns(ctx context.Context, sellerID uuid.UUID) (bool, error) {
-	row := q.db.QueryRow(ctx, unlockSellerImportRuns, sellerID)
-	var pg_advisory_unlock bool
-	err := row.Scan(&pg_advisory_unlock)
-	return pg_advisory_unlock, err
-}

@@ -11,9 +11,6 @@ SELECT pg_advisory_xact_lock(hashtextextended('tenure-csv-imports:' || sqlc.arg(
 -- the connection of a worker that dies.
 SELECT pg_try_advisory_lock(hashtextextended('tenure-csv-import-runs:' || sqlc.arg(seller_id)::uuid::text, 0));
 
--- name: UnlockSellerImportRuns :one
-SELECT pg_advisory_unlock(hashtextextended('tenure-csv-import-runs:' || sqlc.arg(seller_id)::uuid::text, 0));
-
 -- name: CountActiveCSVImports :one
 SELECT count(*) FROM csv_imports
 WHERE seller_id = $1 AND status IN ('pending', 'queued', 'running');

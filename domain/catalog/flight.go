@@ -15,6 +15,9 @@ import (
 // once it has placed its rows. The caller commits the two in order.
 type Flight struct {
 	ahead *Flight
+	// cleared is set once Clear has waited for ahead: ahead is then the
+	// chunk still to consider, or nil.
+	cleared bool
 	// settled waits until the flight's transaction has committed and the
 	// import goes on, or says why it will not.
 	settled func(context.Context) error
@@ -45,28 +48,52 @@ func NewFlight(ahead *Flight, settled func(context.Context) error) *Flight {
 // rows; the caller reports the predecessor's own error.
 var errAheadFailed = errors.New("the import's chunk before this one failed")
 
-// clearance waits until the chunk before this one has placed its rows and
-// returns it while its transaction may still be open, or nil once nothing
-// of it is left to consider: there was none, or it replaces catalog
-// products and has now committed.
-func (f *Flight) clearance(ctx context.Context) (*Flight, error) {
+// Clear waits until the chunk before this one has placed its rows, and,
+// if it replaces catalog products, until it has committed. The caller
+// calls it before opening the transaction Revise runs in, so that a chunk
+// holds no connection while it waits for the one before: the one before
+// may still be waiting for a connection of the pool itself. An error
+// says this chunk stores nothing, which the chunk after it is told.
+func (f *Flight) Clear(ctx context.Context) (err error) {
 	a := f.ahead
-	// The chain of flights would otherwise hold every chunk's pairs.
-	f.ahead = nil
-	if a == nil {
-		return nil, nil
+	if f.cleared || a == nil {
+		f.cleared = true
+		return nil
 	}
+	defer func() {
+		if err != nil {
+			f.publish(nil, err)
+		}
+	}()
 	select {
 	case <-a.placed:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
 	if a.err != nil {
-		return nil, errAheadFailed
+		return errAheadFailed
 	}
 	if a.replaces {
-		return nil, a.settled(ctx)
+		if err := a.settled(ctx); err != nil {
+			return err
+		}
+		f.ahead = nil
 	}
+	f.cleared = true
+	return nil
+}
+
+// clearance is the chunk before this one while its transaction may still
+// be open, once Clear has waited for it; nil when there is none to
+// consider: there was none, or it replaces catalog products and has
+// committed.
+func (f *Flight) clearance(ctx context.Context) (*Flight, error) {
+	if err := f.Clear(ctx); err != nil {
+		return nil, err
+	}
+	a := f.ahead
+	// The chain of flights would otherwise hold every chunk's pairs.
+	f.ahead = nil
 	return a, nil
 }
 

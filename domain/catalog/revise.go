@@ -34,7 +34,8 @@ type Revised struct {
 // chunk ahead in flight, or a committed one, which marked its products
 // with importID) is a duplicate; the other rows are validated as merged
 // with the product they name and stored. f is the chunk's flight, which
-// Revise tells what it places.
+// Revise tells what it places; the caller clears it (Flight.Clear) before
+// opening the transaction.
 func (im Importer) Revise(ctx context.Context, q *dbgen.Queries, sellerID, importID uuid.UUID, currency string, revisions []Revision, f *Flight) (out Revised, err error) {
 	var c *chunkLoad
 	defer func() { f.publish(c, err) }()

@@ -381,6 +381,9 @@ func (s *storing) wait() {
 func (p Processor) write(ctx context.Context, job Job, processed int64, currency string, c *chunk, f *catalog.Flight, ahead *storing) (Job, error) {
 	var stored dbgen.CsvImport
 	var rows, failed int
+	if err := f.Clear(ctx); err != nil {
+		return Job{}, err
+	}
 	err := p.Store.InTx(ctx, func(q *dbgen.Queries) error {
 		// A commit lost with a crashed database server is lost with the
 		// job's counters, so the retried run stores it again.

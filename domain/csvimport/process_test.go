@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"gocloud.dev/blob"
@@ -319,5 +320,33 @@ func TestAFailedChunkRollsBackTheChunkInFlightAfterIt(t *testing.T) {
 	}
 	if got, want := titles(), []string{"Product A", "Product B", "Product C", "Product D", "Product E", "Product F"}; !slices.Equal(got, want) {
 		t.Errorf("after the retry: products %v, want %v", got, want)
+	}
+}
+
+// Imports of several sellers at once share a pool as small as the
+// configuration allows (two connections): a run's lock is on a connection
+// of its own, and a chunk takes a pooled one only once the chunk before
+// it holds its own, so no run waits for a connection another run keeps.
+func TestImportsOfThreeSellersShareAPoolOfTwoConnections(t *testing.T) {
+	p, bucket := newProcessor(t)
+	p.ChunkRows = 100
+	p.Store = testenv.Connect(t, p.Store.Pool.Config().ConnString(), 2)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	ids, stats := make([]uuid.UUID, 3), make([]csvgen.Stats, 3)
+	for i := range ids {
+		ids[i], stats[i] = queuedJob(t, p.Store, bucket, 1500)
+	}
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		wg.Go(func() {
+			if _, err := p.Process(ctx, id, func(csvimport.Job) {}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	for i, id := range ids {
+		assertExact(t, p, id, stats[i])
 	}
 }

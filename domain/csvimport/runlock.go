@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/tenurehq/tenure/db/dbgen"
 )
 
@@ -15,37 +17,31 @@ const runLockPoll = 500 * time.Millisecond
 // imports stores rows and keeps it so until release is called. A run
 // stores two chunks side by side under the seller's catalog lock taken
 // shared, which the chunks of another run must not join. The lock is a
-// session's, on a connection kept for the run, so a worker that dies lets
-// it go with its connection.
+// session's, on a connection of its own opened for the run rather than
+// taken from the pool, which the chunks' transactions need whatever the
+// number of runs; closing it lets the lock go, as does a worker's death.
 func (p Processor) lockSellerImports(ctx context.Context, job Job, beat func(Job)) (release func(), err error) {
-	conn, err := p.Store.Pool.Acquire(ctx)
+	conn, err := pgx.ConnectConfig(ctx, p.Store.Pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return nil, err
 	}
+	release = func() { _ = conn.Close(context.WithoutCancel(ctx)) }
 	q := dbgen.New(conn)
 	for {
 		locked, err := q.TryLockSellerImportRuns(ctx, job.SellerID)
 		if err != nil {
-			conn.Release()
+			release()
 			return nil, err
 		}
 		if locked {
-			break
+			return release, nil
 		}
 		beat(job)
 		select {
 		case <-ctx.Done():
-			conn.Release()
+			release()
 			return nil, ctx.Err()
 		case <-time.After(runLockPoll):
 		}
 	}
-	return func() {
-		// A connection that may still hold the lock must not go back
-		// to the pool, where no run would ever take the lock again.
-		if unlocked, err := q.UnlockSellerImportRuns(context.WithoutCancel(ctx), job.SellerID); err != nil || !unlocked {
-			_ = conn.Conn().Close(context.WithoutCancel(ctx))
-		}
-		conn.Release()
-	}, nil
 }
