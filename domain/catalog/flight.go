@@ -14,10 +14,8 @@ import (
 // Revise publishes here what that next chunk needs to know of this one,
 // once it has placed its rows. The caller commits the two in order.
 type Flight struct {
+	// ahead is the chunk before this one while it is still to consider.
 	ahead *Flight
-	// cleared is set once Clear has waited for ahead: ahead is then the
-	// chunk still to consider, or nil.
-	cleared bool
 	// settled waits until the flight's transaction has committed and the
 	// import goes on, or says why it will not.
 	settled func(context.Context) error
@@ -53,11 +51,11 @@ var errAheadFailed = errors.New("the import's chunk before this one failed")
 // calls it before opening the transaction Revise runs in, so that a chunk
 // holds no connection while it waits for the one before: the one before
 // may still be waiting for a connection of the pool itself. An error
-// says this chunk stores nothing, which the chunk after it is told.
+// says this chunk stores nothing, which the chunk after it is told. A
+// second call returns at once.
 func (f *Flight) Clear(ctx context.Context) (err error) {
 	a := f.ahead
-	if f.cleared || a == nil {
-		f.cleared = true
+	if a == nil {
 		return nil
 	}
 	defer func() {
@@ -79,7 +77,6 @@ func (f *Flight) Clear(ctx context.Context) (err error) {
 		}
 		f.ahead = nil
 	}
-	f.cleared = true
 	return nil
 }
 
@@ -106,8 +103,8 @@ func (f *Flight) publish(c *chunkLoad, err error) {
 		return
 	default:
 	}
-	f.stored = map[Reference]bool{}
 	if c != nil && err == nil {
+		f.stored = make(map[Reference]bool, len(c.rows))
 		for _, row := range c.rows {
 			f.replaces = f.replaces || row.replaces
 			for _, r := range row.product.References {
