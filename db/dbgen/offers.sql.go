@@ -12,24 +12,6 @@ import (
 	"github.com/google/uuid"
 )
 
-const activeOfferWithReference = `-- name: ActiveOfferWithReference :one
-SELECT id FROM offers
-WHERE seller_id = $1 AND seller_offer_reference = $2 AND status IN ('created', 'pending_review', 'accepted')
-LIMIT 1
-`
-
-type ActiveOfferWithReferenceParams struct {
-	SellerID             uuid.UUID
-	SellerOfferReference string
-}
-
-func (q *Queries) ActiveOfferWithReference(ctx context.Context, arg ActiveOfferWithReferenceParams) (uuid.UUID, error) {
-	row := q.db.QueryRow(ctx, activeOfferWithReference, arg.SellerID, arg.SellerOfferReference)
-	var id uuid.UUID
-	err := row.Scan(&id)
-	return id, err
-}
-
 const createOffer = `-- name: CreateOffer :exec
 INSERT INTO offers (id, seller_id, seller_offer_reference, status, sales_channel, created_by, partner,
                     search_text, document, exit_redirect, success_redirect, expires_at)
@@ -328,6 +310,36 @@ func (q *Queries) ListOffersNewest(ctx context.Context, arg ListOffersNewestPara
 		return nil, err
 	}
 	return items, nil
+}
+
+const offerBuildingContext = `-- name: OfferBuildingContext :one
+SELECT s.currency, ARRAY(
+    SELECT o.id FROM offers o
+    WHERE o.seller_id = s.id AND o.seller_offer_reference = $1
+      AND o.status IN ('created', 'pending_review', 'accepted')
+    LIMIT 1
+)::uuid[] AS reference_holders
+FROM sellers s
+WHERE s.id = $2
+`
+
+type OfferBuildingContextParams struct {
+	Reference string
+	SellerID  uuid.UUID
+}
+
+type OfferBuildingContextRow struct {
+	Currency         string
+	ReferenceHolders []uuid.UUID
+}
+
+// What building an offer reads of its seller, in one round trip: the
+// currency, and the active offer holding the reference (none or one).
+func (q *Queries) OfferBuildingContext(ctx context.Context, arg OfferBuildingContextParams) (OfferBuildingContextRow, error) {
+	row := q.db.QueryRow(ctx, offerBuildingContext, arg.Reference, arg.SellerID)
+	var i OfferBuildingContextRow
+	err := row.Scan(&i.Currency, &i.ReferenceHolders)
+	return i, err
 }
 
 const setOfferStatus = `-- name: SetOfferStatus :one

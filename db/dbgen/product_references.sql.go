@@ -28,6 +28,94 @@ func (q *Queries) DeleteProductReferences(ctx context.Context, productIds []uuid
 	return err
 }
 
+const itemsByReferences = `-- name: ItemsByReferences :many
+SELECT r.source AS ref_source, r.reference AS ref_reference, p.id, p.seller_id, p.title, p.subtitle, p.description, p.manufacturer, p.product_type, p.is_active, p.archived, p.currency, p.price_net, p.price_gross, p.tax_rate, p.base_rental_net, p.base_rental_gross, p.ean, p.mpn, p.pretty_id, p.origin, p.pricing_category, p.standard_identifiers, p.seller_categories, p.extra_details, p.image_url, p.shop_url, p.support_status, p.support_reason, p.support_pinned, p.search_text, p.created_at, p.updated_at, p.import_id, p.search_pending,
+       own.sources::text[] AS own_sources, own.refs::text[] AS own_refs
+FROM product_references r
+JOIN products p ON p.id = r.product_id
+CROSS JOIN LATERAL (
+    SELECT array_agg(a.source ORDER BY a.position) AS sources, array_agg(a.reference ORDER BY a.position) AS refs
+    FROM product_references a
+    WHERE a.product_id = p.id
+) own
+WHERE r.seller_id = $1
+  AND (r.source, r.reference) IN (SELECT unnest($2::text[]), unnest($3::text[]))
+`
+
+type ItemsByReferencesParams struct {
+	SellerID uuid.UUID
+	Sources  []string
+	Refs     []string
+}
+
+type ItemsByReferencesRow struct {
+	RefSource    string
+	RefReference string
+	Product      Product
+	OwnSources   []string
+	OwnRefs      []string
+}
+
+// ProductsByReferences with each product's references in the seller's
+// order: what an offer's lines name, in one round trip.
+func (q *Queries) ItemsByReferences(ctx context.Context, arg ItemsByReferencesParams) ([]ItemsByReferencesRow, error) {
+	rows, err := q.db.Query(ctx, itemsByReferences, arg.SellerID, arg.Sources, arg.Refs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ItemsByReferencesRow{}
+	for rows.Next() {
+		var i ItemsByReferencesRow
+		if err := rows.Scan(
+			&i.RefSource,
+			&i.RefReference,
+			&i.Product.ID,
+			&i.Product.SellerID,
+			&i.Product.Title,
+			&i.Product.Subtitle,
+			&i.Product.Description,
+			&i.Product.Manufacturer,
+			&i.Product.ProductType,
+			&i.Product.IsActive,
+			&i.Product.Archived,
+			&i.Product.Currency,
+			&i.Product.PriceNet,
+			&i.Product.PriceGross,
+			&i.Product.TaxRate,
+			&i.Product.BaseRentalNet,
+			&i.Product.BaseRentalGross,
+			&i.Product.Ean,
+			&i.Product.Mpn,
+			&i.Product.PrettyID,
+			&i.Product.Origin,
+			&i.Product.PricingCategory,
+			&i.Product.StandardIdentifiers,
+			&i.Product.SellerCategories,
+			&i.Product.ExtraDetails,
+			&i.Product.ImageUrl,
+			&i.Product.ShopUrl,
+			&i.Product.SupportStatus,
+			&i.Product.SupportReason,
+			&i.Product.SupportPinned,
+			&i.Product.SearchText,
+			&i.Product.CreatedAt,
+			&i.Product.UpdatedAt,
+			&i.Product.ImportID,
+			&i.Product.SearchPending,
+			&i.OwnSources,
+			&i.OwnRefs,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const productReferences = `-- name: ProductReferences :many
 SELECT product_id, source, reference FROM product_references
 WHERE product_id = ANY($1::uuid[])

@@ -15,10 +15,17 @@ WHERE seller_id = $1 AND seller_offer_reference = $2
 ORDER BY created_at DESC, id DESC
 LIMIT 1;
 
--- name: ActiveOfferWithReference :one
-SELECT id FROM offers
-WHERE seller_id = $1 AND seller_offer_reference = $2 AND status IN ('created', 'pending_review', 'accepted')
-LIMIT 1;
+-- name: OfferBuildingContext :one
+-- What building an offer reads of its seller, in one round trip: the
+-- currency, and the active offer holding the reference (none or one).
+SELECT s.currency, ARRAY(
+    SELECT o.id FROM offers o
+    WHERE o.seller_id = s.id AND o.seller_offer_reference = sqlc.arg(reference)
+      AND o.status IN ('created', 'pending_review', 'accepted')
+    LIMIT 1
+)::uuid[] AS reference_holders
+FROM sellers s
+WHERE s.id = sqlc.arg(seller_id);
 
 -- name: SetOfferStatus :one
 -- Moves the offer only from the expected status, so a retried transition

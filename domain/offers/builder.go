@@ -54,14 +54,14 @@ func (b *Builder) Build(ctx context.Context, sellerID uuid.UUID, p Request, o Op
 	if p.SalesChannel == Ecommerce && p.ShippingAddress == nil {
 		return Draft{}, reject(refusal.ShippingAddressRequired, nil, "shipping_address is required for sales_channel ecommerce")
 	}
-	seller, err := b.Store.GetSeller(ctx, sellerID)
+	seller, err := b.Store.OfferBuildingContext(ctx, dbgen.OfferBuildingContextParams{SellerID: sellerID, Reference: p.Reference})
 	if err != nil {
 		return Draft{}, err
 	}
 	if err := checkCurrencies(p, seller.Currency); err != nil {
 		return Draft{}, err
 	}
-	if err := b.checkReference(ctx, sellerID, p.Reference, o.Replaces); err != nil {
+	if err := checkReference(seller.ReferenceHolders, p.Reference, o.Replaces); err != nil {
 		return Draft{}, err
 	}
 	if err := b.checkShipping(ctx, sellerID, p.Shipping); err != nil {
@@ -143,15 +143,13 @@ func checkCurrencies(p Request, currency string) error {
 
 // checkReference refuses the reference of an active offer, unless it is
 // the offer an edit replaces.
-func (b *Builder) checkReference(ctx context.Context, sellerID uuid.UUID, reference string, replaces *uuid.UUID) error {
-	holder, err := b.Store.ActiveOfferWithReference(ctx, dbgen.ActiveOfferWithReferenceParams{SellerID: sellerID, SellerOfferReference: reference})
-	if db.IsNotFound(err) || (err == nil && replaces != nil && holder == *replaces) {
-		return nil
+func checkReference(holders []uuid.UUID, reference string, replaces *uuid.UUID) error {
+	for _, holder := range holders {
+		if replaces == nil || holder != *replaces {
+			return ReferenceInUse(reference)
+		}
 	}
-	if err != nil {
-		return err
-	}
-	return ReferenceInUse(reference)
+	return nil
 }
 
 func (b *Builder) checkShipping(ctx context.Context, sellerID uuid.UUID, s *Shipping) error {
@@ -186,21 +184,18 @@ func (b *Builder) findProducts(ctx context.Context, sellerID uuid.UUID, p Reques
 			refs = append(refs, s.Product)
 		}
 	}
-	found, err := catalog.FindByReferences(ctx, b.Store.Queries, sellerID, refs)
+	found, err := catalog.FindItemsByReferences(ctx, b.Store.Queries, sellerID, refs)
 	if err != nil {
 		return nil, err
 	}
 	var missing, unsupported []catalog.Reference
-	var ids []uuid.UUID
 	for _, r := range refs {
-		product, ok := found[r]
+		item, ok := found[r]
 		switch {
 		case !ok:
 			missing = append(missing, r)
-		case !catalog.Sellable(product):
+		case !catalog.Sellable(item.Product):
 			unsupported = append(unsupported, r)
-		default:
-			ids = append(ids, product.ID)
 		}
 	}
 	if len(missing) > 0 {
@@ -209,17 +204,5 @@ func (b *Builder) findProducts(ctx context.Context, sellerID uuid.UUID, p Reques
 	if len(unsupported) > 0 {
 		return nil, reject(refusal.ProductsNotSupported, unsupported, "%d product(s) cannot be financed (unsupported, inactive or archived)", len(unsupported))
 	}
-	items, err := catalog.ItemsByIDs(ctx, b.Store.Queries, sellerID, ids)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[uuid.UUID]catalog.Item, len(items))
-	for _, it := range items {
-		byID[it.ID] = it
-	}
-	out := make(catalogProducts, len(refs))
-	for _, r := range refs {
-		out[r] = byID[found[r].ID]
-	}
-	return out, nil
+	return found, nil
 }
