@@ -27,9 +27,9 @@ const pairedRounds = 3
 // nothing: the raw start rate (starts of an empty workflow, plain and
 // eager, counted until every one has run) and Update-With-Start of a
 // workflow whose update only returns, the least an entity created this way
-// costs the server. It does so in three rounds and reports each round's
-// ratios and their medians, since the rates move by several points from
-// run to run. Then it creates offers at a fixed 50 per second for 20 s
+// costs the server. It does so in three rounds, each measuring the three
+// in another order, and reports each round's ratios and their medians,
+// since the rates move by several points from run to run. Then it creates offers at a fixed 50 per second for 20 s
 // and prints the Temporal SDK's own timers over them (the stack records
 // its metrics, as a deployment does), and it measures starts the server
 // only records (a queue nobody polls).
@@ -44,30 +44,42 @@ func BenchmarkOfferCreation(b *testing.B) {
 		return err
 	}
 	bareEntities := s.bareEntities(b)
-	var ofRaw, ofBare []float64
+	// timed creates as fast as 16 clients can for the window, prints the
+	// rate and the CPU per operation, and returns the rate.
+	timed := func(what string, op func(w, i int) error) float64 {
+		cpu := readCPU(b)
+		got, elapsed, err := runFor(window, concurrency, op)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Println(got.describe(what, elapsed))
+		fmt.Println("  " + readCPU(b).perOperation(cpu, len(got)))
+		return got.rate(elapsed)
+	}
+	// Each round measures the three in another order: offers and bare
+	// workflows stay open, and the server slows as they accumulate, so in
+	// a fixed order the one measured last would always meet the oldest
+	// server.
 	var offerRate, rawRate, bareRate float64
+	measures := []func(round int){
+		func(round int) { rawRate = s.rawStartRate(b, round) },
+		func(round int) {
+			bareRate = timed("Update-With-Start of a bare workflow", func(w, i int) error {
+				return bareEntities(round*concurrency+w, i)
+			})
+		},
+		func(round int) {
+			offerRate = timed("offers created over HTTP, 16 clients", func(w, i int) error {
+				return createOffer(fmt.Sprintf("bench-%d-%d-%d", round, w, i))
+			})
+		},
+	}
+	var ofRaw, ofBare []float64
 	for round := 1; round <= pairedRounds; round++ {
 		fmt.Printf("round %d\n", round)
-		rawRate = s.rawStartRate(b, round)
-		cpu := readCPU(b)
-		bare, bareElapsed, err := runFor(window, concurrency, func(w, i int) error {
-			return bareEntities(round*concurrency+w, i)
-		})
-		if err != nil {
-			b.Fatal(err)
+		for k := range measures {
+			measures[(round-1+k)%len(measures)](round)
 		}
-		fmt.Println(bare.describe("Update-With-Start of a bare workflow", bareElapsed))
-		fmt.Println("  " + readCPU(b).perOperation(cpu, len(bare)))
-		cpu = readCPU(b)
-		offers, elapsed, err := runFor(window, concurrency, func(w, i int) error {
-			return createOffer(fmt.Sprintf("bench-%d-%d-%d", round, w, i))
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		fmt.Println(offers.describe("offers created over HTTP, 16 clients", elapsed))
-		fmt.Println("  " + readCPU(b).perOperation(cpu, len(offers)))
-		bareRate, offerRate = bare.rate(bareElapsed), offers.rate(elapsed)
 		ofRaw, ofBare = append(ofRaw, offerRate/rawRate), append(ofBare, offerRate/bareRate)
 		fmt.Printf("round %d: offers / raw start rate (the better of plain and eager) %.0f %%; offers / bare Update-With-Start %.0f %%; bare Update-With-Start / raw start rate %.0f %%\n",
 			round, 100*offerRate/rawRate, 100*offerRate/bareRate, 100*bareRate/rawRate)
