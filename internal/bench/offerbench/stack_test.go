@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
@@ -18,10 +19,12 @@ import (
 
 	"github.com/tenurehq/tenure/config"
 	"github.com/tenurehq/tenure/db"
+	"github.com/tenurehq/tenure/domain/offers"
 	"github.com/tenurehq/tenure/foundation/telemetry"
 	"github.com/tenurehq/tenure/internal/testing/sellerclient"
 	"github.com/tenurehq/tenure/internal/testing/testenv"
 	"github.com/tenurehq/tenure/workflows"
+	"github.com/tenurehq/tenure/workflows/entity"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -187,9 +190,6 @@ func (l latencies) describe(what string, elapsed time.Duration) string {
 		what, len(l), elapsed.Seconds(), l.rate(elapsed), ms(l.percentile(0.5)), ms(l.percentile(0.99)), ms(l.percentile(1)))
 }
 
-// bareEntityQueue is the task queue of the bare entity workflows.
-const bareEntityQueue = "bare-entities"
-
 // bareEntity is the least an entity workflow created by Update-With-Start
 // can be: its creation update returns at once, and it waits for nothing.
 func bareEntity(ctx workflow.Context) error {
@@ -200,18 +200,23 @@ func bareEntity(ctx workflow.Context) error {
 	return workflow.Await(ctx, func() bool { return false })
 }
 
-// bareEntities runs a worker for bare entity workflows until the benchmark
-// ends and returns an operation that creates one.
-func (s *stack) bareEntities(b *testing.B) func(w, i int) error {
-	s.runWorker(b, bareEntityQueue, "BareEntity", bareEntity)
+// bareEntities runs a worker for bare entity workflows on queue until the
+// benchmark ends and returns an operation that creates one. asOffer starts
+// each with the options an offer's workflow starts with, its three search
+// attributes among them, so that what the server does beyond that for an
+// offer shows.
+func (s *stack) bareEntities(b *testing.B, queue string, asOffer bool) func(w, i int) error {
+	s.runWorker(b, queue, "BareEntity", bareEntity)
+	sellerID := uuid.New()
 	return func(w, i int) error {
 		ctx := context.Background()
-		start := s.temporal.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
-			ID: fmt.Sprintf("bare-entity-%d-%d", w, i), TaskQueue: bareEntityQueue,
-			WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
-		}, "BareEntity")
+		id := fmt.Sprintf("%s-%d-%d", queue, w, i)
+		options := client.StartWorkflowOptions{ID: id, TaskQueue: queue, WorkflowIDConflictPolicy: enums.WORKFLOW_ID_CONFLICT_POLICY_FAIL}
+		if asOffer {
+			options = entity.StartOptions(id, queue, sellerID, string(offers.Created), id)
+		}
 		h, err := s.temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
-			StartWorkflowOperation: start,
+			StartWorkflowOperation: s.temporal.NewWithStartWorkflowOperation(options, "BareEntity"),
 			UpdateOptions:          client.UpdateWorkflowOptions{UpdateName: "create", WaitForStage: client.WorkflowUpdateStageCompleted},
 		})
 		if err != nil {
