@@ -59,10 +59,9 @@ func BenchmarkOfferCreation(b *testing.B) {
 		fmt.Println("  " + readCPU(b).perOperation(cpu, len(got)))
 		return got.rate(elapsed)
 	}
-	// Each round measures the four in another order: offers and bare
-	// workflows stay open, and the server slows as they accumulate, so in
-	// a fixed order the one measured last would always meet the oldest
-	// server.
+	// Each round measures the four in another order: the server (and the
+	// machine under it) slows as a run goes on, so in a fixed order the one
+	// measured last would always meet the slowest (docs/performance.md).
 	var offerRate, rawRate, bareRate, bareOfferRate float64
 	measures := []func(round int){
 		func(round int) { rawRate = s.rawStartRate(b, round) },
