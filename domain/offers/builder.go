@@ -143,13 +143,12 @@ func checkCurrencies(p Request, currency string) error {
 
 // checkReference refuses the reference of an active offer, unless it is
 // the offer an edit replaces.
+// At most one active offer holds a reference (offers_active_reference_key).
 func checkReference(holders []uuid.UUID, reference string, replaces *uuid.UUID) error {
-	for _, holder := range holders {
-		if replaces == nil || holder != *replaces {
-			return ReferenceInUse(reference)
-		}
+	if len(holders) == 0 || replaces != nil && holders[0] == *replaces {
+		return nil
 	}
-	return nil
+	return ReferenceInUse(reference)
 }
 
 func (b *Builder) checkShipping(ctx context.Context, sellerID uuid.UUID, s *Shipping) error {

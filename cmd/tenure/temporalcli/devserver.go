@@ -67,7 +67,7 @@ func (o DevServerOptions) UIURL() string {
 // The visibility queue keeps the default 20 reads a second: each read
 // walks every visibility task still pending, and under sustained load,
 // when the SQLite visibility store falls behind, reading it 1,000 times a
-// second cost the server a sixth of its CPU (decision record 0283).
+// second cost the server 10-15 % of its CPU (decision record 0283).
 var Tuning = []string{
 	"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
 	"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",

@@ -21,7 +21,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tenurehq/tenure/foundation/telemetry"
-	"github.com/tenurehq/tenure/internal/testing/sellerclient"
 )
 
 // costWindow and costRounds: each variant creates offers for costWindow,
@@ -97,13 +96,7 @@ func BenchmarkObservabilityCost(b *testing.B) {
 			)
 			labelled(v.name, clientRole, func() {
 				got, elapsed, err = runFor(costWindow, concurrency, func(w, i int) error {
-					ref := fmt.Sprintf("cost-%d-%d-%d", round, w, i)
-					status, body, err := v.stack.client.Do(context.Background(), http.MethodPost, "/v1/offers",
-						sellerclient.OfferPayload(ref, v.stack.product, 1), nil)
-					if err == nil && status != http.StatusCreated {
-						err = fmt.Errorf("create offer: %d %s", status, body)
-					}
-					return err
+					return v.stack.postOffer("/v1/offers", fmt.Sprintf("cost-%d-%d-%d", round, w, i), http.StatusCreated)
 				})
 			})
 			cpu := processCPU(b) - cpuBefore

@@ -37,14 +37,7 @@ const pairedRounds = 3
 // (a queue nobody polls).
 func BenchmarkOfferCreation(b *testing.B) {
 	s := newMeteredStack(b)
-	createOffer := func(ref string) error {
-		status, body, err := s.client.Do(context.Background(), http.MethodPost, "/v1/offers",
-			sellerclient.OfferPayload(ref, s.product, 1), nil)
-		if err == nil && status != http.StatusCreated {
-			err = fmt.Errorf("create offer: %d %s", status, body)
-		}
-		return err
-	}
+	createOffer := func(ref string) error { return s.postOffer("/v1/offers", ref, http.StatusCreated) }
 	bareEntities := s.bareEntities(b, "bare-entities", false)
 	bareOffers := s.bareEntities(b, "bare-offers", true)
 	// timed creates as fast as 16 clients can for the window, prints the
