@@ -105,10 +105,11 @@ func TestFourEyesAcceptance(t *testing.T) {
 			t.Errorf("audit entry %d: %q, want %q", i, got[i], want[i])
 		}
 	}
-	timeline, err := s.svc.Console.OfferTimeline(ctx, item)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The receiver's two may be offer.pending_review and the order's
+	// order.created, which is not on the offer's timeline, before
+	// offer.accepted's attempt has begun: the timeline is read again until
+	// both of the offer's events have an attempt.
+	timeline := s.timelineWith(t, item, services.TimelineDelivery, 2)
 	// Counted by kind, a status line by what it says (created, the risk
 	// rules' decision, the order).
 	kinds := map[string]int{}
@@ -213,4 +214,30 @@ func find(items []services.ReviewItem, id uuid.UUID) *services.ReviewItem {
 		}
 	}
 	return nil
+}
+
+// timelineWith reads an offer's timeline until it has at least n lines of
+// a kind, for what is recorded later than the moment a test can wait for.
+func (s *stack) timelineWith(t *testing.T, item services.ReviewItem, kind services.TimelineKind, n int) []services.TimelineEntry {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		timeline, err := s.svc.Console.OfferTimeline(t.Context(), item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := 0
+		for _, line := range timeline {
+			if line.Kind == kind {
+				count++
+			}
+		}
+		if count >= n {
+			return timeline
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the timeline has %d lines of kind %s after 30 s, want %d", count, kind, n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
