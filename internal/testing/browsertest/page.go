@@ -48,9 +48,17 @@ func (p *Page) Open(url string) {
 	p.Do(chromedp.Navigate(url))
 }
 
-// Click clicks the element sel once it is visible.
+// Click clicks the element sel once the page has settled and sel is
+// visible. Until a page has loaded (its deferred scripts run) and htmx has
+// swapped in and settled an answer, a script may still move the element
+// (the console's Account page reveals its passkey form and pushes what is
+// below it down), and a click aimed at where it was lands elsewhere.
 func (p *Page) Click(sel string) {
 	p.T.Helper()
+	p.Poll("the page to settle before clicking "+sel, func() (string, bool) {
+		state := Eval[string](p, settledState)
+		return state, state == "settled"
+	})
 	if err := chromedp.Do(p.Ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
 		p.Screenshot("failure")
 		p.T.Fatalf("clicking %s: %v", sel, err)
@@ -75,6 +83,15 @@ func Eval[T any](p *Page, expression string, opts ...chromedp.EvaluateOption) T 
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// settledState says "settled" when the page has loaded and no element
+// waits for, swaps in or settles an htmx answer, and otherwise what is
+// under way.
+const settledState = `(() => {
+	if (document.readyState !== 'complete') return 'loading: ' + document.readyState;
+	const busy = document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling');
+	return busy ? 'htmx busy on ' + busy.tagName : 'settled';
+})()`
 
 // navigating reports whether an evaluation failed only because the page
 // was being replaced by another.
