@@ -235,8 +235,11 @@ func (h *rightsHarness) addOtherSellersRecords(t *testing.T, cfg *config.Config,
 	}}}); err != nil {
 		t.Fatal(err)
 	}
+	// The contract is written awaiting delivery; the shipment signals its
+	// workflow, which starts the term a moment later. The snapshot is of
+	// the running contract, which nothing but a route changes any more.
 	var contract contracts.Stored
-	eventually(t, "the shipped order has a contract", func() bool {
+	eventually(t, "the shipped order has a running contract", func() bool {
 		list, _, err := all.Contracts.List(ctx, sellerID, contracts.ListFilter{OrderID: &shipped, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
@@ -244,7 +247,7 @@ func (h *rightsHarness) addOtherSellersRecords(t *testing.T, cfg *config.Config,
 		if len(list) > 0 {
 			contract = list[0]
 		}
-		return len(list) > 0
+		return len(list) > 0 && contract.Status == contracts.Running
 	})
 	// Delivered nowhere: the relay's retries change the event's attempts,
 	// never its delivery runs, which only a redelivery adds.
