@@ -142,8 +142,8 @@ func checkCurrencies(p Request, currency string) error {
 }
 
 // checkReference refuses the reference of an active offer, unless it is
-// the offer an edit replaces.
-// At most one active offer holds a reference (offers_active_reference_key).
+// the offer an edit replaces; at most one active offer holds a reference
+// (offers_active_reference_key), so holders has none or one.
 func checkReference(holders []uuid.UUID, reference string, replaces *uuid.UUID) error {
 	if len(holders) == 0 || replaces != nil && holders[0] == *replaces {
 		return nil

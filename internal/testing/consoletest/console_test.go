@@ -89,17 +89,28 @@ func (s *stack) companyOfferInReview(t *testing.T, company string, vat *string, 
 // await waits until an offer has a status (and, when given, more).
 func (s *stack) await(t *testing.T, id uuid.UUID, status string, more func(offers.Stored) bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	eventually(t, func() (string, bool) {
 		o, err := s.svc.Offers.Get(t.Context(), s.sellerID, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Row.Status == status && (more == nil || more(o)) {
+		return fmt.Sprintf("offer %s is %s, want %s", id, o.Row.Status, status), o.Row.Status == status && (more == nil || more(o))
+	})
+}
+
+// eventually calls check every 100 ms until it holds, and fails the test
+// with what check saw last once 30 s have passed: for what the workflows
+// record a moment after the call a test can wait for.
+func eventually(t *testing.T, check func() (seen string, ok bool)) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		seen, ok := check()
+		if ok {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("offer %s is %s, want %s", id, o.Row.Status, status)
+			t.Fatal(seen)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

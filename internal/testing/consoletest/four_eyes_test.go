@@ -2,6 +2,7 @@ package consoletest
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -220,10 +221,10 @@ func find(items []services.ReviewItem, id uuid.UUID) *services.ReviewItem {
 // a kind, for what is recorded later than the moment a test can wait for.
 func (s *stack) timelineWith(t *testing.T, item services.ReviewItem, kind services.TimelineKind, n int) []services.TimelineEntry {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		timeline, err := s.svc.Console.OfferTimeline(t.Context(), item)
-		if err != nil {
+	var timeline []services.TimelineEntry
+	eventually(t, func() (string, bool) {
+		var err error
+		if timeline, err = s.svc.Console.OfferTimeline(t.Context(), item); err != nil {
 			t.Fatal(err)
 		}
 		count := 0
@@ -232,12 +233,7 @@ func (s *stack) timelineWith(t *testing.T, item services.ReviewItem, kind servic
 				count++
 			}
 		}
-		if count >= n {
-			return timeline
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the timeline has %d lines of kind %s after 30 s, want %d", count, kind, n)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return fmt.Sprintf("the timeline has %d lines of kind %s, want %d", count, kind, n), count >= n
+	})
+	return timeline
 }

@@ -20,20 +20,19 @@ import (
 // orderOf waits until the accepted offer's order exists and returns it.
 func (s *stack) orderOf(t *testing.T, offerID uuid.UUID) uuid.UUID {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	var order uuid.UUID
+	eventually(t, func() (string, bool) {
 		items, _, err := s.svc.Orders.List(t.Context(), s.sellerID, listing.Filter{Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if i := slices.IndexFunc(items, func(o orders.ListItem) bool { return o.OfferID == offerID }); i >= 0 {
-			return items[i].ID
+		i := slices.IndexFunc(items, func(o orders.ListItem) bool { return o.OfferID == offerID })
+		if i >= 0 {
+			order = items[i].ID
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("offer %s has no order", offerID)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return fmt.Sprintf("offer %s has no order", offerID), i >= 0
+	})
+	return order
 }
 
 // A seller's admin, at 1280 px in English, works an order in the portal:

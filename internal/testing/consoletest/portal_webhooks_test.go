@@ -189,8 +189,7 @@ func awaitDelivered(t *testing.T, svc *services.Services, sellerID, eventID uuid
 // awaitRun waits until every delivery of an event is delivered in a run.
 func awaitRun(t *testing.T, svc *services.Services, sellerID, eventID uuid.UUID, run int32) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	eventually(t, func() (string, bool) {
 		ev, err := svc.Webhooks.Event(t.Context(), sellerID, eventID, false)
 		if err != nil {
 			t.Fatal(err)
@@ -199,12 +198,6 @@ func awaitRun(t *testing.T, svc *services.Services, sellerID, eventID uuid.UUID,
 		for _, d := range ev.Deliveries {
 			done = done && d.Run == run && d.Status == webhook.DeliveryDelivered
 		}
-		if done {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("event %s: deliveries %+v, want run %d delivered", eventID, ev.Deliveries, run)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return fmt.Sprintf("event %s: deliveries %+v, want run %d delivered", eventID, ev.Deliveries, run), done
+	})
 }
