@@ -104,34 +104,54 @@ ORDER BY created_at, end_to_end_id LIMIT 1;
 -- hexadecimal digits naming what is collected (a charge's id; an
 -- installment, which has no id, by the MD5 of its contract id and number)
 -- and the attempt.
-WITH owed AS (
-    SELECT i.contract_id, i.number AS installment_number, NULL::uuid AS charge_id, i.gross AS amount, i.status
-    FROM contract_installments i
-    WHERE i.status IN ('due', 'failed') AND i.due_date <= sqlc.arg(collection_date)
-    UNION ALL
-    SELECT c.contract_id, NULL::integer, c.id, c.gross, c.status
-    FROM contract_charges c
-    WHERE c.status IN ('due', 'failed') AND c.due_date <= sqlc.arg(collection_date) AND c.gross > 0
-), picked AS (
-    SELECT o.contract_id, o.installment_number, o.charge_id, o.amount,
-           m.id AS mandate_id, m.contractual_entity, m.creditor_id, m.scheme,
-           1 + (SELECT count(*) FROM collection_items p
-                WHERE p.contract_id = o.contract_id AND p.installment_number IS NOT DISTINCT FROM o.installment_number
-                  AND p.charge_id IS NOT DISTINCT FROM o.charge_id AND p.run_id <> sqlc.arg(run_id)) AS attempt,
-           CASE WHEN EXISTS (SELECT 1 FROM collection_items p
-                             WHERE p.mandate_id = m.id AND p.status IN ('submitted', 'paid') AND p.run_id <> sqlc.arg(run_id))
-                THEN 'RCUR' ELSE 'FRST' END AS sequence_type
-    FROM owed o
+-- What earlier runs did is read set-wise, in one pass over the items of
+-- the owed contracts and mandates: a lookup per owed row would read the
+-- table this statement fills, and where the statistics call it small the
+-- planner makes each lookup a sequential scan that also visits every row
+-- inserted so far, so a run's cost grew with the square of its items
+-- (decision 0285).
+WITH owed AS MATERIALIZED (
+    SELECT o.contract_id, o.installment_number, o.charge_id, o.amount, o.status,
+           m.id AS mandate_id, m.contractual_entity, m.creditor_id, m.scheme
+    FROM (
+        SELECT i.contract_id, i.number AS installment_number, NULL::uuid AS charge_id, i.gross AS amount, i.status
+        FROM contract_installments i
+        WHERE i.status IN ('due', 'failed') AND i.due_date <= sqlc.arg(collection_date)
+        UNION ALL
+        SELECT c.contract_id, NULL::integer, c.id, c.gross, c.status
+        FROM contract_charges c
+        WHERE c.status IN ('due', 'failed') AND c.due_date <= sqlc.arg(collection_date) AND c.gross > 0
+    ) o
     JOIN rental_contracts rc ON rc.id = o.contract_id
     JOIN orders ord ON ord.id = rc.order_id
     JOIN mandates m ON m.offer_id = ord.offer_id AND m.signed_at IS NOT NULL AND m.signed_at::date <= sqlc.arg(collection_date)
-    LEFT JOIN LATERAL (
-        SELECT p.status, p.reason FROM collection_items p
-        WHERE p.contract_id = o.contract_id AND p.installment_number IS NOT DISTINCT FROM o.installment_number
-          AND p.charge_id IS NOT DISTINCT FROM o.charge_id
-        ORDER BY p.attempt DESC LIMIT 1
-    ) last ON true
-    WHERE o.status = 'due' OR (last.status = 'returned' AND last.reason = ANY (sqlc.arg(represent_reasons)::text[]))
+), earlier AS MATERIALIZED (
+    -- Per installment or charge (exactly one of the two is set), its
+    -- earlier runs' items and its last item, of any run.
+    SELECT p.contract_id, coalesce(p.installment_number, 0) AS installment_key,
+           coalesce(p.charge_id, '00000000-0000-0000-0000-000000000000'::uuid) AS charge_key,
+           count(*) FILTER (WHERE p.run_id <> sqlc.arg(run_id)) AS attempts,
+           (array_agg(p.status ORDER BY p.attempt DESC))[1] AS last_status,
+           (array_agg(p.reason ORDER BY p.attempt DESC))[1] AS last_reason
+    FROM collection_items p
+    WHERE p.contract_id IN (SELECT contract_id FROM owed)
+    GROUP BY 1, 2, 3
+), recurring AS MATERIALIZED (
+    SELECT DISTINCT p.mandate_id
+    FROM collection_items p
+    WHERE p.mandate_id IN (SELECT mandate_id FROM owed)
+      AND p.status IN ('submitted', 'paid') AND p.run_id <> sqlc.arg(run_id)
+), picked AS (
+    SELECT o.contract_id, o.installment_number, o.charge_id, o.amount,
+           o.mandate_id, o.contractual_entity, o.creditor_id, o.scheme,
+           1 + coalesce(e.attempts, 0) AS attempt,
+           CASE WHEN r.mandate_id IS NULL THEN 'FRST' ELSE 'RCUR' END AS sequence_type
+    FROM owed o
+    LEFT JOIN earlier e ON e.contract_id = o.contract_id
+        AND e.installment_key = coalesce(o.installment_number, 0)
+        AND e.charge_key = coalesce(o.charge_id, '00000000-0000-0000-0000-000000000000'::uuid)
+    LEFT JOIN recurring r ON r.mandate_id = o.mandate_id
+    WHERE o.status = 'due' OR (e.last_status = 'returned' AND e.last_reason = ANY (sqlc.arg(represent_reasons)::text[]))
 )
 INSERT INTO collection_items (id, run_id, contract_id, installment_number, charge_id, mandate_id, contractual_entity,
     creditor_id, scheme, attempt, end_to_end_id, amount, sequence_type)

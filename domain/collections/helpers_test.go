@@ -2,12 +2,14 @@ package collections_test
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/tenurehq/tenure/db"
 	"github.com/tenurehq/tenure/domain/collections"
@@ -191,4 +193,49 @@ func day(t testing.TB, s string) civil.Date {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// owedInBulk writes, with CopyFrom, contracts of accepted offers' orders,
+// half under a CORE mandate and half under B2B (each IBAN sealed with its
+// mandate's id), with ten installments each due from January 2026, and
+// answers each contract's offer, order, contract and mandate ids.
+func (e *env) owedInBulk(t testing.TB, contracts int) [][4]uuid.UUID {
+	t.Helper()
+	ctx := t.Context()
+	ids := make([][4]uuid.UUID, contracts)
+	for i := range ids {
+		for j := range ids[i] {
+			ids[i][j] = uuid.Must(uuid.NewV7())
+		}
+	}
+	rows := func(table string, cols []string, row func(i int) []any) {
+		_, err := e.store.Pool.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromSlice(contracts, func(i int) ([]any, error) { return row(i), nil }))
+		if err != nil {
+			t.Fatalf("%s: %v", table, err)
+		}
+	}
+	expires := time.Now().Add(30 * 24 * time.Hour)
+	rows("offers", []string{"id", "seller_id", "seller_offer_reference", "status", "sales_channel", "document", "expires_at"}, func(i int) []any {
+		return []any{ids[i][0], e.seller, fmt.Sprint("ref-", i), "accepted", "online", "{}", expires}
+	})
+	rows("orders", []string{"id", "seller_id", "offer_id", "seller_offer_reference", "status", "document", "offer_created_at"}, func(i int) []any {
+		return []any{ids[i][1], e.seller, ids[i][0], fmt.Sprint("ref-", i), "confirmed", "{}", expires}
+	})
+	start := day(t, "2026-11-01").Midnight(time.UTC)
+	rows("rental_contracts", []string{"id", "order_id", "seller_id", "offer_id", "line_position", "quantity", "duration_months", "monthly_net", "monthly_gross", "currency", "start_date"}, func(i int) []any {
+		return []any{ids[i][2], ids[i][1], e.seller, ids[i][0], 0, 1, 12, int64(10000), int64(11900), "EUR", start}
+	})
+	rows("mandates", []string{"id", "offer_id", "seller_id", "contractual_entity", "creditor_id", "reference", "scheme", "account_holder", "iban_sealed", "iban_masked", "signed_at"}, func(i int) []any {
+		m := ids[i][3]
+		scheme := sepa.Core
+		if i%2 == 1 {
+			scheme = sepa.B2B
+		}
+		return []any{m, ids[i][0], e.seller, entity, creditorID, string(sepa.MandateReferenceFor(m)), string(scheme), fmt.Sprint("Customer ", i),
+			e.ring.Seal([]byte("DE89370400440532013000"), m[:]), "DE89 **** **** **** **** 00", start}
+	})
+	e.exec(t, `INSERT INTO contract_installments (contract_id, number, period_from, period_to, due_date, currency, net, gross, tax_rate, status)
+SELECT c.id, n, d, d, d, 'EUR', 10000, 11900 + n, 1900, 'due'
+FROM rental_contracts c, generate_series(1, 10) n, LATERAL (SELECT date '2026-01-01' + (n - 1) * interval '1 month' AS d) due`)
+	return ids
 }
