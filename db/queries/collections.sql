@@ -126,16 +126,15 @@ WITH owed AS MATERIALIZED (
     JOIN orders ord ON ord.id = rc.order_id
     JOIN mandates m ON m.offer_id = ord.offer_id AND m.signed_at IS NOT NULL AND m.signed_at::date <= sqlc.arg(collection_date)
 ), earlier AS MATERIALIZED (
-    -- Per installment or charge (exactly one of the two is set), its
-    -- earlier runs' items and its last item, of any run.
-    SELECT p.contract_id, coalesce(p.installment_number, 0) AS installment_key,
-           coalesce(p.charge_id, '00000000-0000-0000-0000-000000000000'::uuid) AS charge_key,
+    -- Per installment or charge, its earlier runs' items and its last
+    -- item, of any run.
+    SELECT p.contract_id, p.installment_number, p.charge_id,
            count(*) FILTER (WHERE p.run_id <> sqlc.arg(run_id)) AS attempts,
            (array_agg(p.status ORDER BY p.attempt DESC))[1] AS last_status,
            (array_agg(p.reason ORDER BY p.attempt DESC))[1] AS last_reason
     FROM collection_items p
     WHERE p.contract_id IN (SELECT contract_id FROM owed)
-    GROUP BY 1, 2, 3
+    GROUP BY p.contract_id, p.installment_number, p.charge_id
 ), recurring AS MATERIALIZED (
     SELECT DISTINCT p.mandate_id
     FROM collection_items p
@@ -148,8 +147,8 @@ WITH owed AS MATERIALIZED (
            CASE WHEN r.mandate_id IS NULL THEN 'FRST' ELSE 'RCUR' END AS sequence_type
     FROM owed o
     LEFT JOIN earlier e ON e.contract_id = o.contract_id
-        AND e.installment_key = coalesce(o.installment_number, 0)
-        AND e.charge_key = coalesce(o.charge_id, '00000000-0000-0000-0000-000000000000'::uuid)
+        AND e.installment_number IS NOT DISTINCT FROM o.installment_number
+        AND e.charge_id IS NOT DISTINCT FROM o.charge_id
     LEFT JOIN recurring r ON r.mandate_id = o.mandate_id
     WHERE o.status = 'due' OR (e.last_status = 'returned' AND e.last_reason = ANY (sqlc.arg(represent_reasons)::text[]))
 )
